@@ -1,0 +1,87 @@
+// The common interface of the formulations, and their registry by name.
+// Every formulation gives, at a state (q, qdot) on C, the accelerations
+// qddot; that common output is what every comparison uses. For integration
+// each formulation chooses its own state coordinates x (e.g. (q, z) for the
+// first kind, (q, qdot) for the second).
+#pragma once
+
+#include "nhs/system.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nhs {
+
+/// Accelerations at a state, with the multipliers lambda_a (size r) and the
+/// Lagrangian reactive forces R_i (size n) where the formulation defines them.
+template <class S>
+struct Acceleration {
+  Vec<S> qddot;
+  std::optional<Vec<S>> multipliers;
+  std::optional<Vec<S>> reaction;
+};
+
+template <class S>
+class Formulation {
+ public:
+  virtual ~Formulation() = default;
+  /// Command-line name, e.g. "first-kind".
+  virtual std::string name() const = 0;
+  /// One line for `nhs list`, with the seed source.
+  virtual std::string summary() const = 0;
+  /// Empty when the formulation applies to sys; otherwise why it does not.
+  virtual std::string not_applicable_reason(const System<S>& sys) const {
+    (void)sys;
+    return {};
+  }
+  /// Throws NotApplicable with the reason when it does not apply.
+  void require_applicable(const System<S>& sys) const {
+    const std::string why = not_applicable_reason(sys);
+    if (!why.empty())
+      throw NotApplicable("formulation '" + name() + "' does not apply to '" + sys.info.name +
+                          "': " + why);
+  }
+  /// qddot at (q, qdot) on C (both size n). Throws SingularState/InvalidState.
+  virtual Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                                       const Vec<S>& qd) const = 0;
+
+  /// Integration coordinates x of the state (q, qdot) on C.
+  virtual Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const {
+    Vec<S> x(2 * sys.n);
+    x << q, qd;
+    return x;
+  }
+  /// (q, qdot) from the integration coordinates x.
+  virtual void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const {
+    q = x.head(sys.n);
+    qd = x.tail(sys.n);
+  }
+  /// dx/dt, the formulation's vector field (size of x).
+  virtual Vec<S> field(const System<S>& sys, const Vec<S>& x) const {
+    Vec<S> q, qd;
+    from_state(sys, x, q, qd);
+    Vec<S> dx(x.size());
+    dx << qd, acceleration(sys, q, qd).qddot;
+    return dx;
+  }
+};
+
+/// All formulations, in the order `nhs list` shows them.
+template <class S>
+const std::vector<std::unique_ptr<const Formulation<S>>>& formulations();
+
+/// The formulation with this name; UsageError listing the known names otherwise.
+template <class S>
+const Formulation<S>& find_formulation(const std::string& name);
+
+#define NHS_FORMULATION_INSTANTIATE(EXTERN, S)                                      \
+  EXTERN template const std::vector<std::unique_ptr<const Formulation<S>>>&       \
+  formulations<S>();                                                                \
+  EXTERN template const Formulation<S>& find_formulation<S>(const std::string&);
+#define NHS_EXTERN_FORMULATION_(S, NAME) NHS_FORMULATION_INSTANTIATE(extern, S)
+NHS_FOR_EACH_SCALAR(NHS_EXTERN_FORMULATION_)
+#undef NHS_EXTERN_FORMULATION_
+
+}  // namespace nhs

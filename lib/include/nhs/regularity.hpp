@@ -1,0 +1,52 @@
+// Detection of singular states: rank loss of a Jacobian, a symmetric matrix
+// that is not positive definite. Singular states raise SingularState; they
+// are never divided through.
+#pragma once
+
+#include "nhs/autodiff.hpp"
+#include "nhs/errors.hpp"
+
+#include <Eigen/Cholesky>
+
+#include <string>
+
+namespace nhs {
+
+/// Relative threshold below which a singular value or an LDLT pivot counts
+/// as zero: 100 epsilon of S.
+template <class S>
+S regularity_tolerance() {
+  return S(100) * epsilon<S>();
+}
+
+/// Singular values of M (min(rows, cols) of them, decreasing), by JacobiSVD.
+template <class S>
+Vec<S> singular_values(const Mat<S>& M);
+
+/// Throws SingularState(condition) unless M has full rank min(rows, cols):
+/// its smallest singular value must exceed
+/// regularity_tolerance<S>() * max(1, largest singular value).
+/// `context` (e.g. state_context(q, qd)) is appended to the message, which
+/// also gives the singular values.
+template <class S>
+void require_full_rank(const Mat<S>& M, const std::string& condition, const std::string& context);
+
+/// LDLT factorization of a symmetric M that must be positive definite
+/// (every pivot > regularity_tolerance * largest pivot); throws
+/// SingularState(condition) with the pivots and `context` otherwise.
+template <class S>
+Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string& condition,
+                                             const std::string& context);
+
+#define NHS_REGULARITY_INSTANTIATE(EXTERN, S)                                                 \
+  EXTERN template Vec<S> singular_values<S>(const Mat<S>&);                                   \
+  EXTERN template void require_full_rank<S>(const Mat<S>&, const std::string&,                \
+                                            const std::string&);                              \
+  EXTERN template Eigen::LDLT<Mat<S>> factor_positive_definite<S>(                            \
+      const Mat<S>&, const std::string&, const std::string&);
+
+#define NHS_EXTERN_REGULARITY_(S, NAME) NHS_REGULARITY_INSTANTIATE(extern, S)
+NHS_FOR_EACH_SCALAR(NHS_EXTERN_REGULARITY_)
+#undef NHS_EXTERN_REGULARITY_
+
+}  // namespace nhs

@@ -1,0 +1,163 @@
+// The description of a mechanical system with (possibly non-linear)
+// non-holonomic constraints: immutable once built (Pinocchio's model/data
+// split). Everything the formulations need beyond these functions -- g_ij,
+// Gamma_ij,k, dC/dqdot, dC/dq, psi^i_alpha, dpsi/dq, the active forces -- is
+// derived by automatic differentiation in derivatives.hpp.
+#pragma once
+
+#include "nhs/autodiff.hpp"
+#include "nhs/errors.hpp"
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs {
+
+/// A named parameter of a system, with its default as exact decimal text
+/// (so that "0.1" is the nearest value in every precision).
+struct Parameter {
+  std::string name;
+  std::string default_value;
+  std::string meaning;
+};
+
+/// What a system is, independently of the scalar type: the contract of
+/// STUDIES.md (coordinate order, parameter names and defaults).
+struct SystemInfo {
+  std::string name;                           ///< study id, e.g. "skate"
+  std::string title;                          ///< one line for `nhs list`
+  std::string source;                         ///< seed section, e.g. "001 §9.1"
+  std::vector<std::string> coordinates;       ///< q^i names, size n
+  std::vector<Parameter> parameters;          ///< by name, with defaults
+  std::vector<std::string> constraint_names;  ///< C^a names, size r
+  std::vector<std::string> quasi_velocities;  ///< z^alpha names, size m (empty: no psi)
+  bool linear_constraints = false;            ///< C^a linear in qdot
+};
+
+/// Parameter values lifted into the evaluation type T, indexed in the order
+/// of SystemInfo::parameters (descriptions use an enum for the indices).
+template <class T>
+class Params {
+ public:
+  Params() = default;
+  template <class S>
+  explicit Params(const std::vector<S>& values) {
+    values_.reserve(values.size());
+    for (const auto& v : values) values_.push_back(lift<T>(v));
+  }
+  const T& operator[](int i) const { return values_[static_cast<std::size_t>(i)]; }
+  std::size_t size() const { return values_.size(); }
+
+ private:
+  std::vector<T> values_;
+};
+
+/// A system in scalar type S: its metadata, parameter values and the
+/// defining functions, each available in the evaluation types the
+/// derivations need (S itself, AD1<S> for first derivatives, AD2<S> for the
+/// second derivatives of T). Built by `describe<S, Description>(values)`.
+///
+/// Shapes: n = coordinates, r = constraints, m = n - r parameters z^alpha
+/// (m = 0 when the system has no parametric representation psi).
+template <class S>
+struct System {
+  SystemInfo info;
+  std::vector<S> parameters;  ///< values, in info.parameters order
+  int n = 0, r = 0, m = 0;
+
+  template <class T>
+  using Fn0 = std::function<T(const Vec<T>&)>;
+  template <class T>
+  using Fn1 = std::function<T(const Vec<T>&, const Vec<T>&)>;
+  template <class T>
+  using VecFn = std::function<void(const Vec<T>&, const Vec<T>&, Vec<T>&)>;
+
+  Fn1<S> kinetic_energy;           ///< T(q, qdot)
+  Fn1<AD2<S>> kinetic_energy_ad2;  ///< T(q, qdot) in AD2
+  Fn0<S> potential;                ///< V(q)
+  Fn0<AD1<S>> potential_ad1;       ///< V(q) in AD1
+  VecFn<S> constraints;            ///< (q, qdot) -> C^a, size r
+  VecFn<AD1<S>> constraints_ad1;
+  VecFn<S> nonconservative_force;  ///< (q, qdot) -> F_i, size n; may be empty
+  VecFn<S> parametrization;        ///< (q, z) -> qdot = psi(q, z); empty if none
+  VecFn<AD1<S>> parametrization_ad1;
+  VecFn<S> chart;                  ///< inverse chart (q, qdot) -> z; empty if none
+
+  bool has_parametrization() const { return static_cast<bool>(parametrization); }
+
+  /// Value of the named parameter; throws UsageError for an unknown name.
+  const S& parameter(const std::string& name) const {
+    for (std::size_t i = 0; i < info.parameters.size(); ++i)
+      if (info.parameters[i].name == name) return parameters[i];
+    throw UsageError("system '" + info.name + "' has no parameter '" + name + "'");
+  }
+};
+
+/// Builds System<S> from a description D with parameter values (in the
+/// order of D::info().parameters; size checked, UsageError otherwise).
+///
+/// D provides, as static member templates over the evaluation type T:
+///   SystemInfo info();
+///   T kinetic_energy(const Params<T>&, const Vec<T>& q, const Vec<T>& qd);
+///   void constraints(const Params<T>&, q, qd, Vec<T>& C);      // C sized r
+/// and optionally
+///   T potential(const Params<T>&, const Vec<T>& q);            // default 0
+///   void parametrization(const Params<T>&, q, z, Vec<T>& qd);  // qd sized n
+///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
+///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
+/// Descriptions write constants with ratio<T>(num, den), never double
+/// literals, and call functions unqualified after `using std::sin;`.
+template <class S, class D>
+System<S> describe(const std::vector<S>& values) {
+  System<S> sys;
+  sys.info = D::info();
+  if (values.size() != sys.info.parameters.size())
+    throw UsageError("system '" + sys.info.name + "' takes " +
+                     std::to_string(sys.info.parameters.size()) + " parameters, got " +
+                     std::to_string(values.size()));
+  sys.parameters = values;
+  sys.n = static_cast<int>(sys.info.coordinates.size());
+  sys.r = static_cast<int>(sys.info.constraint_names.size());
+  const Params<S> pS(values);
+  const Params<AD1<S>> p1(values);
+  const Params<AD2<S>> p2(values);
+
+  sys.kinetic_energy = [pS](const Vec<S>& q, const Vec<S>& qd) {
+    return D::kinetic_energy(pS, q, qd);
+  };
+  sys.kinetic_energy_ad2 = [p2](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
+    return D::kinetic_energy(p2, q, qd);
+  };
+  if constexpr (requires(const Vec<S>& q) { D::potential(pS, q); }) {
+    sys.potential = [pS](const Vec<S>& q) { return D::potential(pS, q); };
+    sys.potential_ad1 = [p1](const Vec<AD1<S>>& q) { return D::potential(p1, q); };
+  } else {
+    sys.potential = [](const Vec<S>&) { return S(0); };
+    sys.potential_ad1 = [](const Vec<AD1<S>>&) { return AD1<S>(S(0)); };
+  }
+  sys.constraints = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
+    D::constraints(pS, q, qd, C);
+  };
+  sys.constraints_ad1 = [p1](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
+    D::constraints(p1, q, qd, C);
+  };
+  if constexpr (requires(const Vec<S>& q, Vec<S>& F) { D::nonconservative_force(pS, q, q, F); }) {
+    sys.nonconservative_force = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
+      D::nonconservative_force(pS, q, qd, F);
+    };
+  }
+  if constexpr (requires(const Vec<S>& q, Vec<S>& out) { D::parametrization(pS, q, q, out); }) {
+    sys.m = static_cast<int>(sys.info.quasi_velocities.size());
+    sys.parametrization = [pS](const Vec<S>& q, const Vec<S>& z, Vec<S>& qd) {
+      D::parametrization(pS, q, z, qd);
+    };
+    sys.parametrization_ad1 = [p1](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
+                                   Vec<AD1<S>>& qd) { D::parametrization(p1, q, z, qd); };
+    sys.chart = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) { D::chart(pS, q, qd, z); };
+  }
+  return sys;
+}
+
+}  // namespace nhs

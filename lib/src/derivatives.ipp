@@ -1,0 +1,133 @@
+// Implementation of derivatives.hpp; included once per scalar type by the
+// generated instantiation units (lib/src/instantiate.cpp.in).
+#include "nhs/derivatives.hpp"
+
+namespace nhs {
+namespace {
+
+// Entry i of an AD derivative vector; Eigen leaves the vector empty for a
+// quantity that is constant in every variable.
+template <class T>
+T entry_or_zero(const Vec<T>& d, Eigen::Index i) {
+  return d.size() == 0 ? T(0) : d[i];
+}
+template <class S>
+S entry_or_zero_ad1(const Vec<AD1<S>>& d, Eigen::Index i, Eigen::Index k) {
+  if (d.size() == 0) return S(0);
+  return entry_or_zero(d[i].derivatives(), k);
+}
+
+// AD1 variables seeded as the first k of `size` independent variables.
+template <class S>
+Vec<AD1<S>> seed_ad1(const Vec<S>& x, Eigen::Index offset, Eigen::Index size) {
+  Vec<AD1<S>> out(x.size());
+  for (Eigen::Index i = 0; i < x.size(); ++i)
+    out[i] = AD1<S>(x[i], Vec<S>::Unit(size, offset + i));
+  return out;
+}
+
+}  // namespace
+
+template <class S>
+Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  const Eigen::Index n = sys.n;
+  const Vec<S> inner_zero = Vec<S>::Zero(n);
+  Vec<AD1<S>> outer_zero(2 * n);
+  for (Eigen::Index j = 0; j < 2 * n; ++j) outer_zero[j] = AD1<S>(S(0), inner_zero);
+
+  // Outer variables x = (q, qdot); inner variables qdot.
+  Vec<AD2<S>> Q(n), QD(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Vec<AD1<S>> dq = outer_zero;
+    dq[i] = AD1<S>(S(1), inner_zero);
+    Q[i] = AD2<S>(AD1<S>(q[i], inner_zero), dq);
+    Vec<AD1<S>> dqd = outer_zero;
+    dqd[n + i] = AD1<S>(S(1), inner_zero);
+    QD[i] = AD2<S>(AD1<S>(qd[i], Vec<S>::Unit(n, i)), dqd);
+  }
+  const AD2<S> T = sys.kinetic_energy_ad2(Q, QD);
+  const Vec<AD1<S>>& dT = T.derivatives();  // dT/dx_j, with inner d/dqdot_k
+
+  Inertia<S> out;
+  out.g.resize(n, n);
+  out.gamma.resize(n);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    for (Eigen::Index l = 0; l < n; ++l)
+      out.g(k, l) = entry_or_zero_ad1<S>(dT, n + l, k);  // d^2T/dqdot_l dqdot_k
+    S mixed = S(0);
+    for (Eigen::Index j = 0; j < n; ++j)
+      mixed += entry_or_zero_ad1<S>(dT, j, k) * qd[j];  // (d^2T/dq_j dqdot_k) qdot^j
+    const S dT_dq = dT.size() == 0 ? S(0) : dT[k].value();
+    out.gamma[k] = mixed - dT_dq;
+  }
+  return out;
+}
+
+template <class S>
+Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  const Eigen::Index n = sys.n;
+  const AD1<S> V = sys.potential_ad1(seed_ad1<S>(q, 0, n));
+  Vec<S> A(n);
+  for (Eigen::Index i = 0; i < n; ++i) A[i] = -entry_or_zero(V.derivatives(), i);
+  if (sys.nonconservative_force) {
+    Vec<S> F = Vec<S>::Zero(n);
+    sys.nonconservative_force(q, qd, F);
+    A += F;
+  }
+  return A;
+}
+
+template <class S>
+S energy(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  return sys.kinetic_energy(q, qd) + sys.potential(q);
+}
+
+template <class S>
+ConstraintJacobians<S> constraint_jacobians(const System<S>& sys, const Vec<S>& q,
+                                            const Vec<S>& qd) {
+  const Eigen::Index n = sys.n, r = sys.r;
+  Vec<AD1<S>> C(r);
+  sys.constraints_ad1(seed_ad1<S>(q, 0, 2 * n), seed_ad1<S>(qd, n, 2 * n), C);
+  ConstraintJacobians<S> out;
+  out.C.resize(r);
+  out.C_qdot.resize(r, n);
+  out.C_q.resize(r, n);
+  for (Eigen::Index a = 0; a < r; ++a) {
+    out.C[a] = C[a].value();
+    for (Eigen::Index i = 0; i < n; ++i) {
+      out.C_q(a, i) = entry_or_zero(C[a].derivatives(), i);
+      out.C_qdot(a, i) = entry_or_zero(C[a].derivatives(), n + i);
+    }
+  }
+  return out;
+}
+
+template <class S>
+Vec<S> constraint_residuals(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  Vec<S> C(sys.r);
+  sys.constraints(q, qd, C);
+  return C;
+}
+
+template <class S>
+ParametrizationJacobians<S> parametrization_jacobians(const System<S>& sys, const Vec<S>& q,
+                                                      const Vec<S>& z) {
+  if (!sys.has_parametrization())
+    throw NotApplicable("system '" + sys.info.name + "' has no parametric representation psi");
+  const Eigen::Index n = sys.n, m = sys.m;
+  Vec<AD1<S>> psi(n);
+  sys.parametrization_ad1(seed_ad1<S>(q, 0, n + m), seed_ad1<S>(z, n, n + m), psi);
+  ParametrizationJacobians<S> out;
+  out.psi.resize(n);
+  out.psi_z.resize(n, m);
+  out.psi_q.resize(n, n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    out.psi[i] = psi[i].value();
+    for (Eigen::Index j = 0; j < n; ++j) out.psi_q(i, j) = entry_or_zero(psi[i].derivatives(), j);
+    for (Eigen::Index a = 0; a < m; ++a)
+      out.psi_z(i, a) = entry_or_zero(psi[i].derivatives(), n + a);
+  }
+  return out;
+}
+
+}  // namespace nhs

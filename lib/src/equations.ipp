@@ -1,0 +1,16 @@
+// The equations of motion and what they are built from, instantiated
+// together per scalar (see instantiate.cpp.in).
+#include "derivatives.ipp"
+#include "first_kind.ipp"
+#include "formulations.ipp"
+#include "manifold.ipp"
+#include "regularity.ipp"
+#include "second_kind.ipp"
+
+#define NHS_EQUATIONS_INSTANTIATE(EXTERN, S) \
+  NHS_DERIVATIVES_INSTANTIATE(EXTERN, S)     \
+  NHS_REGULARITY_INSTANTIATE(EXTERN, S)      \
+  NHS_FIRST_KIND_INSTANTIATE(EXTERN, S)      \
+  NHS_SECOND_KIND_INSTANTIATE(EXTERN, S)     \
+  NHS_MANIFOLD_INSTANTIATE(EXTERN, S)        \
+  NHS_FORMULATION_INSTANTIATE(EXTERN, S)

@@ -1,0 +1,99 @@
+// The registry: each formulation's equations live in their own header
+// (first_kind.hpp, second_kind.hpp, ...); these adapters only connect them
+// to the common interface.
+#include "nhs/first_kind.hpp"
+#include "nhs/format.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/second_kind.hpp"
+
+namespace nhs {
+namespace {
+
+template <class S>
+class FirstKind final : public Formulation<S> {
+ public:
+  std::string name() const override { return "first-kind"; }
+  std::string summary() const override {
+    return "Benenti's equations of the first kind: field Z on C in (q, z), G = psi^T g psi "
+           "(000 eq. 27; 001 Thm 7.1 corrected)";
+  }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    return sys.has_parametrization() ? std::string()
+                                     : "the system has no parametric representation psi(q, z)";
+  }
+  // z from the inverse chart; the chart must reproduce qdot (else the state
+  // is outside the chart or off C).
+  Vec<S> chart(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const {
+    this->require_applicable(sys);
+    Vec<S> z(sys.m);
+    sys.chart(q, qd, z);
+    Vec<S> back(sys.n);
+    sys.parametrization(q, z, back);
+    const S bound = S(1000) * epsilon<S>() * (S(1) + qd.cwiseAbs().maxCoeff());
+    if (!((back - qd).cwiseAbs().maxCoeff() <= bound))
+      throw InvalidState("state not represented by the chart z = " + to_string(z) +
+                         ": psi(q, z) = " + to_string(back) + " differs from qdot " +
+                         state_context(q, qd));
+    return z;
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    return {first_kind(sys, q, chart(sys, q, qd)).qddot, std::nullopt, std::nullopt};
+  }
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
+    Vec<S> x(sys.n + sys.m);
+    x << q, chart(sys, q, qd);
+    return x;
+  }
+  void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
+    q = x.head(sys.n);
+    qd.resize(sys.n);
+    sys.parametrization(q, x.tail(sys.m), qd);
+  }
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
+    const FirstKindField<S> Z = first_kind<S>(sys, x.head(sys.n), x.tail(sys.m));
+    Vec<S> dx(x.size());
+    dx << Z.qdot, Z.zdot;
+    return dx;
+  }
+};
+
+template <class S>
+class SecondKind final : public Formulation<S> {
+ public:
+  std::string name() const override { return "second-kind"; }
+  std::string summary() const override {
+    return "Benenti's equations of the second kind: field D on TQ, explicit multipliers and "
+           "reactions (001 Thm 8.1-8.2; 000 eqs. 43-49 corrected)";
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    SecondKindField<S> D = second_kind(sys, q, qd);
+    return {std::move(D.qddot), std::move(D.multipliers), std::move(D.reaction)};
+  }
+};
+
+}  // namespace
+
+template <class S>
+const std::vector<std::unique_ptr<const Formulation<S>>>& formulations() {
+  static const auto all = [] {
+    std::vector<std::unique_ptr<const Formulation<S>>> v;
+    v.push_back(std::make_unique<FirstKind<S>>());
+    v.push_back(std::make_unique<SecondKind<S>>());
+    return v;
+  }();
+  return all;
+}
+
+template <class S>
+const Formulation<S>& find_formulation(const std::string& name) {
+  std::string known;
+  for (const auto& f : formulations<S>()) {
+    if (f->name() == name) return *f;
+    known += (known.empty() ? "" : ", ") + f->name();
+  }
+  throw UsageError("unknown formulation '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace nhs

@@ -1,0 +1,45 @@
+#include "nhs/derivatives.hpp"
+#include "nhs/format.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/regularity.hpp"
+
+namespace nhs {
+
+template <class S>
+Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  const auto g = factor_positive_definite<S>(inertia(sys, q, qd).g, "singular metric g",
+                                             state_context(q, qd));
+  const S target = S(10) * epsilon<S>() * (S(1) + qd.squaredNorm());
+  Vec<S> v = qd;
+  for (int iteration = 0; iteration < 50; ++iteration) {
+    const ConstraintJacobians<S> J = constraint_jacobians(sys, q, v);
+    if (J.C.size() == 0 || J.C.cwiseAbs().maxCoeff() <= target) return v;
+    require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", state_context(q, v));
+    const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));
+    const Mat<S> H = J.C_qdot * X;
+    v -= X * H.ldlt().solve(J.C);
+  }
+  throw InvalidState("cannot project qdot onto the constraint manifold C (Newton did not "
+                     "converge) " + state_context(q, qd));
+}
+
+template <class S>
+Vec<S> admit_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const S& tolerance) {
+  const auto check = [&](const Vec<S>& v, const char* what) {
+    if (v.size() != sys.n)
+      throw UsageError(std::string(what) + " has " + std::to_string(v.size()) + " values; '" +
+                       sys.info.name + "' has n = " + std::to_string(sys.n) + " coordinates");
+    if (!v.allFinite()) throw UsageError(std::string(what) + " is not finite: " + to_string(v));
+  };
+  check(q, "q");
+  check(qd, "qdot");
+  const Vec<S> C = constraint_residuals(sys, q, qd);
+  const S bound = tolerance * (S(1) + qd.squaredNorm());
+  if (C.size() && !(C.cwiseAbs().maxCoeff() <= bound))
+    throw InvalidState("state off the constraint manifold C: C = " + to_string(C) +
+                       " exceeds the tolerance " + to_string<S>(bound) + " " +
+                       state_context(q, qd));
+  return project_velocity(sys, q, qd);
+}
+
+}  // namespace nhs

@@ -1,0 +1,42 @@
+#include "nhs/format.hpp"
+#include "nhs/regularity.hpp"
+
+#include <Eigen/SVD>
+
+namespace nhs {
+
+template <class S>
+Vec<S> singular_values(const Mat<S>& M) {
+  if (M.size() == 0) return Vec<S>();
+  Eigen::JacobiSVD<Mat<S>> svd(M);
+  return svd.singularValues();
+}
+
+template <class S>
+void require_full_rank(const Mat<S>& M, const std::string& condition, const std::string& context) {
+  const Vec<S> sv = singular_values(M);
+  if (sv.size() == 0) return;
+  using std::max;
+  const S threshold = regularity_tolerance<S>() * max(S(1), sv[0]);
+  const bool finite = M.allFinite();
+  if (!finite || !(sv[sv.size() - 1] > threshold))
+    throw SingularState(condition, "singular state: " + condition + " (" +
+                                       std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +
+                                       ", singular values " + to_string<S>(sv) + ") " + context);
+}
+
+template <class S>
+Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string& condition,
+                                             const std::string& context) {
+  Eigen::LDLT<Mat<S>> ldlt(M);
+  const Vec<S> d = ldlt.vectorD();
+  const S largest = d.size() ? d.cwiseAbs().maxCoeff() : S(0);
+  const bool ok = M.allFinite() && ldlt.info() == Eigen::Success && d.size() > 0 &&
+                  d.minCoeff() > regularity_tolerance<S>() * largest;
+  if (!ok)
+    throw SingularState(condition, "singular state: " + condition + " (LDLT pivots " +
+                                       to_string<S>(d) + ") " + context);
+  return ldlt;
+}
+
+}  // namespace nhs

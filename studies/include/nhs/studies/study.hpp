@@ -1,0 +1,85 @@
+// A study: a system of STUDIES.md with its default state, its invariants,
+// its analytic special motions (closed forms from SPECIAL_MOTIONS.md, kept
+// as library code with their own tests, as Drake does) and a generator of
+// random regular states for cross-validation.
+#pragma once
+
+#include "nhs/system.hpp"
+
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nhs {
+
+/// A kinematic state (q, qdot), both size n.
+template <class S>
+struct State {
+  Vec<S> q;
+  Vec<S> qdot;
+};
+
+/// A quantity along the motion, recorded as a named CSV column.
+template <class S>
+struct Invariant {
+  std::string name;
+  std::function<S(const Vec<S>& q, const Vec<S>& qd)> value;
+  bool conserved = true;  ///< asserted constant along motions when true
+};
+
+/// An analytic solution: parameters, exact initial state, closed form.
+template <class S>
+struct SpecialMotion {
+  std::string name;                 ///< e.g. "circle (k = 0)"
+  std::string source;               ///< e.g. "SPECIAL_MOTIONS.md rolling-disc"
+  std::vector<S> parameters;        ///< full parameter vector of the study
+  State<S> initial;                 ///< on C, exact in S
+  S t_end;                          ///< closed form valid (and regular) on [0, t_end]
+  std::function<State<S>(const S& t)> exact;  ///< (q(t), qdot(t))
+};
+
+template <class S>
+struct Study {
+  SystemInfo info;
+  /// The system for given parameter values (size and order of info.parameters).
+  std::function<System<S>(const std::vector<S>&)> build;
+  /// The default initial state for given parameters (on C, regular).
+  std::function<State<S>(const System<S>&)> default_state;
+  /// Study-specific quantities along the motion (energy is added generically).
+  std::function<std::vector<Invariant<S>>(const System<S>&)> invariants;
+  /// Analytic special motions (may be empty).
+  std::function<std::vector<SpecialMotion<S>>()> special_motions;
+  /// A random regular state on C (exact in S) for cross-validation.
+  std::function<State<S>(const System<S>&, std::mt19937_64&)> random_state;
+
+  /// Default parameter values, parsed exactly in S.
+  std::vector<S> default_parameters() const;
+};
+
+/// All built-in studies, in the order of STUDIES.md.
+template <class S>
+const std::vector<Study<S>>& studies();
+
+/// The study with this id; UsageError listing the known ids otherwise.
+template <class S>
+const Study<S>& find_study(const std::string& name);
+
+/// Parameters: defaults with the given name=value overrides applied
+/// (UsageError on an unknown name, MalformedNumber on a bad value).
+template <class S>
+std::vector<S> parameters_with(const Study<S>& study,
+                               const std::vector<std::pair<std::string, std::string>>& overrides);
+
+/// Uniform random value in [lo, hi], drawn as a double and converted exactly.
+template <class S>
+S uniform(std::mt19937_64& rng, double lo, double hi) {
+  return S(std::uniform_real_distribution<double>(lo, hi)(rng));
+}
+
+/// The standard random regular state: q uniform in [-1, 1]^n, z uniform in
+/// [-1, 1]^m, qdot = psi(q, z). Requires a parametrization.
+template <class S>
+State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng);
+
+}  // namespace nhs

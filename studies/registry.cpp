@@ -1,0 +1,73 @@
+// The list of built-in studies and the helpers shared by all of them.
+#include "nhs/studies/all.hpp"
+
+namespace nhs {
+
+template <class S>
+std::vector<S> Study<S>::default_parameters() const {
+  std::vector<S> values;
+  for (const auto& p : info.parameters) values.push_back(from_string<S>(p.default_value));
+  return values;
+}
+
+template <class S>
+const std::vector<Study<S>>& studies() {
+  static const std::vector<Study<S>> all = {skate_study<S>()};
+  return all;
+}
+
+template <class S>
+const Study<S>& find_study(const std::string& name) {
+  std::string known;
+  for (const auto& s : studies<S>()) {
+    if (s.info.name == name) return s;
+    known += (known.empty() ? "" : ", ") + s.info.name;
+  }
+  throw UsageError("unknown study '" + name + "' (known: " + known + ")");
+}
+
+template <class S>
+std::vector<S> parameters_with(const Study<S>& study,
+                               const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::vector<S> values = study.default_parameters();
+  for (const auto& [name, text] : overrides) {
+    std::size_t i = 0;
+    std::string known;
+    for (; i < study.info.parameters.size(); ++i) {
+      if (study.info.parameters[i].name == name) break;
+      known += (known.empty() ? "" : ", ") + study.info.parameters[i].name;
+    }
+    if (i == study.info.parameters.size())
+      throw UsageError("study '" + study.info.name + "' has no parameter '" + name +
+                       "' (known: " + known + ")");
+    try {
+      values[i] = from_string<S>(text);
+    } catch (const MalformedNumber& e) {
+      throw UsageError("parameter " + name + ": " + e.what());
+    }
+  }
+  return values;
+}
+
+template <class S>
+State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng) {
+  State<S> s;
+  s.q.resize(sys.n);
+  for (auto& v : s.q) v = uniform<S>(rng, -1, 1);
+  Vec<S> z(sys.m);
+  for (auto& v : z) v = uniform<S>(rng, -1, 1);
+  s.qdot.resize(sys.n);
+  sys.parametrization(s.q, z, s.qdot);
+  return s;
+}
+
+#define NHS_REGISTRY_INSTANTIATE_(S, NAME)                                                   \
+  template struct Study<S>;                                                                  \
+  template const std::vector<Study<S>>& studies<S>();                                        \
+  template const Study<S>& find_study<S>(const std::string&);                                \
+  template std::vector<S> parameters_with<S>(                                                \
+      const Study<S>&, const std::vector<std::pair<std::string, std::string>>&);             \
+  template State<S> random_state_from_chart<S>(const System<S>&, std::mt19937_64&);
+NHS_FOR_EACH_SCALAR(NHS_REGISTRY_INSTANTIATE_)
+
+}  // namespace nhs

@@ -1,0 +1,142 @@
+// The skate (001 §9.1): a blade on a plane, free to turn, that cannot slide
+// sideways. q = (x, y, theta); C = xd sin(theta) - yd cos(theta) (linear);
+// incline g along +x. Parametrization z = (s, omega): s the speed along the
+// blade, omega = thetad.
+#include "nhs/studies/all.hpp"
+
+namespace nhs {
+namespace {
+
+enum Param { m, I, g };
+
+struct Skate {
+  static SystemInfo info() {
+    return {"skate",
+            "skate (Chaplygin sleigh blade) on an incline, linear constraint",
+            "001 §9.1",
+            {"x", "y", "theta"},
+            {{"m", "1", "mass"}, {"I", "0.5", "moment of inertia about the blade point"},
+             {"g", "0", "incline field along +x"}},
+            {"C1"},
+            {"s", "omega"},
+            true};
+  }
+  template <class T>
+  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
+    (void)q;
+    const T half = ratio<T>(1, 2);
+    return half * p[m] * (qd[0] * qd[0] + qd[1] * qd[1]) + half * p[I] * qd[2] * qd[2];
+  }
+  template <class T>
+  static T potential(const Params<T>& p, const Vec<T>& q) {
+    return -p[m] * p[g] * q[0];
+  }
+  template <class T>
+  static void constraints(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
+    using std::cos;
+    using std::sin;
+    C[0] = qd[0] * sin(q[2]) - qd[1] * cos(q[2]);
+  }
+  template <class T>
+  static void parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
+    using std::cos;
+    using std::sin;
+    qd[0] = z[0] * cos(q[2]);
+    qd[1] = z[0] * sin(q[2]);
+    qd[2] = z[1];
+  }
+  template <class S>
+  static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
+    using std::cos;
+    using std::sin;
+    z[0] = qd[0] * cos(q[2]) + qd[1] * sin(q[2]);
+    z[1] = qd[2];
+  }
+};
+
+template <class S>
+State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& s, const S& omega) {
+  Vec<S> z(2), qd(3);
+  z << s, omega;
+  sys.parametrization(q, z, qd);
+  return {std::move(q), std::move(qd)};
+}
+
+// SPECIAL_MOTIONS.md "skate on an incline": m = 1.2, I = 0.3, g = 3,
+// q0 = (0.5, -0.2, 0.4), s0 = 0.7, thetad = omega. The skate drifts across
+// the slope at mean speed g/(2 omega); omega = 0 is a straight line.
+template <class S>
+SpecialMotion<S> incline_motion(const std::string& omega_text) {
+  const S mass = from_string<S>("1.2"), inertia = from_string<S>("0.3"), gr = S(3);
+  const S x0 = from_string<S>("0.5"), y0 = from_string<S>("-0.2"), th0 = from_string<S>("0.4");
+  const S s0 = from_string<S>("0.7"), w = from_string<S>(omega_text);
+  SpecialMotion<S> mo;
+  mo.name = "incline g = 3, omega = " + omega_text;
+  mo.source = "SPECIAL_MOTIONS.md skate on an incline";
+  mo.parameters = {mass, inertia, gr};
+  Vec<S> q0(3);
+  q0 << x0, y0, th0;
+  mo.initial = state_from_chart(describe<S, Skate>(mo.parameters), q0, s0, w);
+  mo.t_end = S(20);
+  mo.exact = [=](const S& t) {
+    using std::cos;
+    using std::sin;
+    Vec<S> q(3), qd(3);
+    if (w == 0) {
+      const S s = s0 + gr * cos(th0) * t;
+      const S along = s0 * t + gr * cos(th0) * t * t / S(2);
+      q << x0 + cos(th0) * along, y0 + sin(th0) * along, th0;
+      qd << s * cos(th0), s * sin(th0), S(0);
+    } else {
+      const S th = th0 + w * t;
+      const S s = s0 + (gr / w) * (sin(th) - sin(th0));
+      const S K = s0 - (gr / w) * sin(th0);
+      q << x0 + K * (sin(th) - sin(th0)) / w +
+               gr * (sin(th) * sin(th) - sin(th0) * sin(th0)) / (S(2) * w * w),
+          y0 - K * (cos(th) - cos(th0)) / w +
+              (gr / w) * (t / S(2) - (sin(S(2) * th) - sin(S(2) * th0)) / (S(4) * w)),
+          th;
+      qd << s * cos(th), s * sin(th), w;
+    }
+    return State<S>{q, qd};
+  };
+  return mo;
+}
+
+}  // namespace
+
+template <class S>
+Study<S> skate_study() {
+  Study<S> st;
+  st.info = Skate::info();
+  st.build = [](const std::vector<S>& p) { return describe<S, Skate>(p); };
+  st.default_state = [](const System<S>& sys) {
+    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(3)), S(1), S(1) / S(2));
+  };
+  st.invariants = [](const System<S>& sys) {
+    std::vector<Invariant<S>> inv;
+    // thetad is constant for any g: the blade's reaction has no moment.
+    inv.push_back({"omega", [](const Vec<S>&, const Vec<S>& qd) { return qd[2]; }, true});
+    // The speed along the blade is constant when g = 0.
+    inv.push_back({"s",
+                   [](const Vec<S>& q, const Vec<S>& qd) {
+                     using std::cos;
+                     using std::sin;
+                     return qd[0] * cos(q[2]) + qd[1] * sin(q[2]);
+                   },
+                   sys.parameter("g") == 0});
+    return inv;
+  };
+  st.special_motions = [] {
+    return std::vector<SpecialMotion<S>>{incline_motion<S>("0.9"), incline_motion<S>("0")};
+  };
+  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
+    return random_state_from_chart(sys, rng);
+  };
+  return st;
+}
+
+#define NHS_SKATE_(S, NAME) template Study<S> skate_study<S>();
+NHS_FOR_EACH_SCALAR(NHS_SKATE_)
+
+}  // namespace nhs
