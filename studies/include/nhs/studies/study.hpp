@@ -48,6 +48,10 @@ struct Study {
   std::function<State<S>(const System<S>&)> default_state;
   /// Study-specific quantities along the motion (energy is added generically).
   std::function<std::vector<Invariant<S>>(const System<S>&)> invariants;
+  /// Whether T + V is a first integral for this system (false where a
+  /// non-conservative force acts, e.g. rolling-disc with k != 0). Empty:
+  /// always conserved.
+  std::function<bool(const System<S>&)> conserves_energy;
   /// Analytic special motions (may be empty).
   std::function<std::vector<SpecialMotion<S>>()> special_motions;
   /// A random regular state on C (exact in S) for cross-validation.
@@ -55,6 +59,10 @@ struct Study {
 
   /// Default parameter values, parsed exactly in S.
   std::vector<S> default_parameters() const;
+  /// conserves_energy(sys), true when not set.
+  bool energy_is_conserved(const System<S>& sys) const {
+    return !conserves_energy || conserves_energy(sys);
+  }
 };
 
 /// All built-in studies, in the order of STUDIES.md.
