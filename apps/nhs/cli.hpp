@@ -1,0 +1,274 @@
+// The `nhs` command-line tool: options of each command, the dispatch on the
+// precision (a template over the scalar S, driven by NHS_FOR_EACH_SCALAR so
+// that the list of scalar types stays in scalar.hpp), the parsing of numbers
+// and lists in S, and the trajectory recorder shared by `run` and `verify`.
+//
+// Exit codes: 0 success, 1 verify found a failure, 2 usage error, 3 invalid
+// state (off C, singular), 4 integration failure (errors.hpp).
+#pragma once
+
+#include "nhs/derivatives.hpp"
+#include "nhs/errors.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/integrate.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/scalar.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <fmt/core.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs::cli {
+
+// --- options ----------------------------------------------------------------
+
+/// What `accel` and `run` share: the system, the formulation, the state.
+struct StateOptions {
+  std::string study;
+  std::string formulation = "second-kind";
+  std::string precision = "double";
+  std::vector<std::string> params;  ///< "name=value", repeated
+  std::string q, qdot;              ///< comma-separated; empty: the study's default state
+  std::string manifold_tol;         ///< empty: default_manifold_tolerance<S>()
+};
+
+struct AccelOptions : StateOptions {};
+
+struct RunOptions : StateOptions {
+  std::string t_end = "10";
+  std::string dt_out = "0.1";
+  std::string rtol, atol;  ///< empty: IntegrationOptions<S> defaults
+  std::string stepper = "auto";
+  std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
+  std::string out;            ///< CSV file; empty: stdout
+};
+
+struct VerifyOptions {
+  std::string precision = "all";
+  std::string out_dir = "reports/latest";
+  int states = 50;
+  bool quick = false;
+};
+
+// --- commands (one file each) ----------------------------------------------
+
+int list_command();
+template <class S>
+int accel_command(const AccelOptions& opts);
+template <class S>
+int run_command(const RunOptions& opts);
+int verify_command(const VerifyOptions& opts);
+
+// --- precisions ------------------------------------------------------------
+
+/// The CLI names of the scalar types, in the order of NHS_FOR_EACH_SCALAR.
+std::vector<std::string> precision_names();
+
+/// "a, b, c".
+std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
+
+/// Calls f.template operator()<S>() for the scalar type S named `precision`
+/// (e.g. with a lambda `[&]<class S>() { ... }`); UsageError for an unknown
+/// name, listing the known ones.
+template <class F>
+int with_scalar(const std::string& precision, F&& f) {
+#define NHS_CLI_DISPATCH_(T, NAME) \
+  if (precision == NAME) return f.template operator()<T>();
+  NHS_FOR_EACH_SCALAR(NHS_CLI_DISPATCH_)
+#undef NHS_CLI_DISPATCH_
+  throw UsageError("unknown precision '" + precision + "' (known: " + join(precision_names()) +
+                   ")");
+}
+
+// --- parsing ----------------------------------------------------------------
+
+/// A number of option `option` in S, exactly rounded (from_string<S>);
+/// UsageError naming the option and the value when malformed.
+template <class S>
+S parse_number(const std::string& option, const std::string& text) {
+  try {
+    return from_string<S>(text);
+  } catch (const MalformedNumber& e) {
+    throw UsageError(option + ": " + e.what());
+  }
+}
+
+/// "v1,v2,..." in S; UsageError naming the option and the bad item.
+template <class S>
+Vec<S> parse_vector(const std::string& option, const std::string& text) {
+  std::vector<S> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      throw UsageError(option + ": empty value in list '" + text + "'");
+    values.push_back(parse_number<S>(option, item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  Vec<S> v(static_cast<Eigen::Index>(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i) v[static_cast<Eigen::Index>(i)] = values[i];
+  return v;
+}
+
+/// "name=value" items into pairs; UsageError for an item without '='.
+std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items);
+
+/// A positive count (e.g. --max-rhs-calls); UsageError otherwise.
+std::uint64_t parse_count(const std::string& option, const std::string& text);
+
+/// The study, its system, the formulation (checked applicable) and the
+/// admitted initial state (given or default; qdot projected onto C).
+template <class S>
+struct Setup {
+  const Study<S>* study = nullptr;
+  System<S> sys;
+  const Formulation<S>* formulation = nullptr;
+  Vec<S> q, qdot;
+};
+
+template <class S>
+Setup<S> make_setup(const StateOptions& o) {
+  Setup<S> s;
+  s.study = &find_study<S>(o.study);
+  s.formulation = &find_formulation<S>(o.formulation);
+  s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
+  s.formulation->require_applicable(s.sys);
+  if (o.q.empty() != o.qdot.empty())
+    throw UsageError("give both --q and --qdot, or neither (for the study's default state)");
+  if (o.q.empty()) {
+    const State<S> st = s.study->default_state(s.sys);
+    s.q = st.q;
+    s.qdot = st.qdot;
+  } else {
+    s.q = parse_vector<S>("--q", o.q);
+    s.qdot = parse_vector<S>("--qdot", o.qdot);
+  }
+  const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
+                                       : parse_number<S>("--manifold-tol", o.manifold_tol);
+  if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
+  s.qdot = admit_state(s.sys, s.q, s.qdot, tol);
+  return s;
+}
+
+// --- output ------------------------------------------------------------------
+
+/// S as a double, for short human-readable figures (summaries, tables).
+template <class S>
+double to_double(const S& x) {
+  return static_cast<double>(x);
+}
+
+/// "1.2e-15" style figure for summaries.
+template <class S>
+std::string short_figure(const S& x) {
+  return fmt::format("{:.3g}", to_double(x));
+}
+
+/// Records a motion sample by sample: writes a CSV row per sample (when a
+/// file is given, flushed at once so that a failed run keeps its rows) and
+/// keeps the running figures of the invariants.
+///
+/// Columns: t, q^i (coordinate names), qdot^i (names suffixed _dot), energy,
+/// C1..Cr, the study's invariants, and "error" (max-norm distance of (q,
+/// qdot) to the closed form) when an exact solution is given.
+template <class S>
+class Recorder {
+ public:
+  Recorder(const System<S>& sys, std::vector<Invariant<S>> invariants, std::FILE* out,
+           std::function<State<S>(const S&)> exact = {})
+      : sys_(sys), invariants_(std::move(invariants)), out_(out), exact_(std::move(exact)) {
+    invariant_drift.assign(invariants_.size(), S(0));
+    invariant_scale.assign(invariants_.size(), S(0));
+    invariant0_.assign(invariants_.size(), S(0));
+    if (!out_) return;
+    std::string h = "t";
+    for (const auto& c : sys_.info.coordinates) h += "," + c;
+    for (const auto& c : sys_.info.coordinates) h += "," + c + "_dot";
+    h += ",energy";
+    for (int a = 0; a < sys_.r; ++a) h += ",C" + std::to_string(a + 1);
+    for (const auto& inv : invariants_) h += "," + inv.name;
+    if (exact_) h += ",error";
+    write_line(h);
+  }
+
+  void operator()(const Sample<S>& s) {
+    using std::abs;
+    using std::max;
+    const S T = sys_.kinetic_energy(s.q, s.qdot);
+    const S V = sys_.potential(s.q);
+    const S E = T + V;
+    const Vec<S> C = constraint_residuals(sys_, s.q, s.qdot);
+    std::vector<S> inv(invariants_.size());
+    for (std::size_t k = 0; k < invariants_.size(); ++k) inv[k] = invariants_[k].value(s.q, s.qdot);
+    S err(0);
+    if (exact_) {
+      const State<S> x = exact_(s.t);
+      err = max((s.q - x.q).cwiseAbs().maxCoeff(), (s.qdot - x.qdot).cwiseAbs().maxCoeff());
+    }
+    if (samples == 0) {
+      E0 = E;
+      invariant0_ = inv;
+    }
+    ++samples;
+    t_last = s.t;
+    energy_drift = max(energy_drift, abs(E - E0));
+    energy_scale = max(energy_scale, abs(T) + abs(V));
+    if (C.size()) max_C = max(max_C, C.cwiseAbs().maxCoeff());
+    max_qdot2 = max(max_qdot2, s.qdot.squaredNorm());
+    for (std::size_t k = 0; k < inv.size(); ++k) {
+      invariant_drift[k] = max(invariant_drift[k], abs(inv[k] - invariant0_[k]));
+      invariant_scale[k] = max(invariant_scale[k], abs(inv[k]));
+    }
+    max_error = max(max_error, err);
+    if (sys_.nonconservative_force) {
+      Vec<S> F = Vec<S>::Zero(sys_.n);
+      sys_.nonconservative_force(s.q, s.qdot, F);
+      nonconservative_power = max(nonconservative_power, abs(F.dot(s.qdot)));
+    }
+    if (!out_) return;
+    std::string row = to_string<S>(s.t);
+    for (const auto& v : s.q) row += "," + to_string<S>(v);
+    for (const auto& v : s.qdot) row += "," + to_string<S>(v);
+    row += "," + to_string<S>(E);
+    for (const auto& v : C) row += "," + to_string<S>(v);
+    for (const auto& v : inv) row += "," + to_string<S>(v);
+    if (exact_) row += "," + to_string<S>(err);
+    write_line(row);
+  }
+
+  const std::vector<Invariant<S>>& invariants() const { return invariants_; }
+
+  std::uint64_t samples = 0;
+  S t_last{0};
+  S E0{0};
+  S energy_drift{0};  ///< max |E - E0|
+  S energy_scale{0};  ///< max |T| + |V|
+  S max_C{0};         ///< max_a,t |C^a|
+  S max_qdot2{0};     ///< max |qdot|^2
+  S max_error{0};     ///< max-norm error against the closed form
+  S nonconservative_power{0};  ///< max |F . qdot| of the non-conservative forces
+  std::vector<S> invariant_drift, invariant_scale;
+
+ private:
+  void write_line(const std::string& line) {
+    if (std::fputs(line.c_str(), out_) < 0 || std::fputc('\n', out_) < 0 || std::fflush(out_) != 0)
+      throw std::runtime_error("cannot write the CSV output");
+  }
+
+  const System<S>& sys_;
+  std::vector<Invariant<S>> invariants_;
+  std::FILE* out_;
+  std::function<State<S>(const S&)> exact_;
+  std::vector<S> invariant0_;
+};
+
+}  // namespace nhs::cli

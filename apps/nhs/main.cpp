@@ -1,0 +1,192 @@
+// nhs: the command-line tool. Parses the command line with CLI11 and
+// dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp);
+// maps the library's typed errors to exit codes with one line on stderr.
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace nhs::cli {
+
+std::vector<std::string> precision_names() {
+  std::vector<std::string> names;
+#define NHS_CLI_NAME_(T, NAME) names.emplace_back(NAME);
+  NHS_FOR_EACH_SCALAR(NHS_CLI_NAME_)
+#undef NHS_CLI_NAME_
+  return names;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& item : items) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError("--param: expected name=value, got '" + item + "'");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+std::uint64_t parse_count(const std::string& option, const std::string& text) {
+  std::uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 19;
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      ok = false;
+      break;
+    }
+    v = 10 * v + static_cast<std::uint64_t>(c - '0');
+  }
+  if (!ok || v == 0) throw UsageError(option + ": expected a positive integer, got '" + text + "'");
+  return v;
+}
+
+namespace {
+
+// Options that always take one value. A value starting with '-' followed by
+// a digit or '.' ("--q -.5,1", "--t-end -1") is glued to its option
+// ("--q=-.5,1") before CLI11 sees it, so that it is never taken for an option.
+const std::set<std::string> kValueOptions = {
+    "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
+    "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls",
+    "--out",         "--out-dir",   "--states"};
+
+std::vector<std::string> glue_negative_values(int argc, char** argv) {
+  std::vector<std::string> args;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (kValueOptions.count(a) && i + 1 < argc) {
+      const std::string next = argv[i + 1];
+      if (next.size() >= 2 && next[0] == '-' &&
+          ((next[1] >= '0' && next[1] <= '9') || next[1] == '.')) {
+        args.push_back(a + "=" + next);
+        ++i;
+        continue;
+      }
+    }
+    args.push_back(a);
+  }
+  return args;
+}
+
+void add_state_options(CLI::App* cmd, StateOptions& o) {
+  cmd->add_option("STUDY", o.study, "study id (see `nhs list`)")->required();
+  cmd->add_option("--formulation", o.formulation, "formulation (see `nhs list`)")
+      ->capture_default_str();
+  cmd->add_option("--precision", o.precision, "scalar type: " + join(precision_names()))
+      ->capture_default_str();
+  cmd->add_option("--param", o.params, "parameter override name=value (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--q", o.q, "coordinates q, comma-separated (default: the study's state)");
+  cmd->add_option("--qdot", o.qdot, "velocities qdot, comma-separated");
+  cmd->add_option("--manifold-tol", o.manifold_tol,
+                  "admission tolerance for max|C| relative to 1 + |qdot|^2 (default 1e-10)");
+}
+
+int run_main(int argc, char** argv) {
+  CLI::App app{"nhs: dynamics of non-holonomic mechanical systems"};
+  app.name("nhs");
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "help for every command");
+
+  auto* list = app.add_subcommand("list", "studies, formulations and precisions, one line each");
+
+  AccelOptions accel;
+  auto* accel_cmd =
+      app.add_subcommand("accel", "accelerations (and multipliers, reaction) at a state, as JSON");
+  add_state_options(accel_cmd, accel);
+
+  RunOptions run;
+  auto* run_cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
+  add_state_options(run_cmd, run);
+  run_cmd->add_option("--t-end", run.t_end, "final time")->capture_default_str();
+  run_cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
+  run_cmd->add_option("--rtol", run.rtol, "relative tolerance (default 1e-12 double, 1e-40 mp50)");
+  run_cmd->add_option("--atol", run.atol, "absolute tolerance (default = rtol default)");
+  run_cmd->add_option("--stepper", run.stepper,
+                      "auto, " + join(stepper_names()) +
+                          " (auto: dopri5 in double, bulirsch-stoer in multiprecision)")
+      ->capture_default_str();
+  run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
+                      "fail (exit 4) after this many vector-field evaluations");
+  run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+
+  VerifyOptions verify;
+  auto* verify_cmd = app.add_subcommand(
+      "verify", "the main job: every study x formulation x precision against each other, the "
+                "analytic solutions and the invariants");
+  verify_cmd->add_option("--precision", verify.precision, "all, " + join(precision_names()))
+      ->capture_default_str();
+  verify_cmd->add_option("--out-dir", verify.out_dir, "where summary.md and the CSVs go")
+      ->capture_default_str();
+  verify_cmd->add_option("--states", verify.states, "random regular states per study")
+      ->capture_default_str();
+  verify_cmd->add_flag("--quick", verify.quick,
+                       "10 states, runs cut at t = 2 (a smoke test, not the full check)");
+
+  std::vector<std::string> args = glue_negative_values(argc, argv);
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
+                                               run_cmd->get_name(), verify_cmd->get_name()};
+    if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
+      throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
+  }
+  std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
+  try {
+    app.parse(args);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "nhs: error: %s (see nhs --help)\n", e.what());
+    return 2;
+  }
+
+  if (list->parsed()) return list_command();
+  if (accel_cmd->parsed())
+    return with_scalar(accel.precision, [&]<class S>() { return accel_command<S>(accel); });
+  if (run_cmd->parsed())
+    return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
+  if (verify_cmd->parsed()) return verify_command(verify);
+  return 2;
+}
+
+}  // namespace
+}  // namespace nhs::cli
+
+int main(int argc, char** argv) {
+  const auto fail = [](int code, const char* what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "nhs: error: %s\n", what);
+    return code;
+  };
+  try {
+    return nhs::cli::run_main(argc, argv);
+  } catch (const nhs::UsageError& e) {
+    return fail(2, e.what());
+  } catch (const nhs::MalformedNumber& e) {
+    return fail(2, e.what());
+  } catch (const nhs::InvalidState& e) {  // includes SingularState
+    return fail(3, e.what());
+  } catch (const nhs::IntegrationFailure& e) {
+    return fail(4, e.what());
+  } catch (const std::exception& e) {
+    return fail(1, e.what());
+  }
+}

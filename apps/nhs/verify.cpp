@@ -1,0 +1,401 @@
+// `nhs verify`, the main job: for every study x applicable formulation x
+// precision,
+//   (1) the largest relative disagreement of qddot with every other
+//       applicable formulation at random regular states (half at the
+//       default parameters, half at randomized ones);
+//   (2) the largest error (max-norm over q and qdot at the output samples)
+//       against each analytic special motion of the study, integrated to its
+//       t_end;
+//   (3) energy drift (where the motion conserves energy), max |C| and the
+//       drift of the study's conserved invariants along those runs and
+//       along the default-state run to t = 20.
+// Writes <out-dir>/summary.md and the trajectories as CSV, prints the table,
+// and returns 1 if any check fails.
+#include "cli.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <memory>
+#include <random>
+#include <sstream>
+
+namespace nhs::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+template <class S>
+S pow10(int e) {
+  S x(1);
+  for (int i = 0; i < (e < 0 ? -e : e); ++i) x = e < 0 ? x / S(10) : x * S(10);
+  return x;
+}
+
+/// The thresholds and integration settings of `verify` for S, in one place.
+/// Keyed on the decimal digits d of S so that every scalar of scalar.hpp
+/// gets one; for the two we have:
+///                         double (d = 15)     mp50 (d = 50)
+///   qddot agreement       1e-12               1e-40         (relative, max-norm)
+///   analytic error        1e-9                1e-30         (absolute, max-norm over q, qdot)
+///   energy drift          1e-9 (1 + max(|T| + |V|))  1e-30 (...)
+///   max |C|               1e-9 (1 + max |qdot|^2)    1e-30 (...)
+///   invariant drift       1e-9 (1 + max |I|)         1e-30 (...)
+///   integrator            dopri5, rtol = atol = 1e-14 (measured: error
+///                         <= ~1e-11 at t = 20)
+///                         bulirsch-stoer, rtol = atol = 1e-36
+template <class S>
+struct Settings {
+  S cross, analytic, invariants;  // invariants: energy, C and the study's own
+  S rtol, atol;
+  std::string stepper;
+};
+
+template <class S>
+Settings<S> settings() {
+  const int d = std::numeric_limits<S>::digits10;
+  if (d <= 16) return {pow10<S>(-12), pow10<S>(-9), pow10<S>(-9), pow10<S>(-14), pow10<S>(-14), "dopri5"};
+  return {pow10<S>(-(d - 10)), pow10<S>(-(d - 20)), pow10<S>(-(d - 20)), pow10<S>(-(d - 14)),
+          pow10<S>(-(d - 14)), "bulirsch-stoer"};
+}
+
+/// One line of the table.
+struct Row {
+  std::string study, formulation, precision;
+  std::string cross = "-", analytic = "-", energy = "-", constraint = "-", invariants = "-";
+  double seconds = 0;
+  bool pass = true;
+};
+
+/// Everything verify collects, over all precisions.
+struct Report {
+  std::vector<Row> rows;
+  std::vector<std::string> failures;       // one line each: what, value, bound
+  std::vector<std::string> notes;          // not applicable, not conserved, ...
+  std::vector<std::string> settings_lines; // per precision
+  std::vector<std::pair<std::string, double>> precision_seconds;
+};
+
+// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
+// friction) becomes U(0.5, 2), so that forces are active.
+template <class S>
+std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
+  std::vector<S> p = st.default_parameters();
+  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
+  return p;
+}
+
+template <class S>
+S relative_difference(const Vec<S>& a, const Vec<S>& b) {
+  using std::max;
+  const S scale = max(max(a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff()),
+                      std::numeric_limits<S>::min());
+  return (a - b).cwiseAbs().maxCoeff() / scale;
+}
+
+std::string slug(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.';
+    if (keep)
+      out += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    else if (!out.empty() && out.back() != '-')
+      out += '-';
+  }
+  while (!out.empty() && (out.back() == '-' || out.back() == '.')) out.pop_back();
+  return out;
+}
+
+/// Running maxima of one row's figures.
+template <class S>
+struct Figures {
+  std::optional<S> cross, analytic, energy, constraint, invariants;
+  bool pass = true;
+  static void raise(std::optional<S>& slot, const S& v) {
+    using std::max;
+    slot = slot ? max(*slot, v) : v;
+  }
+};
+
+/// Integrates one motion with f, recording it to CSV; folds its figures into
+/// fig and reports failures. exact may be empty (no closed form).
+template <class S>
+void check_run(const std::string& what, const System<S>& sys, const Study<S>& st,
+               const Formulation<S>& f, const State<S>& x0, const S& t_end, const S& dt_out,
+               const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
+               const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
+  using std::abs;
+  const auto t0 = Clock::now();
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
+  if (!file) throw std::runtime_error("cannot write " + csv.string());
+  const auto fail = [&](const std::string& msg) {
+    fig.pass = false;
+    report.failures.push_back(what + ": " + msg);
+  };
+  Recorder<S> rec(sys, st.invariants(sys), file.get(), exact);
+  IntegrationOptions<S> io;
+  io.t_end = t_end;
+  io.dt_out = dt_out;
+  io.rtol = set.rtol;
+  io.atol = set.atol;
+  io.stepper = set.stepper;
+  IntegrationStats stats;
+  try {
+    integrate<S>(sys, f, x0.q, x0.qdot, io, std::ref(rec), &stats);
+  } catch (const std::exception& e) {
+    fail(std::string("integration failed after ") + std::to_string(rec.samples) + " samples: " +
+         e.what());
+  }
+  if (exact) {
+    Figures<S>::raise(fig.analytic, rec.max_error);
+    if (!(rec.max_error <= set.analytic))
+      fail("error vs analytic solution " + short_figure(rec.max_error) + " > " +
+           short_figure(set.analytic));
+  }
+  // Energy is checked where the study declares it a first integral and the
+  // non-conservative forces (if any) did no work at any sample.
+  const bool declared = st.energy_is_conserved(sys);
+  if (declared && rec.nonconservative_power != 0)
+    report.notes.push_back(what + ": the study declares energy conserved, but the "
+                           "non-conservative force does work (max |F . qdot| = " +
+                           short_figure(rec.nonconservative_power) + "); energy not checked");
+  if (declared && rec.nonconservative_power == 0) {
+    Figures<S>::raise(fig.energy, rec.energy_drift);
+    const S bound = set.invariants * (S(1) + rec.energy_scale);
+    if (!(rec.energy_drift <= bound))
+      fail("energy drift " + short_figure(rec.energy_drift) + " > " + short_figure(bound));
+  } else if (!declared) {
+    report.notes.push_back(what + ": energy not conserved (non-conservative forces do work); "
+                           "drift " + short_figure(rec.energy_drift) + " not checked");
+  }
+  Figures<S>::raise(fig.constraint, rec.max_C);
+  const S c_bound = set.invariants * (S(1) + rec.max_qdot2);
+  if (!(rec.max_C <= c_bound))
+    fail("max |C| " + short_figure(rec.max_C) + " > " + short_figure(c_bound));
+  for (std::size_t k = 0; k < rec.invariants().size(); ++k) {
+    if (!rec.invariants()[k].conserved) continue;
+    Figures<S>::raise(fig.invariants, rec.invariant_drift[k]);
+    const S bound = set.invariants * (S(1) + rec.invariant_scale[k]);
+    if (!(rec.invariant_drift[k] <= bound))
+      fail("invariant " + rec.invariants()[k].name + " drift " +
+           short_figure(rec.invariant_drift[k]) + " > " + short_figure(bound));
+  }
+  fmt::print(stderr, "    {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", what.substr(what.find(": ") + 2),
+             short_figure(rec.t_last), stats.rhs_calls, seconds_since(t0),
+             exact ? "  error " + short_figure(rec.max_error) : std::string());
+}
+
+template <class S>
+void verify_scalar(const VerifyOptions& opts, Report& report) {
+  const std::string precision(ScalarName<S>::value);
+  const Settings<S> set = settings<S>();
+  const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
+  const S quick_t = S(2);
+  const auto start = Clock::now();
+  report.settings_lines.push_back(fmt::format(
+      "{}: qddot agreement <= {}; analytic error <= {}; energy, |C|, invariant drift <= {} x "
+      "(1 + scale); stepper {}, rtol = atol = {}; {} random states per study{}",
+      precision, short_figure(set.cross), short_figure(set.analytic), short_figure(set.invariants),
+      set.stepper, short_figure(set.rtol), n_states, opts.quick ? "; QUICK: runs cut at t = 2" : ""));
+  const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
+
+  fmt::print(stderr, "verify {}:\n", precision);
+  for (std::size_t si = 0; si < studies<S>().size(); ++si) {
+    const Study<S>& st = studies<S>()[si];
+    const System<S> sys0 = st.build(st.default_parameters());
+    std::vector<const Formulation<S>*> fs;
+    for (const auto& f : formulations<S>()) {
+      const std::string why = f->not_applicable_reason(sys0);
+      if (why.empty())
+        fs.push_back(f.get());
+      else
+        report.notes.push_back(st.info.name + " / " + f->name() + ": not applicable: " + why);
+    }
+    std::vector<Figures<S>> figs(fs.size());
+    std::vector<double> secs(fs.size(), 0);
+
+    // (1) qddot agreement at random regular states.
+    {
+      const auto t0 = Clock::now();
+      std::mt19937_64 rng(20261122 + si);
+      for (int k = 0; k < n_states; ++k) {
+        const System<S> sys = k % 2 ? st.build(random_parameters(st, rng)) : sys0;
+        const State<S> x = st.random_state(sys, rng);
+        std::vector<std::optional<Vec<S>>> acc(fs.size());
+        for (std::size_t i = 0; i < fs.size(); ++i) {
+          try {
+            acc[i] = fs[i]->acceleration(sys, x.q, x.qdot).qddot;
+          } catch (const std::exception& e) {
+            figs[i].pass = false;
+            report.failures.push_back(fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
+                                                  fs[i]->name(), precision, k, e.what()));
+          }
+        }
+        for (std::size_t i = 0; i < fs.size(); ++i)
+          for (std::size_t j = 0; j < fs.size(); ++j)
+            if (i != j && acc[i] && acc[j])
+              Figures<S>::raise(figs[i].cross, relative_difference<S>(*acc[i], *acc[j]));
+      }
+      if (fs.size() < 2)
+        report.notes.push_back(st.info.name + " / " + precision +
+                               ": fewer than two applicable formulations; no agreement check");
+      for (std::size_t i = 0; i < fs.size(); ++i) {
+        if (fs.size() >= 2 && figs[i].cross && !(*figs[i].cross <= set.cross)) {
+          figs[i].pass = false;
+          report.failures.push_back(fmt::format("{} / {} / {}: qddot disagreement {} > {}", st.info.name,
+                                                fs[i]->name(), precision, short_figure(*figs[i].cross),
+                                                short_figure(set.cross)));
+        }
+      }
+      fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
+                 st.info.name, n_states, fs.size(), seconds_since(t0));
+    }
+
+    // (2), (3) special motions and the default-state run.
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      const auto t0 = Clock::now();
+      const Formulation<S>& f = *fs[i];
+      fmt::print(stderr, "  {:<16} {}:\n", st.info.name, f.name());
+      const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
+      const std::string who = st.info.name + " / " + f.name() + " / " + precision;
+      for (const SpecialMotion<S>& mo : st.special_motions()) {
+        const System<S> sys = st.build(mo.parameters);
+        using std::min;
+        const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
+        check_run<S>(who + ": " + mo.name, sys, st, f, mo.initial, t_end, S(1) / S(2), set,
+                     mo.exact, dir / (prefix + slug(mo.name) + ".csv"), figs[i], report);
+      }
+      const State<S> x0 = st.default_state(sys0);
+      check_run<S>(who + ": default state", sys0, st, f, x0, opts.quick ? quick_t : S(20),
+                   S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);
+      secs[i] = seconds_since(t0);
+    }
+
+    for (std::size_t i = 0; i < fs.size(); ++i) {
+      Row row{st.info.name, fs[i]->name(), precision};
+      const auto fig = [](const std::optional<S>& v) { return v ? short_figure(*v) : std::string("-"); };
+      row.cross = fig(figs[i].cross);
+      row.analytic = fig(figs[i].analytic);
+      row.energy = fig(figs[i].energy);
+      row.constraint = fig(figs[i].constraint);
+      row.invariants = fig(figs[i].invariants);
+      row.seconds = secs[i];
+      row.pass = figs[i].pass;
+      report.rows.push_back(row);
+    }
+  }
+  report.precision_seconds.emplace_back(precision, seconds_since(start));
+}
+
+std::string table(const std::vector<Row>& rows, bool markdown) {
+  const std::vector<std::string> head = {"study", "formulation", "precision", "max qddot disagreement",
+                                         "error vs analytic", "energy drift", "max |C|",
+                                         "invariant drift", "time [s]", "result"};
+  std::vector<std::vector<std::string>> cells = {head};
+  for (const Row& r : rows)
+    cells.push_back({r.study, r.formulation, r.precision, r.cross, r.analytic, r.energy, r.constraint,
+                     r.invariants, fmt::format("{:.1f}", r.seconds), r.pass ? "pass" : "FAIL"});
+  std::vector<std::size_t> width(head.size(), 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  std::string out;
+  for (std::size_t l = 0; l < cells.size(); ++l) {
+    std::string line = markdown ? "|" : "";
+    for (std::size_t c = 0; c < head.size(); ++c) {
+      std::string cell = cells[l][c];
+      if (markdown) {
+        std::string esc;
+        for (char ch : cell) esc += ch == '|' ? std::string("\\|") : std::string(1, ch);
+        line += " " + esc + " |";
+      } else {
+        line += fmt::format("{:<{}}", cell, width[c] + 2);
+      }
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (l == 0 && markdown) {
+      out += "|";
+      for (std::size_t c = 0; c < head.size(); ++c) out += "---|";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int verify_command(const VerifyOptions& opts) {
+  if (opts.states < 1) throw UsageError("--states must be at least 1");
+  std::vector<std::string> names = precision_names();
+  if (opts.precision != "all") {
+    bool known = false;
+    for (const auto& n : names) known = known || n == opts.precision;
+    if (!known)
+      throw UsageError("unknown precision '" + opts.precision + "' (known: all, " + join(names) + ")");
+  }
+  std::filesystem::create_directories(std::filesystem::path(opts.out_dir) / "trajectories");
+
+  const auto start = Clock::now();
+  Report report;
+#define NHS_CLI_VERIFY_(T, NAME) \
+  if (opts.precision == "all" || opts.precision == NAME) verify_scalar<T>(opts, report);
+  NHS_FOR_EACH_SCALAR(NHS_CLI_VERIFY_)
+#undef NHS_CLI_VERIFY_
+  const double total = seconds_since(start);
+
+  bool pass = !report.rows.empty();
+  for (const Row& r : report.rows) pass = pass && r.pass;
+
+  std::string timing = fmt::format("total {:.1f} s", total);
+  for (const auto& [p, s] : report.precision_seconds) timing += fmt::format("; {} {:.1f} s", p, s);
+
+  char date[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  std::ostringstream md;
+  md << "# nhs verify: " << (pass ? "all checks pass" : "FAILURES") << "\n\n"
+     << "Generated " << date << " by `nhs verify --precision " << opts.precision << " --states "
+     << opts.states << (opts.quick ? " --quick" : "") << "`; wall time: " << timing << ".\n\n"
+     << "Each row: one study, formulation and precision. *max qddot disagreement*: largest "
+        "relative difference (max-norm) of qddot against every other applicable formulation at "
+        "random regular states (half at default parameters, half at parameters randomized: "
+        "defaults x U(0.5, 1.5), zero defaults U(0.5, 2)). *error vs analytic*: largest max-norm "
+        "error over (q, qdot) at the output samples (every 0.5) of each special motion, "
+        "integrated to its t_end. *energy drift* = max |E - E0| over the runs that conserve "
+        "energy; *max |C|* and *invariant drift* (the study's conserved invariants) over the "
+        "special motions and the default-state run to t = 20. Trajectories: `trajectories/*.csv`.\n\n"
+     << "Thresholds and settings:\n\n";
+  for (const auto& s : report.settings_lines) md << "- " << s << "\n";
+  md << "\n" << table(report.rows, true) << "\n";
+  if (!report.failures.empty()) {
+    md << "## Failures\n\n";
+    for (const auto& f : report.failures) md << "- " << f << "\n";
+    md << "\n";
+  }
+  if (!report.notes.empty()) {
+    md << "## Notes\n\n";
+    for (const auto& n : report.notes) md << "- " << n << "\n";
+  }
+  const std::filesystem::path summary = std::filesystem::path(opts.out_dir) / "summary.md";
+  {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(summary.c_str(), "w"), &std::fclose);
+    if (!f) throw std::runtime_error("cannot write " + summary.string());
+    std::fputs(md.str().c_str(), f.get());
+  }
+
+  fmt::print("{}", table(report.rows, false));
+  for (const auto& f : report.failures) fmt::print("FAIL: {}\n", f);
+  fmt::print("{}: {} rows, {} failures; {}; report in {}\n", pass ? "PASS" : "FAIL",
+             report.rows.size(), report.failures.size(), timing, summary.string());
+  return pass ? 0 : 1;
+}
+
+}  // namespace nhs::cli

@@ -1,0 +1,333 @@
+// The `nhs` tool, run as a process: every bad input gives its exit code and
+// one `nhs: error:` line; `accel` prints JSON that round-trips the precision
+// (checked against the library's own value); `run` writes its CSV header and
+// rows, to stdout or --out, and keeps the rows of a failed run.
+// ctest-labels: unit cli
+#include "nhs/formulation.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+extern char** environ;
+
+namespace nhs {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string item;
+  std::istringstream in(s);
+  while (std::getline(in, item, sep)) out.push_back(item);
+  return out;
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef NHS_CLI_PATH
+    GTEST_SKIP() << "built without the nhs tool (NHS_BUILD_APPS=OFF)";
+#else
+    std::string tmpl = (fs::temp_directory_path() / "nhs_cli_test_XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+#endif
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+
+  // Runs `nhs args...` (no shell), capturing stdout and stderr through files.
+  Result nhs(const std::vector<std::string>& args) {
+    Result r;
+#ifdef NHS_CLI_PATH
+    const std::string exe = NHS_CLI_PATH;
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::vector<char*> argv{const_cast<char*>(exe.c_str())};
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+      ADD_FAILURE() << "cannot start " << exe;
+      return r;
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+#endif
+    (void)args;
+    return r;
+  }
+
+  // Expects exit `code` with exactly one stderr line "nhs: error: ..." containing `what`.
+  void expect_error(const std::vector<std::string>& args, int code, const std::string& what) {
+    std::string cmd;
+    for (const auto& a : args) cmd += " " + a;
+    const Result r = nhs(args);
+    EXPECT_EQ(r.code, code) << "nhs" << cmd << "\nstderr: " << r.err;
+    const auto err = lines(r.err);
+    ASSERT_EQ(err.size(), 1u) << "nhs" << cmd << "\nstderr: " << r.err;
+    EXPECT_EQ(err[0].rfind("nhs: error: ", 0), 0u) << err[0];
+    EXPECT_NE(err[0].find(what), std::string::npos) << "nhs" << cmd << ": '" << what
+                                                    << "' not in: " << err[0];
+  }
+
+  fs::path dir_;
+};
+
+bool have_study(const std::string& name) {
+  for (const auto& st : studies<double>())
+    if (st.info.name == name) return true;
+  return false;
+}
+
+TEST_F(Cli, ListShowsStudiesFormulationsPrecisions) {
+  const Result r = nhs({"list"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& st : studies<double>()) EXPECT_NE(r.out.find(st.info.name), std::string::npos);
+  for (const auto& f : formulations<double>()) EXPECT_NE(r.out.find(f->name()), std::string::npos);
+  EXPECT_NE(r.out.find("double"), std::string::npos);
+  EXPECT_NE(r.out.find("mp50"), std::string::npos);
+}
+
+TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
+  expect_error({}, 2, "subcommand");
+  expect_error({"frobnicate"}, 2, "frobnicate");
+  expect_error({"accel"}, 2, "STUDY");
+  expect_error({"accel", "skate", "--bogus"}, 2, "--bogus");
+  expect_error({"accel", "no-such-study"}, 2, "unknown study 'no-such-study'");
+  expect_error({"accel", "skate", "--formulation", "nope"}, 2, "unknown formulation 'nope'");
+  expect_error({"accel", "skate", "--precision", "float7"}, 2, "unknown precision 'float7'");
+  expect_error({"run", "skate", "--precision", "float7"}, 2, "unknown precision 'float7'");
+  expect_error({"verify", "--precision", "float7"}, 2, "unknown precision 'float7'");
+  expect_error({"accel", "skate", "--param", "zz=1"}, 2, "no parameter 'zz'");
+  expect_error({"accel", "skate", "--param", "m"}, 2, "name=value");
+  expect_error({"accel", "skate", "--param", "m=1.2.3"}, 2, "'1.2.3'");
+  expect_error({"accel", "skate", "--q", "0.1,abc,0", "--qdot", "0,0,0"}, 2, "'abc'");
+  expect_error({"accel", "skate", "--q", "0.1,,0", "--qdot", "0,0,0"}, 2, "--q");
+  expect_error({"accel", "skate", "--q", "0,0,0", "--qdot", "1,0,1e999999"}, 2, "1e999999");
+  expect_error({"accel", "skate", "--q", "0,0", "--qdot", "0,0"}, 2, "q has 2 values");
+  expect_error({"accel", "skate", "--q", "0,0,0", "--qdot", "1,0,0,0"}, 2, "qdot has 4 values");
+  expect_error({"accel", "skate", "--q", "0,0,0"}, 2, "--qdot");
+  expect_error({"run", "skate", "--t-end", "ten"}, 2, "'ten'");
+  expect_error({"run", "skate", "--dt-out", "-0.1"}, 2, "--dt-out");
+  expect_error({"run", "skate", "--stepper", "euler"}, 2, "unknown stepper 'euler'");
+  expect_error({"run", "skate", "--max-rhs-calls", "lots"}, 2, "'lots'");
+  expect_error({"run", "skate", "--out", (dir_ / "no/such/dir/f.csv").string()}, 2, "--out");
+  if (have_study("rolling-disc"))
+    expect_error({"accel", "rolling-disc", "--param", "I=1"}, 2, "no parameter 'I'");
+}
+
+TEST_F(Cli, InvalidStatesExitThree) {
+  // Skate: C = xd sin(theta) - yd cos(theta) = -1 at theta = 0, yd = 1.
+  expect_error({"accel", "skate", "--q", "0,0,0", "--qdot", "0,1,0"}, 3,
+               "off the constraint manifold");
+  expect_error({"run", "skate", "--q", "0,0,0", "--qdot", "0,1,0"}, 3,
+               "off the constraint manifold");
+  // A tolerance wide enough admits it (qdot is then projected onto C).
+  EXPECT_EQ(nhs({"accel", "skate", "--q", "0,0,0", "--qdot", "1,1e-6,0"}).code, 3);
+  EXPECT_EQ(nhs({"accel", "skate", "--q", "0,0,0", "--qdot", "1,1e-6,0", "--manifold-tol", "1e-5"})
+                .code,
+            0);
+  // Parallel points at rest: dC/dqdot = (y2d, -x2d, -y1d, x1d) = 0.
+  if (have_study("parallel-points"))
+    expect_error({"accel", "parallel-points", "--q", "0,0,1,1", "--qdot", "0,0,0,0"}, 3, "rank");
+}
+
+TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
+  const Result r = nhs({"accel", "skate", "--formulation", "second-kind", "--param", "g=2",
+                        "--param", "m=1.5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["study"], "skate");
+  EXPECT_EQ(j["formulation"], "second-kind");
+  EXPECT_EQ(j["precision"], "double");
+  EXPECT_EQ(j["parameters"]["g"], "2");
+  EXPECT_EQ(j["parameters"]["m"], "1.5");
+  EXPECT_EQ(j["q"].size(), 3u);
+  EXPECT_EQ(j["qdot"].size(), 3u);
+  EXPECT_EQ(j["qddot"].size(), 3u);
+  EXPECT_EQ(j["multipliers"].size(), 1u);
+  EXPECT_EQ(j["reaction"].size(), 3u);
+
+  const Result r1 = nhs({"accel", "skate", "--formulation", "first-kind"});
+  ASSERT_EQ(r1.code, 0) << r1.err;
+  const auto j1 = nlohmann::json::parse(r1.out);
+  EXPECT_FALSE(j1.contains("multipliers"));
+  EXPECT_FALSE(j1.contains("reaction"));
+  // Both formulations, same state: the same accelerations to ~1e-15.
+  const Result r2 = nhs({"accel", "skate", "--formulation", "second-kind"});
+  const auto j2 = nlohmann::json::parse(r2.out);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(std::stod(j1["qddot"][i].get<std::string>()),
+                std::stod(j2["qddot"][i].get<std::string>()), 1e-14);
+}
+
+TEST_F(Cli, NegativeListValuesAreNotOptions) {
+  // theta = 0 so that qdot = (s, 0, omega) is on C exactly.
+  const std::vector<std::vector<std::string>> forms = {
+      {"--q", "-0.1,0.2,0", "--qdot", "-0.5,0,-1"},
+      {"--q=-0.1,0.2,0", "--qdot=-0.5,0,-1"},
+      {"--q", "-.1,.2,0", "--qdot", "-.5,0,-1e0"},
+  };
+  for (const auto& f : forms) {
+    std::vector<std::string> args = {"accel", "skate"};
+    args.insert(args.end(), f.begin(), f.end());
+    const Result r = nhs(args);
+    ASSERT_EQ(r.code, 0) << f[0] << " " << f[1] << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(std::stod(j["q"][0].get<std::string>()), -0.1);
+    EXPECT_EQ(std::stod(j["qdot"][0].get<std::string>()), -0.5);
+    EXPECT_EQ(std::stod(j["qdot"][2].get<std::string>()), -1.0);
+  }
+}
+
+TEST_F(Cli, AccelRoundTripsFiftyDigits) {
+  // A state on C given in 60 digits, near but not exactly on C in mp50;
+  // the tool admits and projects it exactly as the library does here.
+  const std::string q = "0.1,-0.2,0.3";
+  const Study<mp50>& st = find_study<mp50>("skate");
+  const System<mp50> sys = st.build(parameters_with(st, {{"g", "3"}}));
+  Vec<mp50> q0(3), z(2), qd(3);
+  q0 << from_string<mp50>("0.1"), from_string<mp50>("-0.2"), from_string<mp50>("0.3");
+  z << from_string<mp50>("0.7"), from_string<mp50>("-0.4");
+  sys.parametrization(q0, z, qd);
+  std::string qdot;
+  for (int i = 0; i < 3; ++i) qdot += (i ? "," : "") + to_string<mp50>(qd[i]);
+
+  for (const std::string f : {"first-kind", "second-kind"}) {
+    const Result r = nhs({"accel", "skate", "--precision", "mp50", "--formulation", f, "--param",
+                          "g=3", "--q", q, "--qdot", qdot});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["precision"], "mp50");
+    const Vec<mp50> qa = admit_state(sys, q0, qd, default_manifold_tolerance<mp50>());
+    const Acceleration<mp50> acc = find_formulation<mp50>(f).acceleration(sys, q0, qa);
+    for (int i = 0; i < 3; ++i) {
+      const std::string text = j["qddot"][i];
+      int digits = 0;  // significant digits: from the first non-zero one
+      bool leading = true;
+      for (char c : text.substr(0, text.find_first_of("eE"))) {
+        if (c < '0' || c > '9' || (leading && c == '0')) continue;
+        leading = false;
+        ++digits;
+      }
+      if (i < 2) EXPECT_GE(digits, 48) << text;  // thetadd = 0 exactly
+      EXPECT_EQ(from_string<mp50>(text), acc.qddot[i]) << f << " qddot[" << i << "] = " << text;
+      EXPECT_EQ(from_string<mp50>(j["qdot"][i].get<std::string>()), qa[i]);
+    }
+    if (f == "second-kind") {
+      EXPECT_EQ(from_string<mp50>(j["multipliers"][0].get<std::string>()), (*acc.multipliers)[0]);
+      for (int i = 0; i < 3; ++i)
+        EXPECT_EQ(from_string<mp50>(j["reaction"][i].get<std::string>()), (*acc.reaction)[i]);
+    }
+  }
+}
+
+std::string expected_header(const std::string& study) {
+  const Study<double>& st = find_study<double>(study);
+  const System<double> sys = st.build(st.default_parameters());
+  std::string h = "t";
+  for (const auto& c : sys.info.coordinates) h += "," + c;
+  for (const auto& c : sys.info.coordinates) h += "," + c + "_dot";
+  h += ",energy";
+  for (int a = 1; a <= sys.r; ++a) h += ",C" + std::to_string(a);
+  for (const auto& inv : st.invariants(sys)) h += "," + inv.name;
+  return h;
+}
+
+TEST_F(Cli, RunWritesCsvToStdout) {
+  const Result r = nhs({"run", "skate", "--t-end", "1", "--dt-out", "0.1"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(r.out);
+  ASSERT_EQ(rows.size(), 12u);  // header + t = 0, 0.1, ..., 1
+  EXPECT_EQ(rows[0], expected_header("skate"));
+  EXPECT_EQ(rows[0].rfind("t,x,y,theta,x_dot,y_dot,theta_dot,energy,C1", 0), 0u);
+  const std::size_t columns = split(rows[0], ',').size();
+  for (std::size_t i = 1; i < rows.size(); ++i) EXPECT_EQ(split(rows[i], ',').size(), columns);
+  EXPECT_EQ(std::stod(split(rows.back(), ',')[0]), 1.0);
+  // The summary on stderr.
+  EXPECT_NE(r.err.find("RHS calls"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("max |C|"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("energy drift"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunWritesCsvFileInFullPrecision) {
+  const fs::path csv = dir_ / "f.csv";
+  const Result r = nhs({"run", "skate", "--precision", "mp50", "--t-end", "0.5", "--dt-out",
+                        "0.25", "--out", csv.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  const auto rows = lines(slurp(csv));
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0], expected_header("skate"));
+  const std::string x = split(rows.back(), ',')[1];  // x(0.5), not a round number
+  EXPECT_GE(x.size(), 48u) << x;
+}
+
+TEST_F(Cli, FailedRunExitsFourAndKeepsItsRows) {
+  const fs::path csv = dir_ / "partial.csv";
+  const Result r = nhs({"run", "skate", "--t-end", "100", "--dt-out", "0.01", "--max-rhs-calls",
+                        "300", "--out", csv.string()});
+  EXPECT_EQ(r.code, 4) << r.err;
+  const auto err = lines(r.err);
+  ASSERT_FALSE(err.empty());
+  EXPECT_EQ(err.back().rfind("nhs: error: ", 0), 0u) << r.err;
+  EXPECT_NE(err.back().find("300"), std::string::npos) << r.err;
+  const auto rows = lines(slurp(csv));
+  ASSERT_GE(rows.size(), 3u);  // header and at least two samples
+  EXPECT_EQ(rows[0], expected_header("skate"));
+  EXPECT_EQ(std::stod(split(rows[1], ',')[0]), 0.0);
+  EXPECT_LT(std::stod(split(rows.back(), ',')[0]), 100.0);
+}
+
+TEST_F(Cli, HelpExitsZero) {
+  const Result r = nhs({"run", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--t-end"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace nhs
