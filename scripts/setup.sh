@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nhs needs, only those that are missing
+# (checked with dpkg -s). As root it runs apt-get; otherwise it prints the
+# command and fails if a package the build needs is missing.
+set -euo pipefail
+
+# Needed to build and test.
+required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
+# Nice to have: faster rebuilds, plots (installed without recommends).
+optional=(ccache)
+optional_no_recommends=(python3-matplotlib)
+
+if ! command -v dpkg >/dev/null 2>&1; then
+  echo "setup: no dpkg here (not Debian); install the equivalents of: ${required[*]}" >&2
+  exit 0
+fi
+
+missing() {
+  local p
+  for p in "$@"; do
+    dpkg -s "$p" 2>/dev/null | grep -q '^Status: install ok installed' || echo "$p"
+  done
+}
+mapfile -t miss_required < <(missing "${required[@]}")
+mapfile -t miss_optional < <(missing "${optional[@]}")
+mapfile -t miss_norec < <(missing "${optional_no_recommends[@]}")
+
+if [ ${#miss_required[@]} -eq 0 ] && [ ${#miss_optional[@]} -eq 0 ] && [ ${#miss_norec[@]} -eq 0 ]; then
+  echo "setup: all Debian packages present"
+  exit 0
+fi
+
+install=("${miss_required[@]}" "${miss_optional[@]}")
+commands=("apt-get update")
+[ ${#install[@]} -gt 0 ] &&
+  commands+=("DEBIAN_FRONTEND=noninteractive apt-get install -y ${install[*]}")
+[ ${#miss_norec[@]} -gt 0 ] &&
+  commands+=("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${miss_norec[*]}")
+
+if [ "$(id -u)" -eq 0 ]; then
+  for c in "${commands[@]}"; do
+    echo "setup: $c"
+    eval "$c"
+  done
+else
+  echo "setup: not root; run as root:" >&2
+  for c in "${commands[@]}"; do echo "  $c" >&2; done
+  if [ ${#miss_required[@]} -gt 0 ]; then
+    echo "setup: missing packages needed for the build: ${miss_required[*]}" >&2
+    exit 1
+  fi
+fi
