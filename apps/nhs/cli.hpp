@@ -17,6 +17,7 @@
 
 #include <fmt/core.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -195,7 +196,20 @@ class Recorder {
     for (const auto& c : sys_.info.coordinates) h += "," + c + "_dot";
     h += ",energy";
     for (int a = 0; a < sys_.r; ++a) h += ",C" + std::to_string(a + 1);
-    for (const auto& inv : invariants_) h += "," + inv.name;
+    // Invariant columns keep the study's names, unless one repeats an
+    // earlier column (e.g. an invariant "psi_dot"): then "invariant_<name>".
+    std::vector<std::string> seen = {"t", "energy"};
+    for (const auto& c : sys_.info.coordinates) {
+      seen.push_back(c);
+      seen.push_back(c + "_dot");
+    }
+    for (int a = 0; a < sys_.r; ++a) seen.push_back("C" + std::to_string(a + 1));
+    for (const auto& inv : invariants_) {
+      std::string name = inv.name;
+      if (std::find(seen.begin(), seen.end(), name) != seen.end()) name = "invariant_" + name;
+      seen.push_back(name);
+      h += "," + name;
+    }
     if (exact_) h += ",error";
     write_line(h);
   }

@@ -85,7 +85,8 @@ int run_command(const RunOptions& opts) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
     std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})",
                                      short_figure(rec.energy_drift), short_figure(rec.E0));
-    if (!s.study->energy_is_conserved(s.sys)) energy += " (not conserved: non-conservative forces do work)";
+    if (!s.study->energy_is_conserved(s.sys) || rec.nonconservative_power != 0)
+      energy += " (not a first integral here: non-conservative forces do work)";
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
                "calls; max |C| = {}; {}; wall time {:.3f} s.\n",
