@@ -156,6 +156,9 @@ TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
   expect_error({"run", "skate", "--stepper", "euler"}, 2, "unknown stepper 'euler'");
   expect_error({"run", "skate", "--max-rhs-calls", "lots"}, 2, "'lots'");
   expect_error({"run", "skate", "--out", (dir_ / "no/such/dir/f.csv").string()}, 2, "--out");
+  std::ofstream(dir_ / "plain-file") << "x";
+  expect_error({"verify", "--out-dir", (dir_ / "plain-file").string()}, 2, "--out-dir");
+  expect_error({"verify", "--states", "0"}, 2, "--states");
   if (have_study("rolling-disc"))
     expect_error({"accel", "rolling-disc", "--param", "I=1"}, 2, "no parameter 'I'");
 }

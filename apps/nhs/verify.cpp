@@ -22,6 +22,7 @@
 #include <memory>
 #include <random>
 #include <sstream>
+#include <system_error>
 
 namespace nhs::cli {
 
@@ -341,7 +342,9 @@ int verify_command(const VerifyOptions& opts) {
     if (!known)
       throw UsageError("unknown precision '" + opts.precision + "' (known: all, " + join(names) + ")");
   }
-  std::filesystem::create_directories(std::filesystem::path(opts.out_dir) / "trajectories");
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(opts.out_dir) / "trajectories", ec);
+  if (ec) throw UsageError("--out-dir: cannot create '" + opts.out_dir + "/trajectories': " + ec.message());
 
   const auto start = Clock::now();
   Report report;
