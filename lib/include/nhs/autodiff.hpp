@@ -47,6 +47,26 @@ T lift(const S& x) {
   }
 }
 
+/// x as a constant of T whose derivative vectors are allocated and zero:
+/// `outer` entries at the outer level, `inner` at the inner level of AD2.
+/// Eigen's AutoDiffScalar gives a plain constant an empty derivative vector
+/// and resizes it only when it meets a variable directly; an expression of
+/// two such constants keeps size 0 and then mixes sizes with a variable.
+/// Constants of the right size avoid that (used for system parameters).
+template <class T, class S>
+T sized_constant(const S& x, Eigen::Index outer, Eigen::Index inner = 0) {
+  if constexpr (std::is_same_v<T, S>) {
+    return x;
+  } else if constexpr (std::is_same_v<T, AD1<S>>) {
+    return T(x, Vec<S>::Zero(outer));
+  } else {
+    static_assert(std::is_same_v<T, AD2<S>>, "T must be S, AD1<S> or AD2<S>");
+    Vec<AD1<S>> d(outer);
+    for (Eigen::Index i = 0; i < outer; ++i) d[i] = AD1<S>(S(0), Vec<S>::Zero(inner));
+    return T(AD1<S>(x, Vec<S>::Zero(inner)), d);
+  }
+}
+
 /// The exact rational num/den in T, built in T's base scalar (no double
 /// literal leaks in: ratio<T>(1, 2) is exactly 1/2, ratio<T>(1, 3) is 1/3
 /// rounded in the scalar's precision).

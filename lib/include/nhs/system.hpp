@@ -42,10 +42,13 @@ template <class T>
 class Params {
  public:
   Params() = default;
+  /// Values as constants of T with derivative vectors of `outer` (and, for
+  /// AD2, `inner`) zeros: the number of variables of the derivation they
+  /// enter (see sized_constant).
   template <class S>
-  explicit Params(const std::vector<S>& values) {
+  explicit Params(const std::vector<S>& values, Eigen::Index outer = 0, Eigen::Index inner = 0) {
     values_.reserve(values.size());
-    for (const auto& v : values) values_.push_back(lift<T>(v));
+    for (const auto& v : values) values_.push_back(sized_constant<T>(v, outer, inner));
   }
   const T& operator[](int i) const { return values_[static_cast<std::size_t>(i)]; }
   std::size_t size() const { return values_.size(); }
@@ -109,6 +112,10 @@ struct System {
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
 /// Descriptions write constants with ratio<T>(num, den), never double
 /// literals, and call functions unqualified after `using std::sin;`.
+/// Parameters arrive as AD constants with allocated zero derivatives, so
+/// products of parameters may be written in any order; a ratio<T> constant
+/// has empty derivatives: multiply it into a parameter or a variable, not
+/// into another ratio.
 template <class S, class D>
 System<S> describe(const std::vector<S>& values) {
   System<S> sys;
@@ -120,9 +127,13 @@ System<S> describe(const std::vector<S>& values) {
   sys.parameters = values;
   sys.n = static_cast<int>(sys.info.coordinates.size());
   sys.r = static_cast<int>(sys.info.constraint_names.size());
+  const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
+  // Parameters sized to each derivation's variables (derivatives.hpp):
+  // T in AD2 over (q, qdot) with inner qdot; V over q; C over (q, qdot);
+  // psi over (q, z).
   const Params<S> pS(values);
-  const Params<AD1<S>> p1(values);
-  const Params<AD2<S>> p2(values);
+  const Params<AD2<S>> p2(values, 2 * n, n);
+  const Params<AD1<S>> pV(values, n), pC(values, 2 * n), pPsi(values, n + m);
 
   sys.kinetic_energy = [pS](const Vec<S>& q, const Vec<S>& qd) {
     return D::kinetic_energy(pS, q, qd);
@@ -132,7 +143,7 @@ System<S> describe(const std::vector<S>& values) {
   };
   if constexpr (requires(const Vec<S>& q) { D::potential(pS, q); }) {
     sys.potential = [pS](const Vec<S>& q) { return D::potential(pS, q); };
-    sys.potential_ad1 = [p1](const Vec<AD1<S>>& q) { return D::potential(p1, q); };
+    sys.potential_ad1 = [pV](const Vec<AD1<S>>& q) { return D::potential(pV, q); };
   } else {
     sys.potential = [](const Vec<S>&) { return S(0); };
     sys.potential_ad1 = [](const Vec<AD1<S>>&) { return AD1<S>(S(0)); };
@@ -140,8 +151,8 @@ System<S> describe(const std::vector<S>& values) {
   sys.constraints = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
     D::constraints(pS, q, qd, C);
   };
-  sys.constraints_ad1 = [p1](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
-    D::constraints(p1, q, qd, C);
+  sys.constraints_ad1 = [pC](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
+    D::constraints(pC, q, qd, C);
   };
   if constexpr (requires(const Vec<S>& q, Vec<S>& F) { D::nonconservative_force(pS, q, q, F); }) {
     sys.nonconservative_force = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
@@ -153,8 +164,8 @@ System<S> describe(const std::vector<S>& values) {
     sys.parametrization = [pS](const Vec<S>& q, const Vec<S>& z, Vec<S>& qd) {
       D::parametrization(pS, q, z, qd);
     };
-    sys.parametrization_ad1 = [p1](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
-                                   Vec<AD1<S>>& qd) { D::parametrization(p1, q, z, qd); };
+    sys.parametrization_ad1 = [pPsi](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
+                                     Vec<AD1<S>>& qd) { D::parametrization(pPsi, q, z, qd); };
     sys.chart = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) { D::chart(pS, q, qd, z); };
   }
   return sys;
