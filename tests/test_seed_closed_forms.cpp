@@ -1,0 +1,462 @@
+// Compares the closed forms of 001 §9.1-9.4 (as corrected in SEED_ERRATA.md) with the generic first- and second-kind derivation at random regular states.
+// ctest-labels: unit study
+//
+// Every oracle is transcribed from the seed (Benenti, SIGMA 3 (2007) 036,
+// shared/seeds/001_…) with the corrections of SEED_ERRATA.md and written
+// with the seed's general Lagrangian forces A_i. The forces fed to it are
+// hand-written too: the study's own (incline g, viscous torque k; all
+// nonzero) plus, on every other state, a random constant force attached to
+// the system as a non-conservative force, so the formulas are exercised for
+// general A as printed. Parameters are random (defaults times U(0.5, 1.5),
+// zero defaults U(0.5, 2)), states are random and regular, and agreement is
+// required to Tolerance<S>::cross (relative, max-norm).
+#include "scalar_test.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/first_kind.hpp"
+#include "nhs/second_kind.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nhs {
+namespace {
+
+template <class S>
+class SeedClosedForms : public ::testing::Test {};
+TYPED_TEST_SUITE(SeedClosedForms, TestScalars, ScalarNames);
+
+constexpr int kStates = 24;
+
+// Random parameters: each default times U(0.5, 1.5); a zero default (g, k)
+// becomes U(0.5, 2) so that every force is active.
+template <class S>
+std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
+  std::vector<S> p = st.default_parameters();
+  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
+  return p;
+}
+
+// A random state in the chart: q uniform in [-3, 3]^n (angles cover the
+// circle), z uniform in [-1, 1]^m, qdot = psi(q, z).
+template <class S>
+struct ChartState {
+  Vec<S> q, z, qd;
+};
+template <class S>
+ChartState<S> random_chart_state(const System<S>& sys, std::mt19937_64& rng) {
+  ChartState<S> s;
+  s.q.resize(sys.n);
+  for (auto& v : s.q) v = uniform<S>(rng, -3, 3);
+  s.z.resize(sys.m);
+  for (auto& v : s.z) v = uniform<S>(rng, -1, 1);
+  s.qd.resize(sys.n);
+  sys.parametrization(s.q, s.z, s.qd);
+  return s;
+}
+
+// On odd k, attaches a random constant force F (entries in [-2, 2]) to sys,
+// on top of its own forces, and returns F; on even k returns zero.
+template <class S>
+Vec<S> maybe_add_random_force(System<S>& sys, int k, std::mt19937_64& rng) {
+  Vec<S> extra = Vec<S>::Zero(sys.n);
+  if (k % 2 == 0) return extra;
+  for (auto& v : extra) v = uniform<S>(rng, -2, 2);
+  const auto own = sys.nonconservative_force;
+  sys.nonconservative_force = [own, extra](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
+    if (own) own(q, qd, F);
+    F += extra;
+  };
+  return extra;
+}
+
+template <class S>
+Vec<S> vec(std::initializer_list<S> values) {
+  Vec<S> v(static_cast<Eigen::Index>(values.size()));
+  Eigen::Index i = 0;
+  for (const S& x : values) v[i++] = x;
+  return v;
+}
+
+// The hand-written forces must be the system's (a check of the transcription
+// of STUDIES.md, not of the seed).
+template <class S>
+void expect_forces(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const Vec<S>& A) {
+  EXPECT_LE(relative_difference<S>(active_force(sys, q, qd), A), Tolerance<S>::cross)
+      << sys.info.name << ": hand-written A differs from active_force";
+}
+
+// ----------------------------------------------------------------------------
+// 001 §9.1, the skate. q = (x, y, theta), z = (z1, z2) with
+// xd = z1 cos theta, yd = z1 sin theta, thetad = z2. Incline: A = (m g, 0, 0).
+// First method:  dz1/dt = (A1 cos theta + A2 sin theta)/m,  dz2/dt = A3/I.
+// Second method: D1 = cos theta/m (A1 cos theta + A2 sin theta)
+//                     - thetad (xd cos theta + yd sin theta) sin theta,
+//                D2 = sin theta/m (A1 cos theta + A2 sin theta)
+//                     + thetad (xd cos theta + yd sin theta) cos theta,
+//                D3 = A3/I.
+TYPED_TEST(SeedClosedForms, Skate_9_1_BothMethods) {
+  using S = TypeParam;
+  using std::cos;
+  using std::sin;
+  std::mt19937_64 rng(9001);
+  const Study<S>& st = find_study<S>("skate");
+  for (int k = 0; k < kStates; ++k) {
+    const std::vector<S> p = random_parameters(st, rng);
+    const S m = p[0], I = p[1], g = p[2];
+    System<S> sys = st.build(p);
+    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+    const ChartState<S> x = random_chart_state(sys, rng);
+    const S th = x.q[2], c = cos(th), s = sin(th);
+    const S xd = x.qd[0], yd = x.qd[1], thd = x.qd[2];
+    const Vec<S> A = vec<S>({m * g, S(0), S(0)}) + extra;
+    expect_forces(sys, x.q, x.qd, A);
+
+    const S along = A[0] * c + A[1] * s;
+    const Vec<S> zdot = vec<S>({along / m, A[2] / I});
+    EXPECT_LE(relative_difference<S>(first_kind(sys, x.q, x.z).zdot, zdot), Tolerance<S>::cross)
+        << "first kind, state " << k;
+
+    const S sl = xd * c + yd * s;
+    const Vec<S> D = vec<S>({c / m * along - thd * sl * s, s / m * along + thd * sl * c, A[2] / I});
+    EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, D), Tolerance<S>::cross)
+        << "second kind, state " << k;
+  }
+}
+
+// ----------------------------------------------------------------------------
+// 001 §9.2, the vertical rolling disc. q = (x, y, theta, psi), z = (thetad,
+// psid). Forces: A = (m g, 0, -k thetad, 0). With M = m R^2 + A and
+// W = A1 R cos psi + A2 R sin psi + A3:
+//   (9.5) dz1/dt = W/M, dz2/dt = A4/B;
+//   (9.6) D1 = R cos psi W/M - R thetad psid sin psi,
+//         D2 = R sin psi W/M + R thetad psid cos psi, D3 = W/M, D4 = A4/B;
+//   (9.7) in X = M x/R, Y = M y/R, Theta = M theta:
+//         Xdd = cos psi W - Thetad psid sin psi, Ydd = sin psi W + Thetad psid cos psi,
+//         Thetadd = W, psidd = A4/B;
+//   (9.8) with Z1 = M z1: dX/dt = cos psi Z1, dY/dt = sin psi Z1,
+//         dTheta/dt = Z1, dpsi/dt = z2, dZ1/dt = W, dz2/dt = A4/B.
+TYPED_TEST(SeedClosedForms, RollingDisc_9_5_to_9_8) {
+  using S = TypeParam;
+  using std::cos;
+  using std::sin;
+  std::mt19937_64 rng(9002);
+  const Study<S>& st = find_study<S>("rolling-disc");
+  for (int k = 0; k < kStates; ++k) {
+    const std::vector<S> p = random_parameters(st, rng);
+    const S m = p[0], R = p[1], Ath = p[2], B = p[3], g = p[4], kv = p[5];
+    System<S> sys = st.build(p);
+    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+    const ChartState<S> x = random_chart_state(sys, rng);
+    const S c = cos(x.q[3]), s = sin(x.q[3]);
+    const S thd = x.qd[2], psd = x.qd[3];
+    const Vec<S> A = vec<S>({m * g, S(0), -kv * thd, S(0)}) + extra;
+    expect_forces(sys, x.q, x.qd, A);
+    const S M = m * R * R + Ath;
+    const S W = A[0] * R * c + A[1] * R * s + A[2];
+
+    const FirstKindField<S> Z = first_kind(sys, x.q, x.z);
+    EXPECT_LE(relative_difference<S>(Z.zdot, vec<S>({W / M, A[3] / B})), Tolerance<S>::cross)
+        << "(9.5), state " << k;
+
+    const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
+    const Vec<S> D96 = vec<S>({R * c * W / M - R * thd * psd * s, R * s * W / M + R * thd * psd * c,
+                               W / M, A[3] / B});
+    EXPECT_LE(relative_difference<S>(qdd, D96), Tolerance<S>::cross) << "(9.6), state " << k;
+
+    const S Thd = M * thd;
+    const Vec<S> scaled = vec<S>({M / R * qdd[0], M / R * qdd[1], M * qdd[2], qdd[3]});
+    const Vec<S> D97 = vec<S>({c * W - Thd * psd * s, s * W + Thd * psd * c, W, A[3] / B});
+    EXPECT_LE(relative_difference<S>(scaled, D97), Tolerance<S>::cross) << "(9.7), state " << k;
+
+    const S Z1 = M * x.z[0];
+    const Vec<S> lhs98 = vec<S>({M / R * Z.qdot[0], M / R * Z.qdot[1], M * Z.qdot[2], Z.qdot[3],
+                                 M * Z.zdot[0], Z.zdot[1]});
+    const Vec<S> rhs98 = vec<S>({c * Z1, s * Z1, Z1, x.z[1], W, A[3] / B});
+    EXPECT_LE(relative_difference<S>(lhs98, rhs98), Tolerance<S>::cross) << "(9.8), state " << k;
+  }
+}
+
+// ----------------------------------------------------------------------------
+// 001 §9.3, two co-axial discs, as corrected in SEED_ERRATA.md.
+// q = (x, y, theta1, theta2, psi), z = (theta1d, theta2d). Forces (incline on
+// both centres, V = -m g x - m g (x + a sin psi)): A = (2 m g, 0, 0, 0,
+// m g a cos psi).
+//   [g_ij]: g11 = g22 = 2m, g33 = g44 = A, g55 = m a^2 + 2B,
+//           g15 = m a cos psi, g25 = m a sin psi (corrected; printed m a/2);
+//   psi_1 = (R cos psi, R sin psi, 1, 0, -R/a), psi_2 = (0, 0, 0, 1, R/a) (q's order);
+//   G11 = G22 = A + m R^2 + 2 B R^2/a^2, G12 = -2 B R^2/a^2,
+//   det G = (A + m R^2)(A + m R^2 + 4 B R^2/a^2);
+//   the printed Lagrange equations: Gamma(qdot, qdot) = (-m a sin psi psid^2,
+//   m a cos psi psid^2, 0, 0, 0) (L1 = A1 + m a sin psi psid^2, ...);
+//   zdot = G^-1 Z, Z1 = R (A_x cos psi + A_y sin psi) + A_theta1 - (R/a) A_psi,
+//                  Z2 = A_theta2 + (R/a) A_psi;
+//   on the incline alone, zdot1 = zdot2 = m g R cos psi/(A + m R^2).
+TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
+  using S = TypeParam;
+  using std::cos;
+  using std::sin;
+  std::mt19937_64 rng(9003);
+  const Study<S>& st = find_study<S>("coaxial-discs");
+  for (int k = 0; k < kStates; ++k) {
+    const std::vector<S> p = random_parameters(st, rng);
+    const S m = p[0], R = p[1], Ath = p[2], B = p[3], a = p[4], g = p[5];
+    System<S> sys = st.build(p);
+    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+    const ChartState<S> x = random_chart_state(sys, rng);
+    const S c = cos(x.q[4]), s = sin(x.q[4]);
+    const S psd = x.qd[4];
+    const Vec<S> A = vec<S>({S(2) * m * g, S(0), S(0), S(0), m * g * a * c}) + extra;
+    expect_forces(sys, x.q, x.qd, A);
+
+    // The metric (corrected g15, g25) and the printed Lagrange equations.
+    Mat<S> gm = Mat<S>::Zero(5, 5);
+    gm(0, 0) = gm(1, 1) = S(2) * m;
+    gm(2, 2) = gm(3, 3) = Ath;
+    gm(4, 4) = m * a * a + S(2) * B;
+    gm(0, 4) = gm(4, 0) = m * a * c;
+    gm(1, 4) = gm(4, 1) = m * a * s;
+    const Inertia<S> in = inertia(sys, x.q, x.qd);
+    const Eigen::Map<const Vec<S>> g_lib(in.g.data(), 25), g_ref(gm.data(), 25);
+    EXPECT_LE(relative_difference<S>(g_lib, g_ref), Tolerance<S>::cross) << "[g_ij], state " << k;
+    const Vec<S> gamma = vec<S>({-m * a * s * psd * psd, m * a * c * psd * psd, S(0), S(0), S(0)});
+    EXPECT_LE(relative_difference<S>(in.gamma, gamma), Tolerance<S>::cross)
+        << "Lagrange equations, state " << k;
+
+    // [psi^i_alpha] in q's order and G.
+    Mat<S> psi_z(5, 2);
+    psi_z << R * c, S(0), R * s, S(0), S(1), S(0), S(0), S(1), -R / a, R / a;
+    const ParametrizationJacobians<S> P = parametrization_jacobians(sys, x.q, x.z);
+    const Eigen::Map<const Vec<S>> pz_lib(P.psi_z.data(), 10), pz_ref(psi_z.data(), 10);
+    EXPECT_LE(relative_difference<S>(pz_lib, pz_ref), Tolerance<S>::cross)
+        << "[psi^i_alpha], state " << k;
+    const S br = S(2) * B * R * R / (a * a);
+    const S G11 = Ath + m * R * R + br, G12 = -br;
+    const Mat<S> G = P.psi_z.transpose() * in.g * P.psi_z;
+    const Vec<S> G_lib = vec<S>({G(0, 0), G(0, 1), G(1, 0), G(1, 1)});
+    EXPECT_LE(relative_difference<S>(G_lib, vec<S>({G11, G12, G12, G11})), Tolerance<S>::cross)
+        << "[G_ab], state " << k;
+    const S det = G11 * G11 - G12 * G12;
+    const S det_printed = (Ath + m * R * R) * (Ath + m * R * R + S(2) * br);
+    EXPECT_LE(relative_difference<S>(vec<S>({det}), vec<S>({det_printed})), Tolerance<S>::cross)
+        << "det G, state " << k;
+
+    // The corrected final system zdot = G^-1 Z.
+    const S Z1 = R * (A[0] * c + A[1] * s) + A[2] - R / a * A[4];
+    const S Z2 = A[3] + R / a * A[4];
+    const Vec<S> zdot = vec<S>({(G11 * Z1 - G12 * Z2) / det, (G11 * Z2 - G12 * Z1) / det});
+    const FirstKindField<S> F = first_kind(sys, x.q, x.z);
+    EXPECT_LE(relative_difference<S>(F.zdot, zdot), Tolerance<S>::cross)
+        << "zdot = G^-1 Z, state " << k;
+    if (k % 2 == 0) {  // incline only
+      const S incline = m * g * R * c / (Ath + m * R * R);
+      EXPECT_LE(relative_difference<S>(F.zdot, vec<S>({incline, incline})), Tolerance<S>::cross)
+          << "incline zdot, state " << k;
+    }
+    // The same motion from the second kind.
+    EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, F.qddot),
+              Tolerance<S>::cross)
+        << "second kind, state " << k;
+  }
+}
+
+// ----------------------------------------------------------------------------
+// 001 §9.4, two points with parallel velocities, first method.
+// q = (x1, y1, x2, y2), z = (rho, sigma, theta) (9.15).
+//   (9.17) drho/dt = (A1 cos theta + A2 sin theta)/m1,
+//          dsigma/dt = (A3 cos theta + A4 sin theta)/m2,
+//          dtheta/dt = (rho (A2 cos theta - A1 sin theta) + sigma (A4 cos theta - A3 sin theta))
+//                      / (m1 rho^2 + m2 sigma^2);
+//   (9.18) incline, A = (m1 g, 0, m2 g, 0): drho/dt = dsigma/dt = g cos theta,
+//          dtheta/dt = -g sin theta (m1 rho + m2 sigma)/(m1 rho^2 + m2 sigma^2);
+//   (9.19) m1 = m2: dtheta/dt = -g sin theta (rho + sigma)/(rho^2 + sigma^2).
+template <class S>
+Vec<S> parallel_917(const Vec<S>& A, const S& m1, const S& m2, const Vec<S>& z) {
+  using std::cos;
+  using std::sin;
+  const S c = cos(z[2]), s = sin(z[2]), rho = z[0], sigma = z[1];
+  return vec<S>({(A[0] * c + A[1] * s) / m1, (A[2] * c + A[3] * s) / m2,
+                 (rho * (A[1] * c - A[0] * s) + sigma * (A[3] * c - A[2] * s)) /
+                     (m1 * rho * rho + m2 * sigma * sigma)});
+}
+
+// A chart state of parallel-points away from the zero section.
+template <class S>
+ChartState<S> random_parallel_state(const System<S>& sys, std::mt19937_64& rng) {
+  using std::abs;
+  for (;;) {
+    ChartState<S> x = random_chart_state(sys, rng);
+    if (abs(x.z[0]) >= S(1) / S(4) || abs(x.z[1]) >= S(1) / S(4)) return x;
+  }
+}
+
+TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
+  using S = TypeParam;
+  using std::cos;
+  using std::sin;
+  std::mt19937_64 rng(9004);
+  const Study<S>& st = find_study<S>("parallel-points");
+  for (int k = 0; k < kStates; ++k) {
+    for (const bool equal_masses : {false, true}) {
+      std::vector<S> p = random_parameters(st, rng);
+      if (equal_masses) p[1] = p[0];
+      const S m1 = p[0], m2 = p[1], g = p[2];
+      System<S> sys = st.build(p);
+      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+      const ChartState<S> x = random_parallel_state(sys, rng);
+      const Vec<S> A = vec<S>({m1 * g, S(0), m2 * g, S(0)}) + extra;
+      expect_forces(sys, x.q, x.qd, A);
+      const Vec<S> zdot = first_kind(sys, x.q, x.z).zdot;
+      EXPECT_LE(relative_difference<S>(zdot, parallel_917<S>(A, m1, m2, x.z)), Tolerance<S>::cross)
+          << "(9.17), state " << k;
+      if (k % 2 != 0) continue;  // (9.18), (9.19) are for the incline alone
+      const S c = cos(x.z[2]), s = sin(x.z[2]), rho = x.z[0], sigma = x.z[1];
+      const Vec<S> z918 = vec<S>({g * c, g * c,
+                                  -g * s * (m1 * rho + m2 * sigma) /
+                                      (m1 * rho * rho + m2 * sigma * sigma)});
+      EXPECT_LE(relative_difference<S>(zdot, z918), Tolerance<S>::cross) << "(9.18), state " << k;
+      if (equal_masses) {
+        const Vec<S> z919 =
+            vec<S>({g * c, g * c, -g * s * (rho + sigma) / (rho * rho + sigma * sigma)});
+        EXPECT_LE(relative_difference<S>(zdot, z919), Tolerance<S>::cross)
+            << "(9.19), state " << k;
+      }
+    }
+  }
+}
+
+// 001 §9.4, second method. With 2K = m1 (x1d^2 + y1d^2) + m2 (x2d^2 + y2d^2):
+//   D1 = (A1 (m1 v1^2 + m2 x2d^2)/m1 + A2 m2 x2d y2d/m1 + A3 y1d y2d - A4 x1d y2d)/2K,
+//   D2 = (A1 m2 x2d y2d/m1 + A2 (m1 v1^2 + m2 y2d^2)/m1 - A3 x2d y1d + A4 x1d x2d)/2K,
+//   D3 = (A1 y1d y2d - A2 x2d y1d + A3 (m2 v2^2 + m1 x1d^2)/m2 + A4 m1 x1d y1d/m2)/2K,
+//   D4 = (-A1 x1d y2d + A2 x1d x2d + A3 m1 x1d y1d/m2 + A4 (m2 v2^2 + m1 y1d^2)/m2)/2K;
+// on the inclined plane (A = (m1 g, 0, m2 g, 0)):
+//   D1 = g (m1 v1^2 + m2 (x2d^2 + y1d y2d))/2K,  D2 = g m2 x2d (y2d - y1d)/2K,
+//   D3 = g (m2 v2^2 + m1 (x1d^2 + y1d y2d))/2K,  D4 = g m1 x1d (y1d - y2d)/2K;
+// and for m1 = m2 the same with the masses cancelled.
+TYPED_TEST(SeedClosedForms, ParallelPoints_SecondKind_D1_to_D4) {
+  using S = TypeParam;
+  std::mt19937_64 rng(9005);
+  const Study<S>& st = find_study<S>("parallel-points");
+  for (int k = 0; k < kStates; ++k) {
+    for (const bool equal_masses : {false, true}) {
+      std::vector<S> p = random_parameters(st, rng);
+      if (equal_masses) p[1] = p[0];
+      const S m1 = p[0], m2 = p[1], g = p[2];
+      System<S> sys = st.build(p);
+      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+      const ChartState<S> x = random_parallel_state(sys, rng);
+      const Vec<S> A = vec<S>({m1 * g, S(0), m2 * g, S(0)}) + extra;
+      expect_forces(sys, x.q, x.qd, A);
+      const S x1d = x.qd[0], y1d = x.qd[1], x2d = x.qd[2], y2d = x.qd[3];
+      const S v1sq = x1d * x1d + y1d * y1d, v2sq = x2d * x2d + y2d * y2d;
+      const S twoK = m1 * v1sq + m2 * v2sq;
+      const Vec<S> D = vec<S>(
+          {(A[0] * (m1 * v1sq + m2 * x2d * x2d) / m1 + A[1] * m2 * x2d * y2d / m1 +
+            A[2] * y1d * y2d - A[3] * x1d * y2d) / twoK,
+           (A[0] * m2 * x2d * y2d / m1 + A[1] * (m1 * v1sq + m2 * y2d * y2d) / m1 -
+            A[2] * x2d * y1d + A[3] * x1d * x2d) / twoK,
+           (A[0] * y1d * y2d - A[1] * x2d * y1d + A[2] * (m2 * v2sq + m1 * x1d * x1d) / m2 +
+            A[3] * m1 * x1d * y1d / m2) / twoK,
+           (-A[0] * x1d * y2d + A[1] * x1d * x2d + A[2] * m1 * x1d * y1d / m2 +
+            A[3] * (m2 * v2sq + m1 * y1d * y1d) / m2) / twoK});
+      const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
+      EXPECT_LE(relative_difference<S>(qdd, D), Tolerance<S>::cross)
+          << "D (general A), state " << k;
+      if (k % 2 != 0) continue;  // the incline forms are for the incline alone
+      const Vec<S> Dg = vec<S>({g * (m1 * v1sq + m2 * (x2d * x2d + y1d * y2d)) / twoK,
+                                g * m2 * x2d * (y2d - y1d) / twoK,
+                                g * (m2 * v2sq + m1 * (x1d * x1d + y1d * y2d)) / twoK,
+                                g * m1 * x1d * (y1d - y2d) / twoK});
+      EXPECT_LE(relative_difference<S>(qdd, Dg), Tolerance<S>::cross)
+          << "D (inclined plane), state " << k;
+      if (equal_masses) {
+        const S den = v1sq + v2sq;
+        const Vec<S> De = vec<S>({g * (v1sq + x2d * x2d + y1d * y2d) / den,
+                                  g * x2d * (y2d - y1d) / den,
+                                  g * (v2sq + x1d * x1d + y1d * y2d) / den,
+                                  g * x1d * (y1d - y2d) / den});
+        EXPECT_LE(relative_difference<S>(qdd, De), Tolerance<S>::cross)
+            << "D (inclined plane, m1 = m2), state " << k;
+      }
+    }
+  }
+}
+
+// 001 §9.4 (ii): v1 = v2 = 0 is a singular state for every configuration
+// ([C_i] = (y2d, -x2d, -y1d, x1d) vanishes; so does the third column of
+// [psi^i_alpha]). The second kind, the first kind and the inverse chart all
+// refuse it by condition.
+TYPED_TEST(SeedClosedForms, ParallelPoints_ZeroSectionIsSingular) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("parallel-points");
+  const System<S> sys = st.build(st.default_parameters());
+  const Vec<S> q = vec<S>({S(1), S(-2), S(3), S(1) / S(2)}), qd = Vec<S>::Zero(4);
+  try {
+    second_kind(sys, q, qd);
+    ADD_FAILURE() << "second kind: no SingularState";
+  } catch (const SingularState& e) {
+    EXPECT_EQ(e.condition, "rank loss of dC/dqdot");
+  }
+  try {
+    Vec<S> z(3);
+    sys.chart(q, qd, z);
+    ADD_FAILURE() << "chart: no SingularState";
+  } catch (const SingularState& e) {
+    EXPECT_EQ(e.condition, "rank loss of dpsi/dz");
+    EXPECT_NE(std::string(e.what()).find("qdot = (0, 0, 0, 0)"), std::string::npos) << e.what();
+  }
+  try {
+    first_kind(sys, q, vec<S>({S(0), S(0), S(1)}));
+    ADD_FAILURE() << "first kind: no SingularState";
+  } catch (const SingularState& e) {
+    EXPECT_EQ(e.condition, "rank loss of dpsi/dz");
+  }
+}
+
+// ----------------------------------------------------------------------------
+// 001 eq. 3.11 and Thm 8.1: the multipliers of the second kind give the
+// reactive forces R_i = lambda_a dC^a/dqdot^i, R is what the Lagrange
+// equations g qddot + Gamma(qdot, qdot) = A + R leave over, qddot keeps the
+// state on C (d/dt C^a = 0), and R has zero power, R . qdot = 0 (C^a is
+// homogeneous in qdot, so qdot . dC^a/dqdot = deg(C^a) C^a = 0 on C).
+TYPED_TEST(SeedClosedForms, MultipliersGiveIdealReactions) {
+  using S = TypeParam;
+  using std::abs;
+  std::mt19937_64 rng(9006);
+  for (const Study<S>& st : studies<S>()) {
+    for (int k = 0; k < kStates; ++k) {
+      const System<S> sys = st.build(random_parameters(st, rng));
+      const State<S> x = st.random_state(sys, rng);
+      const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
+      const ConstraintJacobians<S> J = constraint_jacobians(sys, x.q, x.qdot);
+      const Inertia<S> in = inertia(sys, x.q, x.qdot);
+      const Vec<S> A = active_force(sys, x.q, x.qdot);
+
+      const Vec<S> from_multipliers = J.C_qdot.transpose() * D.multipliers;
+      const Vec<S> from_lagrange = in.g * D.qddot + in.gamma - A;
+      EXPECT_LE(relative_difference<S>(D.reaction, from_multipliers), Tolerance<S>::cross)
+          << st.info.name << " R = lambda dC/dqdot, state " << k;
+      EXPECT_LE(relative_difference<S>(from_lagrange, from_multipliers), Tolerance<S>::cross)
+          << st.info.name << " g qddot + Gamma - A = lambda dC/dqdot, state " << k;
+
+      // d/dt C^a = C^a_i qddot^i + dC^a/dq^i qdot^i = 0, relative to its terms.
+      const Vec<S> Cdot = J.C_qdot * D.qddot + J.C_q * x.qdot;
+      const Vec<S> Cdot_scale =
+          (J.C_qdot.cwiseAbs() * D.qddot.cwiseAbs() + J.C_q.cwiseAbs() * x.qdot.cwiseAbs());
+      for (Eigen::Index a = 0; a < Cdot.size(); ++a)
+        EXPECT_LE(abs(Cdot[a]), Tolerance<S>::cross * Cdot_scale[a])
+            << st.info.name << " dC/dt, constraint " << a << ", state " << k;
+
+      const S power = D.reaction.dot(x.qdot);
+      const S power_scale = D.reaction.cwiseAbs().dot(x.qdot.cwiseAbs());
+      EXPECT_GT(power_scale, S(0)) << st.info.name << " no reaction at state " << k;
+      EXPECT_LE(abs(power), Tolerance<S>::cross * power_scale)
+          << st.info.name << " R . qdot, state " << k;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace nhs
