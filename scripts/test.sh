@@ -9,4 +9,4 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 # About 1.5 GB of memory per compile job (DEPENDENCIES.md): NHS_JOBS overrides.
 cmake --build build -j"${NHS_JOBS:-$(nproc)}"
 cd build
-ctest --output-on-failure -LE slow
+ctest --output-on-failure -LE slow -j"$(nproc)"

@@ -54,7 +54,7 @@ template <class S>
 State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng) {
   State<S> s;
   s.q.resize(sys.n);
-  for (auto& v : s.q) v = uniform<S>(rng, -1, 1);
+  for (auto& v : s.q) v = uniform<S>(rng, -3, 3);
   Vec<S> z(sys.m);
   for (auto& v : z) v = uniform<S>(rng, -1, 1);
   s.qdot.resize(sys.n);

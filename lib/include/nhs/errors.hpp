@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace nhs {
 
@@ -25,8 +26,8 @@ struct InvalidState : std::runtime_error {
 /// (r x n) or [psi^i_alpha] (n x m), a metric g or a matrix G that is not
 /// positive definite. `condition` names which; the message gives the values.
 struct SingularState : InvalidState {
-  SingularState(std::string condition, const std::string& message)
-      : InvalidState(message), condition(std::move(condition)) {}
+  SingularState(std::string which, const std::string& message)
+      : InvalidState(message), condition(std::move(which)) {}
   std::string condition;
 };
 

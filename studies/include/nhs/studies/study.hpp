@@ -85,7 +85,8 @@ S uniform(std::mt19937_64& rng, double lo, double hi) {
   return S(std::uniform_real_distribution<double>(lo, hi)(rng));
 }
 
-/// The standard random regular state: q uniform in [-1, 1]^n, z uniform in
+/// The standard random regular state: q uniform in [-3, 3]^n (angles on
+/// both sides of every quadrant), z uniform in
 /// [-1, 1]^m, qdot = psi(q, z). Requires a parametrization.
 template <class S>
 State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng);
