@@ -34,6 +34,10 @@ struct SystemInfo {
   std::vector<std::string> constraint_names;  ///< C^a names, size r
   std::vector<std::string> quasi_velocities;  ///< z^alpha names, size m (empty: no psi)
   bool linear_constraints = false;            ///< C^a linear in qdot
+  /// Indices (into q) of the r velocities that linear constraints are solved
+  /// for, qdot_dep = a(q) qdot_indep (Voronec, 002 eq. 8; the naive reduced
+  /// Lagrangian). Empty: the system declares no such split.
+  std::vector<int> dependent_velocities = {};
 };
 
 /// Parameter values lifted into the evaluation type T, indexed in the order
