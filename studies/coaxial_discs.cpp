@@ -43,7 +43,8 @@ struct CoaxialDiscs {
              {"g", "0", "incline field along +x (on both centres)"}},
             {"C1", "C2", "C3"},
             {"theta1d", "theta2d"},
-            true};
+            true,
+            {0, 1, 4}};  // x, y, psi dependent on (theta1d, theta2d)
   }
   /// T = m (xd^2 + yd^2) + A/2 (theta1d^2 + theta2d^2) + (m a^2/2 + B) psid^2
   ///     + m a psid (xd cos psi + yd sin psi) (001 §9.3); q, qd size 5.

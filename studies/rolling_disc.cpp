@@ -39,7 +39,8 @@ struct RollingDisc {
              {"k", "0", "viscous torque coefficient on theta (torque -k thetad)"}},
             {"C1", "C2"},
             {"thetad", "psid"},
-            true};
+            true,
+            {0, 1}};  // x, y dependent: (xd, yd) = R thetad (cos psi, sin psi)
   }
   /// T(q, qdot) = m/2 (xd^2 + yd^2) + A/2 thetad^2 + B/2 psid^2 (001 eq. 9.3);
   /// q, qd size 4.

@@ -19,7 +19,8 @@ struct Skate {
              {"g", "0", "incline field along +x"}},
             {"C1"},
             {"s", "omega"},
-            true};
+            true,
+            {1}};  // y dependent: ydot = tan(theta) xdot (singular at cos theta = 0)
   }
   template <class T>
   static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {

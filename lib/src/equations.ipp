@@ -4,13 +4,17 @@
 #include "first_kind.ipp"
 #include "formulations.ipp"
 #include "manifold.ipp"
+#include "naive_reduced.ipp"
 #include "regularity.ipp"
 #include "second_kind.ipp"
+#include "voronec.ipp"
 
 #define NHS_EQUATIONS_INSTANTIATE(EXTERN, S) \
   NHS_DERIVATIVES_INSTANTIATE(EXTERN, S)     \
   NHS_REGULARITY_INSTANTIATE(EXTERN, S)      \
   NHS_FIRST_KIND_INSTANTIATE(EXTERN, S)      \
   NHS_SECOND_KIND_INSTANTIATE(EXTERN, S)     \
+  NHS_VORONEC_INSTANTIATE(EXTERN, S)         \
+  NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \
   NHS_MANIFOLD_INSTANTIATE(EXTERN, S)        \
   NHS_FORMULATION_INSTANTIATE(EXTERN, S)

@@ -4,7 +4,9 @@
 #include "nhs/first_kind.hpp"
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/naive_reduced.hpp"
 #include "nhs/second_kind.hpp"
+#include "nhs/voronec.hpp"
 
 namespace nhs {
 namespace {
@@ -73,6 +75,74 @@ class SecondKind final : public Formulation<S> {
   }
 };
 
+// Voronec and the naive procedure integrate x = (q, qdot_indep) (voronec.hpp).
+template <class S>
+class Voronec final : public Formulation<S> {
+ public:
+  std::string name() const override { return "voronec"; }
+  std::string summary() const override {
+    return "Voronec's equations: reduced Lagrangian Lbar(q, qdot_indep), b coefficients by AD, "
+           "state (q, qdot_indep); needs linear constraints and declared dependent velocities "
+           "(002 eqs. 8-11)";
+  }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    return dependent_velocity_reason(sys.info);
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    this->require_applicable(sys);
+    const Vec<S> qd_indep = qd(independent_velocities(sys.info));
+    return {voronec(sys, q, qd_indep).qddot, std::nullopt, std::nullopt};
+  }
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
+    this->require_applicable(sys);
+    return reduced_state(sys, q, qd);
+  }
+  void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
+    from_reduced_state(sys, x, q, qd);
+  }
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
+    const VoronecField<S> V = voronec<S>(sys, x.head(sys.n), x.tail(sys.n - sys.r));
+    Vec<S> dx(x.size());
+    dx << V.qdot, V.qddot_indep;
+    return dx;
+  }
+};
+
+template <class S>
+class NaiveReduced final : public Formulation<S> {
+ public:
+  std::string name() const override { return "naive-reduced"; }
+  std::string summary() const override {
+    return "NEGATIVE CONTROL: the naive reduced Lagrangian of Hand-Finch that 002 refutes "
+           "(eq. 6): Lagrange's equations of Lbar(q, qdot_indep) for the independent "
+           "coordinates only; not a valid formulation";
+  }
+  bool is_negative_control() const override { return true; }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    return dependent_velocity_reason(sys.info);
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    this->require_applicable(sys);
+    const Vec<S> qd_indep = qd(independent_velocities(sys.info));
+    return {naive_reduced(sys, q, qd_indep).qddot, std::nullopt, std::nullopt};
+  }
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
+    this->require_applicable(sys);
+    return reduced_state(sys, q, qd);
+  }
+  void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
+    from_reduced_state(sys, x, q, qd);
+  }
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
+    const NaiveReducedField<S> N = naive_reduced<S>(sys, x.head(sys.n), x.tail(sys.n - sys.r));
+    Vec<S> dx(x.size());
+    dx << N.qdot, N.qddot_indep;
+    return dx;
+  }
+};
+
 }  // namespace
 
 template <class S>
@@ -81,6 +151,8 @@ const std::vector<std::unique_ptr<const Formulation<S>>>& formulations() {
     std::vector<std::unique_ptr<const Formulation<S>>> v;
     v.push_back(std::make_unique<FirstKind<S>>());
     v.push_back(std::make_unique<SecondKind<S>>());
+    v.push_back(std::make_unique<Voronec<S>>());
+    v.push_back(std::make_unique<NaiveReduced<S>>());
     return v;
   }();
   return all;

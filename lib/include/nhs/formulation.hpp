@@ -31,6 +31,10 @@ class Formulation {
   virtual std::string name() const = 0;
   /// One line for `nhs list`, with the seed source.
   virtual std::string summary() const = 0;
+  /// True for a deliberately wrong procedure kept as a negative control
+  /// (naive-reduced, 002 eq. 6): comparisons report it apart and expect it
+  /// to disagree; it is never one of the formulations that must agree.
+  virtual bool is_negative_control() const { return false; }
   /// Empty when the formulation applies to sys; otherwise why it does not.
   virtual std::string not_applicable_reason(const System<S>& sys) const {
     (void)sys;

@@ -1,0 +1,261 @@
+// Voronec's equations (002 eqs. 8-11) against the second kind (001 Thm 8.2):
+// the same qddot at >= 50 random regular states of every study Voronec
+// applies to, with random parameters and forces, in every precision; a and
+// b against Lemos' eqs. 12-14 and theta's equation against eq. 16 on the
+// rolling sphere; refusal where the constraints are non-linear or no
+// dependent velocities are declared; the singular dependent block (the
+// skate at cos theta = 0); the integration state (q, qdot_indep).
+// ctest-labels: unit cross
+#include "scalar_test.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/integrate.hpp"
+#include "nhs/second_kind.hpp"
+#include "nhs/studies/all.hpp"
+#include "nhs/voronec.hpp"
+
+#include <algorithm>
+#include <optional>
+
+namespace nhs {
+namespace {
+
+template <class S>
+class Voronec : public ::testing::Test {};
+TYPED_TEST_SUITE(Voronec, TestScalars, ScalarNames);
+
+constexpr int kStates = 60;
+
+// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
+// friction) becomes U(0.5, 2), so that forces are active (as in
+// test_cross_formulations.cpp).
+template <class S>
+std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
+  std::vector<S> p = st.default_parameters();
+  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
+  return p;
+}
+
+// A random regular state of the study; for the skate, whose dependent
+// velocity ydot = tan(theta) xdot is singular at cos theta = 0, one with
+// |cos theta| >= 1/10 (SPECIAL_MOTIONS.md, skate).
+template <class S>
+State<S> random_regular_state(const Study<S>& st, const System<S>& sys, std::mt19937_64& rng) {
+  using std::abs;
+  using std::cos;
+  for (;;) {
+    State<S> x = st.random_state(sys, rng);
+    if (st.info.name != "skate" || abs(cos(x.q[2])) >= S(1) / S(10)) return x;
+  }
+}
+
+TYPED_TEST(Voronec, AgreesWithSecondKindAtRandomRegularStates) {
+  using S = TypeParam;
+  const Formulation<S>& voronec_f = find_formulation<S>("voronec");
+  std::mt19937_64 rng(20260318);
+  std::vector<std::string> covered;
+  for (const Study<S>& st : studies<S>()) {
+    const System<S> sys0 = st.build(st.default_parameters());
+    if (!voronec_f.not_applicable_reason(sys0).empty()) continue;
+    covered.push_back(st.info.name);
+    S worst = 0;
+    for (int k = 0; k < kStates; ++k) {
+      const System<S> sys = k % 2 ? st.build(random_parameters(st, rng)) : sys0;
+      const State<S> x = random_regular_state(st, sys, rng);
+      ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
+                S(100) * epsilon<S>())
+          << st.info.name;
+      const Vec<S> reference = second_kind(sys, x.q, x.qdot).qddot;
+      const Acceleration<S> acc = voronec_f.acceleration(sys, x.q, x.qdot);
+      const S d = relative_difference<S>(acc.qddot, reference);
+      using std::max;
+      worst = max(worst, d);
+      EXPECT_LE(d, Tolerance<S>::cross) << st.info.name << " state " << k;
+      // The integration field: dq/dt = qdot, d(qdot_indep)/dt = qddot_indep.
+      const Vec<S> xs = voronec_f.to_state(sys, x.q, x.qdot);
+      ASSERT_EQ(xs.size(), 2 * sys.n - sys.r);
+      const Vec<S> dx = voronec_f.field(sys, xs);
+      EXPECT_LE(relative_difference<S>(Vec<S>(dx.head(sys.n)), x.qdot), Tolerance<S>::cross);
+      // Relative to the whole qddot, as above (the independent part alone
+      // may be rounding-level zeros, e.g. the rolling disc without forces).
+      const Vec<S> ref_indep = reference(independent_velocities(sys.info));
+      EXPECT_LE((dx.tail(sys.n - sys.r) - ref_indep).cwiseAbs().maxCoeff(),
+                Tolerance<S>::cross * max(reference.cwiseAbs().maxCoeff(),
+                                          std::numeric_limits<S>::min()))
+          << st.info.name << " state " << k;
+    }
+    std::cout << "[ voronec  ] " << st.info.name << ": max relative difference from second-kind "
+              << double(worst) << " over " << kStates << " states\n";
+  }
+  // The studies with linear constraints and declared dependent velocities.
+  for (const char* name : {"skate", "rolling-disc", "coaxial-discs"})
+    EXPECT_NE(std::find(covered.begin(), covered.end(), name), covered.end()) << name;
+}
+
+// b^nu_ij (eq. 11) is antisymmetric in (i, j); a solves the constraints.
+TYPED_TEST(Voronec, CoefficientsSolveTheConstraintsAndAreAntisymmetric) {
+  using S = TypeParam;
+  std::mt19937_64 rng(7);
+  for (const Study<S>& st : studies<S>()) {
+    const System<S> sys = st.build(random_parameters(st, rng));
+    if (!dependent_velocity_reason(sys.info).empty()) continue;
+    for (int k = 0; k < 10; ++k) {
+      const State<S> x = random_regular_state(st, sys, rng);
+      const DependentVelocities<S> dv = dependent_velocities(sys, x.q);
+      // C(q, P qdot_indep) = 0 for any qdot_indep.
+      Vec<S> v(sys.n - sys.r);
+      for (auto& e : v) e = uniform<S>(rng, -1, 1);
+      EXPECT_LE(constraint_residuals(sys, x.q, full_velocity(dv, v)).cwiseAbs().maxCoeff(),
+                S(100) * epsilon<S>() * (S(1) + dv.a.cwiseAbs().maxCoeff()))
+          << st.info.name;
+      for (const Mat<S>& b : voronec_coefficients(dv))
+        EXPECT_LE((b + b.transpose()).cwiseAbs().maxCoeff(), S(100) * epsilon<S>() *
+                  (S(1) + b.cwiseAbs().maxCoeff()))
+            << st.info.name;
+    }
+  }
+}
+
+// The rolling sphere (002): q = (phi, theta, psi, x, y), x and y dependent.
+// a as in eq. 12, b as in eqs. 13-14 (SEED_ERRATA.md: correct), and the
+// theta component of Voronec's equations is eq. 16: thetadd + phid psid
+// sin theta = 0 (eq. 15 reduces to it).
+TYPED_TEST(Voronec, RollingSphereReproducesLemosEquations12To16) {
+  using S = TypeParam;
+  const Study<S>* st = nullptr;
+  for (const Study<S>& s : studies<S>())
+    if (s.info.name == "rolling-sphere") st = &s;
+  if (!st) GTEST_SKIP() << "no rolling-sphere study in the registry";
+  using std::abs;
+  using std::cos;
+  using std::sin;
+  std::mt19937_64 rng(16);
+  for (int k = 0; k < kStates; ++k) {
+    const System<S> sys = st->build(random_parameters(*st, rng));
+    const S R = sys.parameter("R");
+    const State<S> x = st->random_state(sys, rng);
+    const S phi = x.q[0], theta = x.q[1];
+    const DependentVelocities<S> dv = dependent_velocities(sys, x.q);
+    ASSERT_EQ(dv.independent, (std::vector<int>{0, 1, 2}));
+    Mat<S> a12(2, 3), b1(3, 3), b2(3, 3);
+    a12 << S(0), R * sin(phi), -R * sin(theta) * cos(phi),  //
+        S(0), -R * cos(phi), -R * sin(theta) * sin(phi);
+    const S b1_12 = -R * cos(phi), b1_13 = -R * sin(theta) * sin(phi),
+            b1_23 = R * cos(theta) * cos(phi);
+    const S b2_12 = -R * sin(phi), b2_13 = R * sin(theta) * cos(phi),
+            b2_23 = R * cos(theta) * sin(phi);
+    b1 << S(0), b1_12, b1_13, -b1_12, S(0), b1_23, -b1_13, -b1_23, S(0);
+    b2 << S(0), b2_12, b2_13, -b2_12, S(0), b2_23, -b2_13, -b2_23, S(0);
+    const S tol = S(100) * epsilon<S>() * (S(1) + R);
+    EXPECT_LE((dv.a - a12).cwiseAbs().maxCoeff(), tol) << "eq. 12, state " << k;
+    const std::vector<Mat<S>> b = voronec_coefficients(dv);
+    EXPECT_LE((b[0] - b1).cwiseAbs().maxCoeff(), tol) << "eq. 13, state " << k;
+    EXPECT_LE((b[1] - b2).cwiseAbs().maxCoeff(), tol) << "eq. 14, state " << k;
+
+    const Vec<S> qdd = find_formulation<S>("voronec").acceleration(sys, x.q, x.qdot).qddot;
+    const S eq16 = -x.qdot[0] * x.qdot[2] * sin(theta);
+    EXPECT_LE(abs(qdd[1] - eq16), Tolerance<S>::cross * (S(1) + abs(eq16)))
+        << "eq. 16, state " << k;
+  }
+}
+
+TYPED_TEST(Voronec, RefusesNonLinearConstraintsAndUndeclaredSplits) {
+  using S = TypeParam;
+  const Formulation<S>& f = find_formulation<S>("voronec");
+  const Study<S>& pp = find_study<S>("parallel-points");
+  const System<S> sys = pp.build(pp.default_parameters());
+  const State<S> x = pp.default_state(sys);
+  EXPECT_NE(f.not_applicable_reason(sys).find("not linear"), std::string::npos)
+      << f.not_applicable_reason(sys);
+  EXPECT_THROW(f.acceleration(sys, x.q, x.qdot), NotApplicable);
+  EXPECT_THROW(f.require_applicable(sys), NotApplicable);
+  EXPECT_THROW(voronec<S>(sys, x.q, Vec<S>(Vec<S>::Zero(3))), NotApplicable);
+  // No fallback: the formulation's own message names the reason.
+  try {
+    f.require_applicable(sys);
+  } catch (const NotApplicable& e) {
+    EXPECT_NE(std::string(e.what()).find("voronec"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("not linear"), std::string::npos) << e.what();
+  }
+
+  // A linear system that declares no dependent velocities.
+  const Study<S>& sk = find_study<S>("skate");
+  System<S> undeclared = sk.build(sk.default_parameters());
+  undeclared.info.dependent_velocities.clear();
+  const State<S> y = sk.default_state(undeclared);
+  EXPECT_NE(f.not_applicable_reason(undeclared).find("declares no dependent velocities"),
+            std::string::npos);
+  EXPECT_THROW(f.acceleration(undeclared, y.q, y.qdot), NotApplicable);
+}
+
+// The skate's dependent block dC/dydot = -cos theta vanishes at theta = pi/2.
+TYPED_TEST(Voronec, SkateDependentBlockIsSingularAtCosThetaZero) {
+  using S = TypeParam;
+  using std::acos;
+  const Study<S>& sk = find_study<S>("skate");
+  const System<S> sys = sk.build(sk.default_parameters());
+  Vec<S> q(3), qd(3);
+  q << S(1) / S(3), S(-1) / S(2), acos(S(-1)) / S(2);
+  qd << S(0), S(1), S(1) / S(4);  // on C: xd = 0, yd = s
+  try {
+    find_formulation<S>("voronec").acceleration(sys, q, qd);
+    ADD_FAILURE() << "no SingularState at cos theta = 0";
+  } catch (const SingularState& e) {
+    EXPECT_EQ(e.condition, "singular dependent block of dC/dqdot") << e.what();
+  }
+  EXPECT_THROW(dependent_velocities<S>(sys, q), SingularState);
+  // The second kind is regular there.
+  EXPECT_NO_THROW(second_kind<S>(sys, q, qd));
+}
+
+TYPED_TEST(Voronec, ReducedStateRoundTripsAndRefusesStatesOffC) {
+  using S = TypeParam;
+  const Formulation<S>& f = find_formulation<S>("voronec");
+  const Study<S>& st = find_study<S>("coaxial-discs");
+  std::mt19937_64 rng(3);
+  const System<S> sys = st.build(random_parameters(st, rng));
+  const State<S> x = st.random_state(sys, rng);
+  const Vec<S> xs = f.to_state(sys, x.q, x.qdot);
+  EXPECT_EQ(xs.size(), 2 * 5 - 3);
+  Vec<S> q, qd;
+  f.from_state(sys, xs, q, qd);
+  EXPECT_EQ(q, x.q);
+  EXPECT_LE((qd - x.qdot).cwiseAbs().maxCoeff(), S(100) * epsilon<S>());
+  Vec<S> off = x.qdot;
+  off[4] += S(1) / S(1000);  // psid no longer (R/a)(theta2d - theta1d)
+  EXPECT_THROW(f.to_state(sys, x.q, off), InvalidState);
+}
+
+// SPECIAL_MOTIONS.md skate on an incline (g = 3, omega = 0.9, theta0 = 0.4):
+// integrated in (q, xd, thetad) it matches the closed form while theta stays
+// below pi/2 (t <= 1.2: theta <= 1.48; the dependent block is singular at
+// t = (pi/2 - 0.4)/0.9 = 1.30).
+TYPED_TEST(Voronec, SkateInclineMotionUntilTheSingularCrossing) {
+  using S = TypeParam;
+  const Study<S>& sk = find_study<S>("skate");
+  const Formulation<S>& f = find_formulation<S>("voronec");
+  std::optional<SpecialMotion<S>> motion;
+  for (const SpecialMotion<S>& mo : sk.special_motions())
+    if (mo.name.find("omega = 0.9") != std::string::npos) motion = mo;
+  ASSERT_TRUE(motion);
+  const System<S> sys = sk.build(motion->parameters);
+  IntegrationOptions<S> opts;
+  opts.t_end = S(6) / S(5);
+  opts.dt_out = S(1) / S(10);
+  opts.rtol = opts.atol = from_string<S>(std::is_same_v<S, double> ? "1e-13" : "1e-36");
+  S err = 0;
+  integrate<S>(
+      sys, f, motion->initial.q, motion->initial.qdot, opts,
+      [&](const Sample<S>& s) {
+        using std::max;
+        const State<S> e = motion->exact(s.t);
+        err = max(err, max((s.q - e.q).cwiseAbs().maxCoeff(), (s.qdot - e.qdot).cwiseAbs().maxCoeff()));
+      },
+      nullptr);
+  EXPECT_LE(err, Tolerance<S>::analytic);
+  std::cout << "[ voronec  ] skate incline to t = 1.2: error " << double(err) << "\n";
+}
+
+}  // namespace
+}  // namespace nhs
