@@ -94,6 +94,32 @@ struct CoaxialDiscs {
     z[0] = qd[2];
     z[1] = qd[3];
   }
+  /// The bodies (bodies.hpp): the two discs, mass m each, centres (x, y, R)
+  /// and (x + a sin psi, y - a cos psi, R) (so the axle is
+  /// u = (-sin psi, cos psi, 0), from centre 2 to centre 1; rolling reads
+  /// v_Gk = R omega_k x e_z); omega_k = thetakd u + psid e_z; central inertia A
+  /// about u, B about every diameter; space frame. Their energies sum to T
+  /// (001 §9.3: each disc contributes B psid^2 / 2).
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    using std::cos;
+    using std::sin;
+    T ux = -sin(q[4]), uy = cos(q[4]), uz = ratio<T>(0);
+    Vector3<T> u;
+    u << ux, uy, uz;
+    for (int k = 0; k < 2; ++k) {
+      T wx = qd[2 + k] * ux, wy = qd[2 + k] * uy;
+      Vector3<T> omega;
+      omega << wx, wy, qd[4];
+      T cx = q[0], cy = q[1];
+      if (k == 1) {
+        cx = q[0] - ux * p[a];
+        cy = q[1] - uy * p[a];
+      }
+      out.add_rigid_body(p[m], space_position(cx, cy, p[R]), omega,
+                         axisymmetric_inertia(u, p[A], p[B]));
+    }
+  }
 };
 
 /// The state (q, psi(q, z)) with z = (theta1d, theta2d); q size 5.

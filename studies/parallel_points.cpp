@@ -93,6 +93,14 @@ struct ParallelPoints {
     z[1] = qd[2] * c + qd[3] * s;
     z[2] = th;
   }
+  /// The bodies (bodies.hpp): the point masses m1 at (x1, y1) and m2 at
+  /// (x2, y2) in the plane (001 §9.4).
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    (void)qd;
+    out.add_point(p[m1], plane_position(q[0], q[1]));
+    out.add_point(p[m2], plane_position(q[2], q[3]));
+  }
 };
 
 /// The state (q, psi(q, z)) with z = (rho, sigma, theta); q size 4.

@@ -90,6 +90,22 @@ struct RollingDisc {
     (void)q;
     F[2] = -p[k] * qd[2];
   }
+  /// The bodies (bodies.hpp): the disc, mass m with its centre at (x, y, R);
+  /// axle u = (-sin psi, cos psi, 0), the sign for which rolling reads
+  /// v_G = R omega x e_z (001 eq. 9.2); omega = thetad u + psid e_z; central
+  /// inertia A about u, B about every diameter (001 eq. 9.3); space frame.
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    using std::cos;
+    using std::sin;
+    T ux = -sin(q[3]), uy = cos(q[3]), uz = ratio<T>(0);
+    Vector3<T> u, omega;
+    u << ux, uy, uz;
+    T wx = qd[2] * ux, wy = qd[2] * uy;
+    omega << wx, wy, qd[3];
+    out.add_rigid_body(p[m], space_position(q[0], q[1], p[R]), omega,
+                       axisymmetric_inertia(u, p[A], p[B]));
+  }
 };
 
 /// The state (q, psi(q, z)) with z = (thetad, psid); q size 4.

@@ -53,6 +53,13 @@ struct Skate {
     z[0] = qd[0] * cos(q[2]) + qd[1] * sin(q[2]);
     z[1] = qd[2];
   }
+  /// The bodies (bodies.hpp): one rigid body in the plane, mass m with its
+  /// centre of mass at the blade point (x, y), turning with thetad about the
+  /// vertical, moment of inertia I about it (T of 001 §9.1, corrected K).
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    out.add_planar_body(p[m], plane_position(q[0], q[1]), qd[2], p[I]);
+  }
 };
 
 template <class S>

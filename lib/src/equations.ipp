@@ -3,6 +3,8 @@
 #include "derivatives.ipp"
 #include "first_kind.ipp"
 #include "formulations.ipp"
+#include "gibbs_appell.ipp"
+#include "maggi.ipp"
 #include "manifold.ipp"
 #include "naive_reduced.ipp"
 #include "regularity.ipp"
@@ -13,6 +15,8 @@
   NHS_DERIVATIVES_INSTANTIATE(EXTERN, S)     \
   NHS_REGULARITY_INSTANTIATE(EXTERN, S)      \
   NHS_FIRST_KIND_INSTANTIATE(EXTERN, S)      \
+  NHS_MAGGI_INSTANTIATE(EXTERN, S)           \
+  NHS_GIBBS_APPELL_INSTANTIATE(EXTERN, S)    \
   NHS_SECOND_KIND_INSTANTIATE(EXTERN, S)     \
   NHS_VORONEC_INSTANTIATE(EXTERN, S)         \
   NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \

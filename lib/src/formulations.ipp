@@ -4,6 +4,8 @@
 #include "nhs/first_kind.hpp"
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/gibbs_appell.hpp"
+#include "nhs/maggi.hpp"
 #include "nhs/naive_reduced.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/voronec.hpp"
@@ -54,6 +56,79 @@ class FirstKind final : public Formulation<S> {
   }
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
     const FirstKindField<S> Z = first_kind<S>(sys, x.head(sys.n), x.tail(sys.m));
+    Vec<S> dx(x.size());
+    dx << Z.qdot, Z.zdot;
+    return dx;
+  }
+};
+
+// Formulations integrated in the first kind's coordinates (q, z): the chart
+// (with its check that psi(q, z) reproduces qdot) and the state are the
+// first kind's; each checks its own applicability first.
+template <class S>
+class OnChart : public Formulation<S> {
+ public:
+  Vec<S> chart(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const {
+    this->require_applicable(sys);
+    return FirstKind<S>().chart(sys, q, qd);
+  }
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
+    Vec<S> x(sys.n + sys.m);
+    x << q, chart(sys, q, qd);
+    return x;
+  }
+  void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
+    FirstKind<S>().from_state(sys, x, q, qd);
+  }
+};
+
+template <class S>
+class Maggi final : public OnChart<S> {
+ public:
+  std::string name() const override { return "maggi"; }
+  std::string summary() const override {
+    return "Maggi's equations, implicit form psi^T (d/dt dT/dqdot - dT/dq) = psi^T A in (q, z), "
+           "solved for zdot by the zdot-derivative of the residual (AD), not via g, Gamma "
+           "(000 eqs. 32-35)";
+  }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    return sys.has_parametrization() ? std::string()
+                                     : "the system has no parametric representation psi(q, z)";
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    return {maggi(sys, q, this->chart(sys, q, qd)).qddot, std::nullopt, std::nullopt};
+  }
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
+    const MaggiField<S> Z = maggi<S>(sys, x.head(sys.n), x.tail(sys.m));
+    Vec<S> dx(x.size());
+    dx << Z.qdot, Z.zdot;
+    return dx;
+  }
+};
+
+template <class S>
+class GibbsAppell final : public OnChart<S> {
+ public:
+  std::string name() const override { return "gibbs-appell"; }
+  std::string summary() const override {
+    return "Gibbs-Appell equations dS/dzdot = A_alpha in (q, z), the Appellian S = 1/2 sum m a^2 "
+           "(+ rigid-body terms) from the bodies' accelerations, differentiated in zdot by AD "
+           "(001 §5-6; 000 eqs. 65-68)";
+  }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    if (!sys.has_parametrization()) return "the system has no parametric representation psi(q, z)";
+    if (!sys.has_bodies())
+      return "the system has no body model (point masses, rigid bodies) to compute the "
+             "Appellian from";
+    return {};
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    return {gibbs_appell(sys, q, this->chart(sys, q, qd)).qddot, std::nullopt, std::nullopt};
+  }
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
+    const GibbsAppellField<S> Z = gibbs_appell<S>(sys, x.head(sys.n), x.tail(sys.m));
     Vec<S> dx(x.size());
     dx << Z.qdot, Z.zdot;
     return dx;
@@ -150,6 +225,8 @@ const std::vector<std::unique_ptr<const Formulation<S>>>& formulations() {
   static const auto all = [] {
     std::vector<std::unique_ptr<const Formulation<S>>> v;
     v.push_back(std::make_unique<FirstKind<S>>());
+    v.push_back(std::make_unique<Maggi<S>>());
+    v.push_back(std::make_unique<GibbsAppell<S>>());
     v.push_back(std::make_unique<SecondKind<S>>());
     v.push_back(std::make_unique<Voronec<S>>());
     v.push_back(std::make_unique<NaiveReduced<S>>());

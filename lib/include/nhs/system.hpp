@@ -6,6 +6,7 @@
 #pragma once
 
 #include "nhs/autodiff.hpp"
+#include "nhs/bodies.hpp"
 #include "nhs/errors.hpp"
 
 #include <functional>
@@ -94,6 +95,15 @@ struct System {
 
   bool has_parametrization() const { return static_cast<bool>(parametrization); }
 
+  /// The bodies (bodies.hpp) at (q, qdot); empty if the description has none.
+  template <class T>
+  using BodiesFn = std::function<void(const Vec<T>&, const Vec<T>&, Bodies<T>&)>;
+  BodiesFn<S> bodies;
+  /// The same in AD2, outer derivatives in (q, qdot) (2n), inner in one
+  /// direction (gibbs_appell.hpp).
+  BodiesFn<AD2<S>> bodies_ad2;
+  bool has_bodies() const { return static_cast<bool>(bodies); }
+
   /// Value of the named parameter; throws UsageError for an unknown name.
   const S& parameter(const std::string& name) const {
     for (std::size_t i = 0; i < info.parameters.size(); ++i)
@@ -113,6 +123,7 @@ struct System {
 ///   T potential(const Params<T>&, const Vec<T>& q);            // default 0
 ///   void parametrization(const Params<T>&, q, z, Vec<T>& qd);  // qd sized n
 ///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
+///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
 /// Descriptions write constants with ratio<T>(num, den), never double
 /// literals, and call functions unqualified after `using std::sin;`.
@@ -171,6 +182,13 @@ System<S> describe(const std::vector<S>& values) {
     sys.parametrization_ad1 = [pPsi](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
                                      Vec<AD1<S>>& qd) { D::parametrization(pPsi, q, z, qd); };
     sys.chart = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) { D::chart(pS, q, qd, z); };
+  }
+  if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { D::bodies(pS, q, q, b); }) {
+    const Params<AD2<S>> pB(values, 2 * n, 1);  // outer (q, qdot), inner one direction
+    sys.bodies = [pS](const Vec<S>& q, const Vec<S>& qd, Bodies<S>& b) { D::bodies(pS, q, qd, b); };
+    sys.bodies_ad2 = [pB](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd, Bodies<AD2<S>>& b) {
+      D::bodies(pB, q, qd, b);
+    };
   }
   return sys;
 }
