@@ -13,7 +13,8 @@ std::vector<S> Study<S>::default_parameters() const {
 template <class S>
 const std::vector<Study<S>>& studies() {
   static const std::vector<Study<S>> all = {skate_study<S>(), rolling_disc_study<S>(),
-                                            coaxial_discs_study<S>(), parallel_points_study<S>()};
+                                            coaxial_discs_study<S>(), parallel_points_study<S>(),
+                                            rolling_sphere_study<S>()};
   return all;
 }
 

@@ -13,5 +13,7 @@ template <class S>
 Study<S> coaxial_discs_study();  ///< studies/coaxial_discs.cpp (001 §9.3)
 template <class S>
 Study<S> parallel_points_study();  ///< studies/parallel_points.cpp (001 §9.4)
+template <class S>
+Study<S> rolling_sphere_study();  ///< studies/rolling_sphere.cpp (002)
 
 }  // namespace nhs
