@@ -4,11 +4,13 @@
 #include "first_kind.ipp"
 #include "formulations.ipp"
 #include "gibbs_appell.ipp"
+#include "lagrange_multipliers.ipp"
 #include "maggi.ipp"
 #include "manifold.ipp"
 #include "naive_reduced.ipp"
 #include "regularity.ipp"
 #include "second_kind.ipp"
+#include "udwadia_kalaba.ipp"
 #include "voronec.ipp"
 
 #define NHS_EQUATIONS_INSTANTIATE(EXTERN, S) \
@@ -18,6 +20,8 @@
   NHS_MAGGI_INSTANTIATE(EXTERN, S)           \
   NHS_GIBBS_APPELL_INSTANTIATE(EXTERN, S)    \
   NHS_SECOND_KIND_INSTANTIATE(EXTERN, S)     \
+  NHS_UDWADIA_KALABA_INSTANTIATE(EXTERN, S)  \
+  NHS_LAGRANGE_MULTIPLIERS_INSTANTIATE(EXTERN, S) \
   NHS_VORONEC_INSTANTIATE(EXTERN, S)         \
   NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \
   NHS_MANIFOLD_INSTANTIATE(EXTERN, S)        \

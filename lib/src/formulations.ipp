@@ -5,9 +5,11 @@
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/gibbs_appell.hpp"
+#include "nhs/lagrange_multipliers.hpp"
 #include "nhs/maggi.hpp"
 #include "nhs/naive_reduced.hpp"
 #include "nhs/second_kind.hpp"
+#include "nhs/udwadia_kalaba.hpp"
 #include "nhs/voronec.hpp"
 
 namespace nhs {
@@ -150,6 +152,37 @@ class SecondKind final : public Formulation<S> {
   }
 };
 
+template <class S>
+class UdwadiaKalaba final : public Formulation<S> {
+ public:
+  std::string name() const override { return "udwadia-kalaba"; }
+  std::string summary() const override {
+    return "Udwadia-Kalaba equation: M qddot = Q + Q_c, Q_c = M^1/2 (A M^-1/2)^+ (b - A M^-1 Q) "
+           "by SVD pseudoinverse; redundant constraints allowed (003)";
+  }
+  // Multipliers only where dC/dqdot has full row rank (not unique otherwise).
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    UdwadiaKalabaField<S> U = udwadia_kalaba(sys, q, qd);
+    return {std::move(U.qddot), std::move(U.multipliers), std::move(U.reaction)};
+  }
+};
+
+template <class S>
+class LagrangeMultipliers final : public Formulation<S> {
+ public:
+  std::string name() const override { return "lagrange-multipliers"; }
+  std::string summary() const override {
+    return "Lagrange multipliers by the augmented KKT system [g -C_qdot^T; C_qdot 0] "
+           "[qddot; lambda] = [A - Gamma; -(dC/dq) qdot], solved directly (004; 001 eq. 3.11)";
+  }
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                               const Vec<S>& qd) const override {
+    LagrangeMultipliersField<S> L = lagrange_multipliers(sys, q, qd);
+    return {std::move(L.qddot), std::move(L.multipliers), std::move(L.reaction)};
+  }
+};
+
 // Voronec and the naive procedure integrate x = (q, qdot_indep) (voronec.hpp).
 template <class S>
 class Voronec final : public Formulation<S> {
@@ -228,6 +261,8 @@ const std::vector<std::unique_ptr<const Formulation<S>>>& formulations() {
     v.push_back(std::make_unique<Maggi<S>>());
     v.push_back(std::make_unique<GibbsAppell<S>>());
     v.push_back(std::make_unique<SecondKind<S>>());
+    v.push_back(std::make_unique<UdwadiaKalaba<S>>());
+    v.push_back(std::make_unique<LagrangeMultipliers<S>>());
     v.push_back(std::make_unique<Voronec<S>>());
     v.push_back(std::make_unique<NaiveReduced<S>>());
     return v;

@@ -1,0 +1,75 @@
+#include "nhs/derivatives.hpp"
+#include "nhs/format.hpp"
+#include "nhs/regularity.hpp"
+#include "nhs/udwadia_kalaba.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+
+namespace nhs {
+
+template <class S>
+UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  const Eigen::Index n = sys.n, r = sys.r;
+  const ConstraintJacobians<S> J = constraint_jacobians(sys, q, qd);
+  const Inertia<S> I = inertia(sys, q, qd);
+  // Seed 003's symbols: M qddot = Q + Q_c, A qddot = b.
+  const Mat<S>& M = I.g;                                // g, n x n
+  const Vec<S> Q = active_force(sys, q, qd) - I.gamma;  // A_i - Gamma(qdot, qdot), n
+  const Mat<S>& A = J.C_qdot;                           // dC/dqdot, r x n
+  const Vec<S> b = -(J.C_q * qd);                       // -(dC/dq) qdot, r
+
+  // M = V diag(mu) V^T, positive definite; M^{+-1/2} = V diag(mu^{+-1/2}) V^T.
+  const Eigen::SelfAdjointEigenSolver<Mat<S>> eig(M);
+  const Vec<S> mu = eig.info() == Eigen::Success ? Vec<S>(eig.eigenvalues()) : Vec<S>();
+  if (!M.allFinite() || mu.size() != n || n == 0 ||
+      !(mu[0] > regularity_tolerance<S>() * mu[n - 1]))
+    throw SingularState("singular metric g", "singular state: singular metric g (eigenvalues " +
+                                                 to_string<S>(mu) + ") " + state_context(q, qd));
+  const Mat<S>& V = eig.eigenvectors();
+  const Vec<S> root = mu.cwiseSqrt();
+  const Mat<S> M_half = V * root.asDiagonal() * V.transpose();
+  const Mat<S> M_inv_half = V * root.cwiseInverse().asDiagonal() * V.transpose();
+
+  const Vec<S> a = M_inv_half * (M_inv_half * Q);  // M^{-1} Q, the unconstrained qddot
+  const Vec<S> y = b - A * a;                      // b - A M^{-1} Q, r
+
+  UdwadiaKalabaField<S> out;
+  Vec<S> w = Vec<S>::Zero(n);  // (A M^{-1/2})^+ y
+  if (r > 0) {
+    const Mat<S> B = A * M_inv_half;  // A M^{-1/2}, r x n
+    Eigen::JacobiSVD<Mat<S>> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(regularity_tolerance<S>());
+    out.rank = static_cast<int>(svd.rank());
+    w = svd.solve(y);  // minimum-norm least squares: the pseudoinverse
+    if (out.rank == r) {
+      // A^T lambda = Q_c: lambda = (B B^T)^{-1} y = U Sigma^{-2} U^T y.
+      const Vec<S> s2 = svd.singularValues().cwiseAbs2();
+      out.multipliers = svd.matrixU() * (svd.matrixU().transpose() * y).cwiseQuotient(s2);
+    }
+  }
+  const Vec<S> correction = M_inv_half * w;  // M^{-1} Q_c
+  out.reaction = M_half * w;                 // Q_c
+  out.qddot = a + correction;                // M^{-1} (Q + Q_c)
+
+  // A qddot = b must hold: otherwise b has a part outside the range of A.
+  // Row k is compared with the size of its terms; qddot = a + M^{-1} Q_c
+  // may be much smaller than its two parts, whose rounding it carries.
+  using std::abs;
+  using std::max;
+  const Vec<S> residual = A * out.qddot - b;
+  const S parts = n ? max(a.cwiseAbs().maxCoeff(), correction.cwiseAbs().maxCoeff()) : S(0);
+  for (Eigen::Index k = 0; k < r; ++k) {
+    const S scale = A.row(k).cwiseAbs().sum() * parts + abs(b[k]);
+    if (!(abs(residual[k]) <= regularity_tolerance<S>() * scale)) {
+      const std::string condition = "inconsistent constraints A qddot = b";
+      throw SingularState(condition, "singular state: " + condition + " (rank of dC/dqdot " +
+                                         std::to_string(out.rank) + " of " + std::to_string(r) +
+                                         ", residual A qddot - b = " + to_string<S>(residual) +
+                                         ") " + state_context(q, qd));
+    }
+  }
+  return out;
+}
+
+}  // namespace nhs
