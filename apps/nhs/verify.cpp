@@ -276,6 +276,10 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
       const std::string who = st.info.name + " / " + f.name() + " / " + precision;
       for (const SpecialMotion<S>& mo : st.special_motions()) {
+        if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
+          report.notes.push_back(who + ": " + mo.name + ": not run (" + ex->second + ")");
+          continue;
+        }
         const System<S> sys = st.build(mo.parameters);
         using std::min;
         const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;

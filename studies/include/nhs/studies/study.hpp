@@ -7,6 +7,7 @@
 #include "nhs/system.hpp"
 
 #include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,6 +38,9 @@ struct SpecialMotion {
   State<S> initial;                 ///< on C, exact in S
   S t_end;                          ///< closed form valid (and regular) on [0, t_end]
   std::function<State<S>(const S& t)> exact;  ///< (q(t), qdot(t))
+  /// Formulations that cannot follow this motion, with the reason (e.g. a
+  /// fixed choice of dependent velocities that is singular on the way).
+  std::map<std::string, std::string> excluded = {};
 };
 
 template <class S>
