@@ -84,6 +84,28 @@ struct RollingSphere {
     z[1] = qd[1];
     z[2] = qd[2];
   }
+  /// The bodies (bodies.hpp): the homogeneous sphere, mass m, centre
+  /// (x, y, R); omega in space components from the Euler rates (z-x-z):
+  /// (thetad cos phi + psid sin theta sin phi, thetad sin phi - psid sin theta
+  /// cos phi, phid + psid cos theta); J = (2/5) m R^2 1 (isotropic, so the
+  /// same in every frame).
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    using std::cos;
+    using std::sin;
+    T wx = qd[1] * cos(q[0]) + qd[2] * sin(q[1]) * sin(q[0]);
+    T wy = qd[1] * sin(q[0]) - qd[2] * sin(q[1]) * cos(q[0]);
+    T wz = qd[0] + qd[2] * cos(q[1]);
+    Vector3<T> omega;
+    omega << wx, wy, wz;
+    T moment = p[m] * p[R];
+    moment = moment * p[R];
+    moment = moment * ratio<T>(2, 5);
+    T zero = ratio<T>(0);
+    Matrix3<T> J;
+    J << moment, zero, zero, zero, moment, zero, zero, zero, moment;
+    out.add_rigid_body(p[m], space_position(q[3], q[4], p[R]), omega, J);
+  }
 };
 
 template <class S>
