@@ -27,11 +27,12 @@ inline double integration_tolerance<double>() { return 1e-13; }
 template <>
 inline mp50 integration_tolerance<mp50>() { return mp50("1e-36"); }
 
-/// Runs the check for every formulation f with select(f) true; returns how
-/// many (study, motion, formulation) runs were checked.
+/// Runs the check for every formulation f with select(f) true; counts the
+/// (study, motion, formulation) runs checked in `checked`.
 template <class S>
-int check_special_motions(const std::function<bool(const Formulation<S>&)>& select) {
-  int checked = 0;
+void check_special_motions(const std::function<bool(const Formulation<S>&)>& select,
+                           int& checked) {
+  checked = 0;
   for (const Study<S>& st : studies<S>()) {
     for (const SpecialMotion<S>& mo : st.special_motions()) {
       const System<S> sys = st.build(mo.parameters);
@@ -93,7 +94,6 @@ int check_special_motions(const std::function<bool(const Formulation<S>&)>& sele
       }
     }
   }
-  return checked;
 }
 
 }  // namespace nhs
