@@ -286,6 +286,12 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         check_run<S>(who + ": " + mo.name, sys, st, f, mo.initial, t_end, S(1) / S(2), set,
                      mo.exact, dir / (prefix + slug(mo.name) + ".csv"), figs[i], report);
       }
+      if (const auto ex = st.default_run_excluded.find(f.name());
+          ex != st.default_run_excluded.end()) {
+        report.notes.push_back(who + ": default state: not run (" + ex->second + ")");
+        secs[i] = seconds_since(t0);
+        continue;
+      }
       const State<S> x0 = st.default_state(sys0);
       check_run<S>(who + ": default state", sys0, st, f, x0, opts.quick ? quick_t : S(20),
                    S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);

@@ -50,6 +50,9 @@ struct Study {
   std::function<System<S>(const std::vector<S>&)> build;
   /// The default initial state for given parameters (on C, regular).
   std::function<State<S>(const System<S>&)> default_state;
+  /// Formulations that cannot follow the motion from the default state,
+  /// with the reason (as SpecialMotion::excluded).
+  std::map<std::string, std::string> default_run_excluded = {};
   /// Study-specific quantities along the motion (energy is added generically).
   std::function<std::vector<Invariant<S>>(const System<S>&)> invariants;
   /// Whether T + V is a first integral for this system (false where a
