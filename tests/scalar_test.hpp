@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nhs/autodiff.hpp"
+#include "nhs/norms.hpp"
 
 #include <gtest/gtest.h>
 
@@ -45,14 +46,5 @@ struct Tolerance<mp50> {
   static inline const mp50 cross = mp50("1e-40");
   static inline const mp50 analytic = mp50("1e-30");
 };
-
-/// max|a - b| / max(max|a|, max|b|, tiny): relative difference in max-norm.
-template <class S>
-S relative_difference(const Vec<S>& a, const Vec<S>& b) {
-  using std::max;
-  const S scale = max(max(a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff()),
-                      std::numeric_limits<S>::min());
-  return (a - b).cwiseAbs().maxCoeff() / scale;
-}
 
 }  // namespace nhs

@@ -15,21 +15,12 @@ template <class S>
 class CrossFormulations : public ::testing::Test {};
 TYPED_TEST_SUITE(CrossFormulations, TestScalars, ScalarNames);
 
-// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
-// friction) becomes U(0.5, 2), so that forces are active.
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 TYPED_TEST(CrossFormulations, AllPairsAgreeAtRandomRegularStates) {
   using S = TypeParam;
   std::mt19937_64 rng(20261122);
   for (const Study<S>& st : studies<S>()) {
     for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
       const State<S> x = st.random_state(sys, rng);
       ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
                 S(100) * epsilon<S>())

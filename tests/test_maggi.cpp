@@ -16,16 +16,6 @@ template <class S>
 class Maggi : public ::testing::Test {};
 TYPED_TEST_SUITE(Maggi, TestScalars, ScalarNames);
 
-// Random parameters as in test_cross_formulations.cpp: each default times
-// U(0.5, 1.5); a zero default (fields, friction) becomes U(0.5, 2), so that
-// forces are active.
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 template <class S>
 S max_abs(const Vec<S>& v) {
   return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0);
@@ -53,7 +43,7 @@ TYPED_TEST(Maggi, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
     if (!st.build(st.default_parameters()).has_parametrization()) continue;
     ++applicable;
     for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
       const State<S> x = st.random_state(sys, rng);
       ASSERT_LE(max_abs<S>(constraint_residuals(sys, x.q, x.qdot)), S(100) * epsilon<S>())
           << st.info.name;

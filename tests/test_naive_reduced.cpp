@@ -36,16 +36,6 @@ constexpr int kStates = 60;
 const std::vector<std::string> kRecorded = {"skate", "rolling-disc", "coaxial-discs",
                                             "rolling-sphere"};
 
-// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
-// friction) becomes U(0.5, 2), so that forces are active (as in
-// test_cross_formulations.cpp).
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 template <class S>
 const Study<S>* study_or_null(const std::string& name) {
   for (const Study<S>& s : studies<S>())
@@ -135,7 +125,7 @@ TYPED_TEST(NaiveReduced, SkateFailsExactlyWhereYdotIsNonZero) {
   int large = 0;
   S worst = 0;
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     State<S> x = st.random_state(sys, rng);
     while (abs(cos(x.q[2])) < S(1) / S(10)) x = st.random_state(sys, rng);
     const S m = sys.parameter("m"), I = sys.parameter("I");
@@ -158,7 +148,7 @@ TYPED_TEST(NaiveReduced, SkateFailsExactlyWhereYdotIsNonZero) {
   // ydot = 0: theta = 0 or pi with any s, omega; or s = 0 at any theta.
   const S pi = acos(S(-1));
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(random_parameters(st, rng));
+    const System<S> sys = st.build(randomized_parameters(st, rng));
     Vec<S> q(3), z(2);
     q << uniform<S>(rng, -3, 3), uniform<S>(rng, -3, 3), k % 3 == 0 ? S(0) : k % 3 == 1 ? pi : uniform<S>(rng, -1.4, 1.4);
     z << (k % 3 == 2 ? S(0) : uniform<S>(rng, -1, 1)), uniform<S>(rng, -1, 1);
@@ -182,7 +172,7 @@ TYPED_TEST(NaiveReduced, RollingDiscAgreesEverywhere) {
   const Study<S>& st = find_study<S>("rolling-disc");
   std::mt19937_64 rng(2);
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys, rng);
     EXPECT_LE(relative_difference<S>(naive(sys, x), truth(sys, x)), Tolerance<S>::cross)
         << "rolling-disc state " << k;
@@ -202,7 +192,7 @@ TYPED_TEST(NaiveReduced, CoaxialDiscsAgreeEverywhere) {
   const Study<S>& st = find_study<S>("coaxial-discs");
   std::mt19937_64 rng(3);
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys, rng);
     EXPECT_LE(relative_difference<S>(naive(sys, x), truth(sys, x)), Tolerance<S>::cross)
         << "coaxial-discs state " << k;
@@ -230,7 +220,7 @@ TYPED_TEST(NaiveReduced, RollingSphereFailsUnlessOmegaZOrPsidAndThetadVanish) {
   const S five_sevenths = S(5) / S(7);
   int large = 0;
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st->build(random_parameters(*st, rng));
+    const System<S> sys = st->build(randomized_parameters(*st, rng));
     const State<S> x = st->random_state(sys, rng);
     const S th = x.q[1], phd = x.qdot[0], thd = x.qdot[1], psd = x.qdot[2];
     const S wz = phd + psd * cos(th);
@@ -249,7 +239,7 @@ TYPED_TEST(NaiveReduced, RollingSphereFailsUnlessOmegaZOrPsidAndThetadVanish) {
   EXPECT_GE(large, kStates / 2);
 
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st->build(random_parameters(*st, rng));
+    const System<S> sys = st->build(randomized_parameters(*st, rng));
     State<S> x = st->random_state(sys, rng);
     const S th = x.q[1];
     Vec<S> z(3);

@@ -22,14 +22,6 @@ TYPED_TEST_SUITE(RollingSphere, TestScalars, ScalarNames);
 
 constexpr int kStates = 60;
 
-// Random parameters: each default times U(0.5, 1.5) (as the cross test).
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 template <class S>
 S max_abs(const Vec<S>& v) {
   return v.cwiseAbs().maxCoeff();
@@ -67,7 +59,7 @@ TYPED_TEST(RollingSphere, ThetaEquationIsLemos16) {
   const Study<S>& st = find_study<S>("rolling-sphere");
   std::mt19937_64 rng(20261201);
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys, rng);
     const Vec<S>& q = x.q;
     const Vec<S>& qd = x.qdot;
@@ -92,7 +84,7 @@ TYPED_TEST(RollingSphere, MultipliersVanish) {
   const Study<S>& st = find_study<S>("rolling-sphere");
   std::mt19937_64 rng(20261202);
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys, rng);
     const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
     const Inertia<S> I = inertia(sys, x.q, x.qdot);
@@ -169,7 +161,7 @@ TYPED_TEST(RollingSphere, NaiveEquation6DiffersByPredictedTerm) {
   int generic = 0;
   S largest = 0;
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys, rng);
     const Vec<S>& q = x.q;
     const Vec<S>& qd = x.qdot;

@@ -29,15 +29,6 @@ TYPED_TEST_SUITE(SeedClosedForms, TestScalars, ScalarNames);
 
 constexpr int kStates = 24;
 
-// Random parameters: each default times U(0.5, 1.5); a zero default (g, k)
-// becomes U(0.5, 2) so that every force is active.
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 // A random state in the chart: q uniform in [-3, 3]^n (angles cover the
 // circle), z uniform in [-1, 1]^m, qdot = psi(q, z).
 template <class S>
@@ -103,7 +94,7 @@ TYPED_TEST(SeedClosedForms, Skate_9_1_BothMethods) {
   std::mt19937_64 rng(9001);
   const Study<S>& st = find_study<S>("skate");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = random_parameters(st, rng);
+    const std::vector<S> p = randomized_parameters(st, rng);
     const S m = p[0], I = p[1], g = p[2];
     System<S> sys = st.build(p);
     const Vec<S> extra = maybe_add_random_force(sys, k, rng);
@@ -144,7 +135,7 @@ TYPED_TEST(SeedClosedForms, RollingDisc_9_5_to_9_8) {
   std::mt19937_64 rng(9002);
   const Study<S>& st = find_study<S>("rolling-disc");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = random_parameters(st, rng);
+    const std::vector<S> p = randomized_parameters(st, rng);
     const S m = p[0], R = p[1], Ath = p[2], B = p[3], g = p[4], kv = p[5];
     System<S> sys = st.build(p);
     const Vec<S> extra = maybe_add_random_force(sys, k, rng);
@@ -200,7 +191,7 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
   std::mt19937_64 rng(9003);
   const Study<S>& st = find_study<S>("coaxial-discs");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = random_parameters(st, rng);
+    const std::vector<S> p = randomized_parameters(st, rng);
     const S m = p[0], R = p[1], Ath = p[2], B = p[3], a = p[4], g = p[5];
     System<S> sys = st.build(p);
     const Vec<S> extra = maybe_add_random_force(sys, k, rng);
@@ -299,7 +290,7 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
   const Study<S>& st = find_study<S>("parallel-points");
   for (int k = 0; k < kStates; ++k) {
     for (const bool equal_masses : {false, true}) {
-      std::vector<S> p = random_parameters(st, rng);
+      std::vector<S> p = randomized_parameters(st, rng);
       if (equal_masses) p[1] = p[0];
       const S m1 = p[0], m2 = p[1], g = p[2];
       System<S> sys = st.build(p);
@@ -341,7 +332,7 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_SecondKind_D1_to_D4) {
   const Study<S>& st = find_study<S>("parallel-points");
   for (int k = 0; k < kStates; ++k) {
     for (const bool equal_masses : {false, true}) {
-      std::vector<S> p = random_parameters(st, rng);
+      std::vector<S> p = randomized_parameters(st, rng);
       if (equal_masses) p[1] = p[0];
       const S m1 = p[0], m2 = p[1], g = p[2];
       System<S> sys = st.build(p);
@@ -427,7 +418,7 @@ TYPED_TEST(SeedClosedForms, MultipliersGiveIdealReactions) {
   std::mt19937_64 rng(9006);
   for (const Study<S>& st : studies<S>()) {
     for (int k = 0; k < kStates; ++k) {
-      const System<S> sys = st.build(random_parameters(st, rng));
+      const System<S> sys = st.build(randomized_parameters(st, rng));
       const State<S> x = st.random_state(sys, rng);
       const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
       const ConstraintJacobians<S> J = constraint_jacobians(sys, x.q, x.qdot);

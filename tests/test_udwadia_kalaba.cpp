@@ -16,15 +16,6 @@ template <class S>
 class UdwadiaKalaba : public ::testing::Test {};
 TYPED_TEST_SUITE(UdwadiaKalaba, TestScalars, ScalarNames);
 
-// Random parameters as in test_cross_formulations.cpp: each default times
-// U(0.5, 1.5); a zero default (fields, friction) becomes U(0.5, 2).
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 // Reactions and multipliers are compared against the size of the terms of
 // the Lagrange equations g qddot + Gamma = A + R (001 eq. 3.14) that a
 // reaction balances, not against their own size: where the reaction
@@ -75,7 +66,7 @@ TYPED_TEST(UdwadiaKalaba, AgreesWithSecondKindAtRandomRegularStates) {
   std::mt19937_64 rng(20261123);
   for (const Study<S>& st : studies<S>()) {
     for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
       const State<S> x = st.random_state(sys, rng);
       ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
                 S(100) * epsilon<S>())
@@ -169,7 +160,7 @@ TYPED_TEST(UdwadiaKalaba, RedundantRollingConditionsOfCoaxialDiscs) {
   const Study<S>& st = find_study<S>("coaxial-discs");
   std::mt19937_64 rng(20261124);
   for (int k = 0; k < 60; ++k) {
-    const System<S> sys5 = st.build(k % 2 ? random_parameters(st, rng) : st.default_parameters());
+    const System<S> sys5 = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
     const State<S> x = st.random_state(sys5, rng);
     const std::vector<S> p6 = {sys5.parameter("m"), sys5.parameter("R"), sys5.parameter("A"),
                                sys5.parameter("B"), sys5.parameter("g")};

@@ -27,16 +27,6 @@ TYPED_TEST_SUITE(Voronec, TestScalars, ScalarNames);
 
 constexpr int kStates = 60;
 
-// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
-// friction) becomes U(0.5, 2), so that forces are active (as in
-// test_cross_formulations.cpp).
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
 // A random regular state of the study; for the skate, whose dependent
 // velocity ydot = tan(theta) xdot is singular at cos theta = 0, one with
 // |cos theta| >= 1/10 (SPECIAL_MOTIONS.md, skate).
@@ -61,7 +51,7 @@ TYPED_TEST(Voronec, AgreesWithSecondKindAtRandomRegularStates) {
     covered.push_back(st.info.name);
     S worst = 0;
     for (int k = 0; k < kStates; ++k) {
-      const System<S> sys = k % 2 ? st.build(random_parameters(st, rng)) : sys0;
+      const System<S> sys = k % 2 ? st.build(randomized_parameters(st, rng)) : sys0;
       const State<S> x = random_regular_state(st, sys, rng);
       ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
                 S(100) * epsilon<S>())
@@ -98,7 +88,7 @@ TYPED_TEST(Voronec, CoefficientsSolveTheConstraintsAndAreAntisymmetric) {
   using S = TypeParam;
   std::mt19937_64 rng(7);
   for (const Study<S>& st : studies<S>()) {
-    const System<S> sys = st.build(random_parameters(st, rng));
+    const System<S> sys = st.build(randomized_parameters(st, rng));
     if (!dependent_velocity_reason(sys.info).empty()) continue;
     for (int k = 0; k < 10; ++k) {
       const State<S> x = random_regular_state(st, sys, rng);
@@ -132,7 +122,7 @@ TYPED_TEST(Voronec, RollingSphereReproducesLemosEquations12To16) {
   using std::sin;
   std::mt19937_64 rng(16);
   for (int k = 0; k < kStates; ++k) {
-    const System<S> sys = st->build(random_parameters(*st, rng));
+    const System<S> sys = st->build(randomized_parameters(*st, rng));
     const S R = sys.parameter("R");
     const State<S> x = st->random_state(sys, rng);
     const S phi = x.q[0], theta = x.q[1];
@@ -214,7 +204,7 @@ TYPED_TEST(Voronec, ReducedStateRoundTripsAndRefusesStatesOffC) {
   const Formulation<S>& f = find_formulation<S>("voronec");
   const Study<S>& st = find_study<S>("coaxial-discs");
   std::mt19937_64 rng(3);
-  const System<S> sys = st.build(random_parameters(st, rng));
+  const System<S> sys = st.build(randomized_parameters(st, rng));
   const State<S> x = st.random_state(sys, rng);
   const Vec<S> xs = f.to_state(sys, x.q, x.qdot);
   EXPECT_EQ(xs.size(), 2 * 5 - 3);

@@ -12,6 +12,7 @@
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
+#include "nhs/norms.hpp"
 #include "nhs/scalar.hpp"
 #include "nhs/studies/all.hpp"
 

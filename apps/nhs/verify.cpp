@@ -86,23 +86,6 @@ struct Report {
   std::vector<std::pair<std::string, double>> precision_seconds;
 };
 
-// Random parameters: each default times U(0.5, 1.5); a zero default (fields,
-// friction) becomes U(0.5, 2), so that forces are active.
-template <class S>
-std::vector<S> random_parameters(const Study<S>& st, std::mt19937_64& rng) {
-  std::vector<S> p = st.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
-}
-
-template <class S>
-S relative_difference(const Vec<S>& a, const Vec<S>& b) {
-  using std::max;
-  const S scale = max(max(a.cwiseAbs().maxCoeff(), b.cwiseAbs().maxCoeff()),
-                      std::numeric_limits<S>::min());
-  return (a - b).cwiseAbs().maxCoeff() / scale;
-}
-
 std::string slug(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -229,7 +212,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       const auto t0 = Clock::now();
       std::mt19937_64 rng(20261122 + si);
       for (int k = 0; k < n_states; ++k) {
-        const System<S> sys = k % 2 ? st.build(random_parameters(st, rng)) : sys0;
+        const System<S> sys = k % 2 ? st.build(randomized_parameters(st, rng)) : sys0;
         const State<S> x = st.random_state(sys, rng);
         std::vector<std::optional<Vec<S>>> acc(fs.size());
         for (std::size_t i = 0; i < fs.size(); ++i) {

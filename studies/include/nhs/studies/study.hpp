@@ -92,6 +92,16 @@ S uniform(std::mt19937_64& rng, double lo, double hi) {
   return S(std::uniform_real_distribution<double>(lo, hi)(rng));
 }
 
+/// Randomized parameters for cross-validation: each default times
+/// U(0.5, 1.5); a zero default (fields, friction) becomes U(0.5, 2), so that
+/// every force is active. Size and order of study.info.parameters.
+template <class S>
+std::vector<S> randomized_parameters(const Study<S>& study, std::mt19937_64& rng) {
+  std::vector<S> p = study.default_parameters();
+  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
+  return p;
+}
+
 /// The standard random regular state: q uniform in [-3, 3]^n (angles on
 /// both sides of every quadrant), z uniform in
 /// [-1, 1]^m, qdot = psi(q, z). Requires a parametrization.
