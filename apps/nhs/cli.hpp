@@ -57,6 +57,7 @@ struct VerifyOptions {
   std::string out_dir = "reports/latest";
   int states = 50;
   bool quick = false;
+  unsigned jobs = 0;  ///< worker threads for the runs; 0: the number of cores
 };
 
 // --- commands (one file each) ----------------------------------------------

@@ -136,6 +136,9 @@ int run_main(int argc, char** argv) {
       ->capture_default_str();
   verify_cmd->add_flag("--quick", verify.quick,
                        "10 states, runs cut at t = 2 (a smoke test, not the full check)");
+  verify_cmd->add_option("--jobs", verify.jobs,
+                         "worker threads for the integrations (0: one per core)")
+      ->capture_default_str();
 
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

@@ -23,12 +23,51 @@
 #include <random>
 #include <sstream>
 #include <system_error>
+#include <thread>
+#include <atomic>
+#include <mutex>
 
 namespace nhs::cli {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// The runs of one study are spread over worker threads (each run owns its
+// system, recorder and CSV file; the model is immutable); the shared lists
+// of the report are appended under this lock.
+std::mutex report_mutex;
+
+void add_line(std::vector<std::string>& lines, std::string line) {
+  const std::lock_guard<std::mutex> lock(report_mutex);
+  lines.push_back(std::move(line));
+}
+
+/// Calls body(i) for i in [0, count) on `jobs` threads (jobs <= 1: in order).
+/// The first exception is rethrown after all threads have stopped.
+template <class F>
+void parallel_for(std::size_t count, unsigned jobs, const F& body) {
+  if (jobs <= 1) {
+    for (std::size_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr error;
+  std::vector<std::thread> workers;
+  for (unsigned w = 0; w < jobs; ++w)
+    workers.emplace_back([&] {
+      for (std::size_t i; (i = next++) < count;) {
+        try {
+          body(i);
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(report_mutex);
+          if (!error) error = std::current_exception();
+        }
+      }
+    });
+  for (auto& w : workers) w.join();
+  if (error) std::rethrow_exception(error);
+}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -123,7 +162,7 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
   if (!file) throw std::runtime_error("cannot write " + csv.string());
   const auto fail = [&](const std::string& msg) {
     fig.pass = false;
-    report.failures.push_back(what + ": " + msg);
+    add_line(report.failures, what + ": " + msg);
   };
   Recorder<S> rec(sys, st.invariants(sys), file.get(), exact);
   IntegrationOptions<S> io;
@@ -149,7 +188,7 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
   // non-conservative forces (if any) did no work at any sample.
   const bool declared = st.energy_is_conserved(sys);
   if (declared && rec.nonconservative_power != 0)
-    report.notes.push_back(what + ": the study declares energy conserved, but the "
+    add_line(report.notes, what + ": the study declares energy conserved, but the "
                            "non-conservative force does work (max |F . qdot| = " +
                            short_figure(rec.nonconservative_power) + "); energy not checked");
   if (declared && rec.nonconservative_power == 0) {
@@ -158,7 +197,7 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
     if (!(rec.energy_drift <= bound))
       fail("energy drift " + short_figure(rec.energy_drift) + " > " + short_figure(bound));
   } else if (!declared) {
-    report.notes.push_back(what + ": energy not conserved (non-conservative forces do work); "
+    add_line(report.notes, what + ": energy not conserved (non-conservative forces do work); "
                            "drift " + short_figure(rec.energy_drift) + " not checked");
   }
   Figures<S>::raise(fig.constraint, rec.max_C);
@@ -202,7 +241,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       if (why.empty())
         fs.push_back(f.get());
       else
-        report.notes.push_back(st.info.name + " / " + f->name() + ": not applicable: " + why);
+        add_line(report.notes, st.info.name + " / " + f->name() + ": not applicable: " + why);
     }
     std::vector<Figures<S>> figs(fs.size());
     std::vector<double> secs(fs.size(), 0);
@@ -220,7 +259,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
             acc[i] = fs[i]->acceleration(sys, x.q, x.qdot).qddot;
           } catch (const std::exception& e) {
             figs[i].pass = false;
-            report.failures.push_back(fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
+            add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
                                                   fs[i]->name(), precision, k, e.what()));
           }
         }
@@ -230,13 +269,13 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
               Figures<S>::raise(figs[i].cross, relative_difference<S>(*acc[i], *acc[j]));
       }
       if (fs.size() < 2)
-        report.notes.push_back(st.info.name + " / " + precision +
+        add_line(report.notes, st.info.name + " / " + precision +
                                ": fewer than two applicable formulations; no agreement check");
       for (std::size_t i = 0; i < fs.size(); ++i) {
         if (fs.size() >= 2 && !fs[i]->is_negative_control() && figs[i].cross &&
             !(*figs[i].cross <= set.cross)) {
           figs[i].pass = false;
-          report.failures.push_back(fmt::format("{} / {} / {}: qddot disagreement {} > {}", st.info.name,
+          add_line(report.failures, fmt::format("{} / {} / {}: qddot disagreement {} > {}", st.info.name,
                                                 fs[i]->name(), precision, short_figure(*figs[i].cross),
                                                 short_figure(set.cross)));
         }
@@ -245,22 +284,23 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
                  st.info.name, n_states, fs.size(), seconds_since(t0));
     }
 
-    // (2), (3) special motions and the default-state run.
-    for (std::size_t i = 0; i < fs.size(); ++i) {
+    // (2), (3) special motions and the default-state run, one formulation
+    // per task.
+    parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
       const auto t0 = Clock::now();
       const Formulation<S>& f = *fs[i];
       if (f.is_negative_control()) {  // wrong motions by design: not integrated
-        report.notes.push_back(st.info.name + " / " + f.name() + " / " + precision +
+        add_line(report.notes, st.info.name + " / " + f.name() + " / " + precision +
                                ": negative control; its row gives its qddot disagreement with the "
                                "valid formulations (expected where it fails), never a failure");
-        continue;
+        return;
       }
       fmt::print(stderr, "  {:<16} {}:\n", st.info.name, f.name());
       const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
       const std::string who = st.info.name + " / " + f.name() + " / " + precision;
       for (const SpecialMotion<S>& mo : st.special_motions()) {
         if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
-          report.notes.push_back(who + ": " + mo.name + ": not run (" + ex->second + ")");
+          add_line(report.notes, who + ": " + mo.name + ": not run (" + ex->second + ")");
           continue;
         }
         const System<S> sys = st.build(mo.parameters);
@@ -271,15 +311,15 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       }
       if (const auto ex = st.default_run_excluded.find(f.name());
           ex != st.default_run_excluded.end()) {
-        report.notes.push_back(who + ": default state: not run (" + ex->second + ")");
+        add_line(report.notes, who + ": default state: not run (" + ex->second + ")");
         secs[i] = seconds_since(t0);
-        continue;
+        return;
       }
       const State<S> x0 = st.default_state(sys0);
       check_run<S>(who + ": default state", sys0, st, f, x0, opts.quick ? quick_t : S(20),
                    S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);
       secs[i] = seconds_since(t0);
-    }
+    });
 
     for (std::size_t i = 0; i < fs.size(); ++i) {
       Row row{st.info.name, fs[i]->name(), precision};
@@ -339,6 +379,8 @@ std::string table(const std::vector<Row>& rows, bool markdown) {
 }  // namespace
 
 int verify_command(const VerifyOptions& opts) {
+  VerifyOptions o = opts;
+  if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
   if (opts.states < 1) throw UsageError("--states must be at least 1");
   std::vector<std::string> names = precision_names();
   if (opts.precision != "all") {
@@ -354,7 +396,7 @@ int verify_command(const VerifyOptions& opts) {
   const auto start = Clock::now();
   Report report;
 #define NHS_CLI_VERIFY_(T, NAME) \
-  if (opts.precision == "all" || opts.precision == NAME) verify_scalar<T>(opts, report);
+  if (opts.precision == "all" || opts.precision == NAME) verify_scalar<T>(o, report);
   NHS_FOR_EACH_SCALAR(NHS_CLI_VERIFY_)
 #undef NHS_CLI_VERIFY_
   const double total = seconds_since(start);
