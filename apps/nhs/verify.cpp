@@ -110,7 +110,8 @@ Settings<S> settings() {
 /// One line of the table.
 struct Row {
   std::string study, formulation, precision;
-  std::string cross = "-", analytic = "-", energy = "-", constraint = "-", invariants = "-";
+  std::string cross = "-", reaction = "-", analytic = "-", energy = "-", constraint = "-",
+              invariants = "-";
   double seconds = 0;
   bool pass = true;
   std::string control;  // a negative control's result ("negative control: disagrees"); empty otherwise
@@ -141,7 +142,7 @@ std::string slug(const std::string& s) {
 /// Running maxima of one row's figures.
 template <class S>
 struct Figures {
-  std::optional<S> cross, analytic, energy, constraint, invariants;
+  std::optional<S> cross, reaction, analytic, energy, constraint, invariants;
   bool pass = true;
   static void raise(std::optional<S>& slot, const S& v) {
     using std::max;
@@ -254,9 +255,11 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         const System<S> sys = k % 2 ? st.build(randomized_parameters(st, rng)) : sys0;
         const State<S> x = st.random_state(sys, rng);
         std::vector<std::optional<Vec<S>>> acc(fs.size());
+        std::vector<std::optional<Acceleration<S>>> full(fs.size());
         for (std::size_t i = 0; i < fs.size(); ++i) {
           try {
-            acc[i] = fs[i]->acceleration(sys, x.q, x.qdot).qddot;
+            full[i] = fs[i]->acceleration(sys, x.q, x.qdot);
+            acc[i] = full[i]->qddot;
           } catch (const std::exception& e) {
             figs[i].pass = false;
             add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
@@ -267,11 +270,44 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
           for (std::size_t j = 0; j < fs.size(); ++j)
             if (i != j && acc[i] && acc[j] && !fs[j]->is_negative_control())  // vs valid ones only
               Figures<S>::raise(figs[i].cross, relative_difference<S>(*acc[i], *acc[j]));
+        // Reactions R_i and multipliers (through C_qdot^T lambda, a force) where
+        // two formulations define them, relative to the Lagrange equation's
+        // terms: R may vanish (the rolling sphere), so R alone has no scale.
+        const Inertia<S> in = inertia(sys, x.q, x.qdot);
+        const Mat<S> C_qdot = constraint_jacobians(sys, x.q, x.qdot).C_qdot;
+        using std::max;
+        const S force_scale = max(active_force(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
+                                  in.gamma.cwiseAbs().maxCoeff());
+        for (std::size_t i = 0; i < fs.size(); ++i)
+          for (std::size_t j = 0; j < fs.size(); ++j) {
+            if (i == j || !full[i] || !full[j] || fs[j]->is_negative_control()) continue;
+            const S scale = max(max(force_scale, (in.g * full[i]->qddot).cwiseAbs().maxCoeff()),
+                                std::numeric_limits<S>::min());
+            if (full[i]->reaction && full[j]->reaction)
+              Figures<S>::raise(figs[i].reaction,
+                                (*full[i]->reaction - *full[j]->reaction).cwiseAbs().maxCoeff() /
+                                    scale);
+            if (full[i]->multipliers && full[j]->multipliers)
+              Figures<S>::raise(
+                  figs[i].reaction,
+                  (C_qdot.transpose() * (*full[i]->multipliers - *full[j]->multipliers))
+                          .cwiseAbs()
+                          .maxCoeff() /
+                      scale);
+          }
       }
       if (fs.size() < 2)
         add_line(report.notes, st.info.name + " / " + precision +
                                ": fewer than two applicable formulations; no agreement check");
       for (std::size_t i = 0; i < fs.size(); ++i) {
+        if (!fs[i]->is_negative_control() && figs[i].reaction &&
+            !(*figs[i].reaction <= set.cross)) {
+          figs[i].pass = false;
+          add_line(report.failures,
+                   fmt::format("{} / {} / {}: reaction/multiplier disagreement {} > {}",
+                               st.info.name, fs[i]->name(), precision,
+                               short_figure(*figs[i].reaction), short_figure(set.cross)));
+        }
         if (fs.size() >= 2 && !fs[i]->is_negative_control() && figs[i].cross &&
             !(*figs[i].cross <= set.cross)) {
           figs[i].pass = false;
@@ -325,6 +361,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       Row row{st.info.name, fs[i]->name(), precision};
       const auto fig = [](const std::optional<S>& v) { return v ? short_figure(*v) : std::string("-"); };
       row.cross = fig(figs[i].cross);
+      row.reaction = fig(figs[i].reaction);
       row.analytic = fig(figs[i].analytic);
       row.energy = fig(figs[i].energy);
       row.constraint = fig(figs[i].constraint);
@@ -342,11 +379,12 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
 
 std::string table(const std::vector<Row>& rows, bool markdown) {
   const std::vector<std::string> head = {"study", "formulation", "precision", "max qddot disagreement",
+                                         "max R, lambda disagreement",
                                          "error vs analytic", "energy drift", "max |C|",
                                          "invariant drift", "time [s]", "result"};
   std::vector<std::vector<std::string>> cells = {head};
   for (const Row& r : rows)
-    cells.push_back({r.study, r.formulation, r.precision, r.cross, r.analytic, r.energy, r.constraint,
+    cells.push_back({r.study, r.formulation, r.precision, r.cross, r.reaction, r.analytic, r.energy, r.constraint,
                      r.invariants, fmt::format("{:.1f}", r.seconds),
                      !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"});
   std::vector<std::size_t> width(head.size(), 0);
@@ -417,7 +455,10 @@ int verify_command(const VerifyOptions& opts) {
      << "Each row: one study, formulation and precision. *max qddot disagreement*: largest "
         "relative difference (max-norm) of qddot against every other applicable formulation at "
         "random regular states (half at default parameters, half at parameters randomized: "
-        "defaults x U(0.5, 1.5), zero defaults U(0.5, 2)). *error vs analytic*: largest max-norm "
+        "defaults x U(0.5, 1.5), zero defaults U(0.5, 2)). *max R, lambda disagreement*: at the "
+        "same states, the reactions R_i and the multipliers (as forces C_qdot^T lambda) against "
+        "every other formulation that defines them, relative to the size of the Lagrange "
+        "equation's terms (same threshold as qddot). *error vs analytic*: largest max-norm "
         "error over (q, qdot) at the output samples (every 0.5) of each special motion, "
         "integrated to its t_end. *energy drift* = max |E - E0| over the runs that conserve "
         "energy; *max |C|* and *invariant drift* (the study's conserved invariants) over the "
