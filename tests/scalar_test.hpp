@@ -3,10 +3,12 @@
 #pragma once
 
 #include "nhs/autodiff.hpp"
+#include "nhs/errors.hpp"
 #include "nhs/norms.hpp"
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <tuple>
 
 namespace nhs {
@@ -46,5 +48,23 @@ struct Tolerance<mp50> {
   static inline const mp50 cross = mp50("1e-40");
   static inline const mp50 analytic = mp50("1e-30");
 };
+
+/// max_i |v_i|, and 0 for an empty vector.
+template <class S>
+S max_abs(const Vec<S>& v) {
+  return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0);
+}
+
+/// The condition of the SingularState that f() throws, or a note that it
+/// threw none (so that EXPECT_EQ shows what happened).
+template <class F>
+std::string singular_condition(F&& f) {
+  try {
+    f();
+  } catch (const SingularState& e) {
+    return e.condition;
+  }
+  return "(no SingularState thrown)";
+}
 
 }  // namespace nhs

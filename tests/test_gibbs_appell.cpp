@@ -17,21 +17,6 @@ template <class S>
 class GibbsAppell : public ::testing::Test {};
 TYPED_TEST_SUITE(GibbsAppell, TestScalars, ScalarNames);
 
-template <class S>
-S max_abs(const Vec<S>& v) {
-  return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0);
-}
-
-template <class F>
-std::string singular_condition(F&& f) {
-  try {
-    f();
-  } catch (const SingularState& e) {
-    return e.condition;
-  }
-  return "(no SingularState thrown)";
-}
-
 TYPED_TEST(GibbsAppell, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
   using S = TypeParam;
   using std::max;

@@ -16,22 +16,6 @@ template <class S>
 class Maggi : public ::testing::Test {};
 TYPED_TEST_SUITE(Maggi, TestScalars, ScalarNames);
 
-template <class S>
-S max_abs(const Vec<S>& v) {
-  return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0);
-}
-
-// The condition of the SingularState that f throws, or a note that it threw none.
-template <class F>
-std::string singular_condition(F&& f) {
-  try {
-    f();
-  } catch (const SingularState& e) {
-    return e.condition;
-  }
-  return "(no SingularState thrown)";
-}
-
 TYPED_TEST(Maggi, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
   using S = TypeParam;
   using std::max;

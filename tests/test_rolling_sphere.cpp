@@ -22,11 +22,6 @@ TYPED_TEST_SUITE(RollingSphere, TestScalars, ScalarNames);
 
 constexpr int kStates = 60;
 
-template <class S>
-S max_abs(const Vec<S>& v) {
-  return v.cwiseAbs().maxCoeff();
-}
-
 // 002 eq. 6, the theta equation of the substituted Lagrangian (002 eq. 5):
 // 7 thetadd - 5 psid^2 sin theta cos theta + 2 phid psid sin theta = 0.
 template <class S>
@@ -94,16 +89,6 @@ TYPED_TEST(RollingSphere, MultipliersVanish) {
     EXPECT_LE(max_abs(D.reaction), Tolerance<S>::cross * scale) << "state " << k;
     EXPECT_LE(max_abs<S>(D.qddot.tail(2)), Tolerance<S>::cross * max_abs(D.qddot)) << "state " << k;
   }
-}
-
-template <class F>
-std::string singular_condition(F&& f) {
-  try {
-    f();
-  } catch (const SingularState& e) {
-    return e.condition;
-  }
-  return "(no SingularState thrown)";
 }
 
 // (c) The Euler-angle chart: the metric is singular at sin theta = 0

@@ -49,17 +49,6 @@ S difference_over(const Vec<S>& a, const Vec<S>& b, const S& floor) {
              max(floor, std::numeric_limits<S>::min()));
 }
 
-// The condition of the SingularState that f throws, or a note that it threw none.
-template <class F>
-std::string singular_condition(F&& f) {
-  try {
-    f();
-  } catch (const SingularState& e) {
-    return e.condition;
-  }
-  return "(no SingularState thrown)";
-}
-
 TYPED_TEST(UdwadiaKalaba, AgreesWithSecondKindAtRandomRegularStates) {
   using S = TypeParam;
   const S tol = Tolerance<S>::cross;
