@@ -17,16 +17,6 @@
 
 namespace nhs {
 
-// Integration tolerance chosen so that the global error at t = 20 is below
-// Tolerance<S>::analytic with margin: the error bound is what is asserted,
-// the integration tolerance is only the means.
-template <class S>
-S integration_tolerance();
-template <>
-inline double integration_tolerance<double>() { return 1e-13; }
-template <>
-inline mp50 integration_tolerance<mp50>() { return mp50("1e-36"); }
-
 /// Runs the check for every formulation f with select(f) true; counts the
 /// (study, motion, formulation) runs checked in `checked`.
 template <class S>

@@ -4,6 +4,7 @@
 // rows, to stdout or --out, and keeps the rows of a failed run.
 // ctest-labels: unit cli
 #include "nhs/formulation.hpp"
+#include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/studies/all.hpp"
 
@@ -17,6 +18,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -267,6 +269,40 @@ TEST_F(Cli, AccelRoundTripsFiftyDigits) {
         EXPECT_EQ(from_string<mp50>(j["reaction"][i].get<std::string>()), (*acc.reaction)[i]);
     }
   }
+}
+
+// Every precision of NHS_FOR_EACH_SCALAR works through the tool: `accel`
+// prints qddot that reads back as the library's value in that scalar, and
+// a short `run` uses the precision's default stepper.
+template <class S>
+void check_precision_through_cli(const std::function<Result(std::vector<std::string>)>& run) {
+  const std::string name(ScalarName<S>::value);
+  const Result r = run({"accel", "skate", "--precision", name});
+  ASSERT_EQ(r.code, 0) << name << ": " << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["precision"], name);
+  const Study<S>& st = find_study<S>("skate");
+  const System<S> sys = st.build(st.default_parameters());
+  const State<S> x = st.default_state(sys);
+  const Vec<S> qa = admit_state(sys, x.q, x.qdot, default_manifold_tolerance<S>());
+  const Acceleration<S> acc = find_formulation<S>("second-kind").acceleration(sys, x.q, qa);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(from_string<S>(j["qddot"][i].get<std::string>()), acc.qddot[i]) << name << " " << i;
+  const Result run_r = run({"run", "skate", "--precision", name, "--t-end", "0.2", "--dt-out", "0.1"});
+  ASSERT_EQ(run_r.code, 0) << name << ": " << run_r.err;
+  EXPECT_EQ(lines(run_r.out).size(), 4u) << name;
+  EXPECT_NE(run_r.err.find("stepper " + default_stepper<S>()), std::string::npos) << run_r.err;
+}
+
+TEST_F(Cli, EveryPrecisionThroughAccelAndRun) {
+  const Result list = nhs({"list"});
+  ASSERT_EQ(list.code, 0);
+  const auto run = [this](std::vector<std::string> args) { return nhs(args); };
+#define NHS_TEST_CLI_PRECISION_(T, NAME)                                        \
+  EXPECT_NE(list.out.find(std::string("  ") + NAME + " "), std::string::npos) << NAME; \
+  check_precision_through_cli<T>(run);
+  NHS_FOR_EACH_SCALAR(NHS_TEST_CLI_PRECISION_)
+#undef NHS_TEST_CLI_PRECISION_
 }
 
 std::string expected_header(const std::string& study) {

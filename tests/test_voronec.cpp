@@ -233,7 +233,7 @@ TYPED_TEST(Voronec, SkateInclineMotionUntilTheSingularCrossing) {
   IntegrationOptions<S> opts;
   opts.t_end = S(6) / S(5);
   opts.dt_out = S(1) / S(10);
-  opts.rtol = opts.atol = from_string<S>(std::is_same_v<S, double> ? "1e-13" : "1e-36");
+  opts.rtol = opts.atol = integration_tolerance<S>();
   S err = 0;
   integrate<S>(
       sys, f, motion->initial.q, motion->initial.qdot, opts,

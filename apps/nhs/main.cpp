@@ -114,11 +114,14 @@ int run_main(int argc, char** argv) {
   add_state_options(run_cmd, run);
   run_cmd->add_option("--t-end", run.t_end, "final time")->capture_default_str();
   run_cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
-  run_cmd->add_option("--rtol", run.rtol, "relative tolerance (default 1e-12 double, 1e-40 mp50)");
+  run_cmd->add_option("--rtol", run.rtol,
+                      "relative tolerance (default: 1e-12 double, 1e-15 long-double, 1e-30 float128, "
+                      "1e-45 mp50, 1e-95 mp100)");
   run_cmd->add_option("--atol", run.atol, "absolute tolerance (default = rtol default)");
   run_cmd->add_option("--stepper", run.stepper,
                       "auto, " + join(stepper_names()) +
-                          " (auto: dopri5 in double, bulirsch-stoer in multiprecision)")
+                          " (auto: dopri5 in double, fehlberg78 in long-double, bulirsch-stoer in "
+                          "float128, mp50, mp100)")
       ->capture_default_str();
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");

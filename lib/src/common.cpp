@@ -18,8 +18,10 @@ S from_string(const std::string& text) {
   if (!std::regex_match(text, decimal)) throw MalformedNumber("malformed number '" + text + "'");
   S value;
   if constexpr (std::is_same_v<S, double>) {
-    value = std::strtod(text.c_str(), nullptr);
-  } else {
+    value = std::strtod(text.c_str(), nullptr);  // correctly rounded (glibc)
+  } else if constexpr (std::is_same_v<S, long double>) {
+    value = std::strtold(text.c_str(), nullptr);  // correctly rounded (glibc)
+  } else {  // Boost.Multiprecision: mpfr_set_str / strtoflt128, correctly rounded
     value = S(text);
   }
   using std::isfinite;

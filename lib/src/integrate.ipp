@@ -1,6 +1,8 @@
 #include "nhs/format.hpp"
 #include "nhs/integrate.hpp"
 
+#include "detail/bulirsch_stoer_kmax.hpp"
+
 #include <boost/numeric/odeint.hpp>
 
 #include <functional>
@@ -12,6 +14,14 @@ namespace odeint = boost::numeric::odeint;
 
 template <class S>
 using OdeState = std::vector<S>;
+
+// "bulirsch-stoer" is Odeint's dense-output Gragg-Bulirsch-Stoer (8
+// extrapolation columns) up to this many digits, and above it the
+// controlled one with kHighOrderColumns columns: at 100 digits, 8 columns
+// cap the order at ~16 and the cost grows x5.7 per 10 digits of tolerance
+// (detail/bulirsch_stoer_kmax.hpp; README "Precisions").
+constexpr int kDenseBulirschStoerDigits = 60;
+constexpr std::size_t kHighOrderColumns = 16;
 
 template <class S>
 Vec<S> to_vec(const OdeState<S>& x) {
@@ -57,7 +67,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
     throw UsageError("t-end, dt-out and rtol must be positive and atol non-negative");
 
   std::string stepper = opts.stepper;
-  if (stepper == "auto") stepper = std::is_same_v<S, double> ? "dopri5" : "bulirsch-stoer";
+  if (stepper == "auto") stepper = default_stepper<S>();
   st.stepper = stepper;
 
   // Output times 0, dt, 2 dt, ... and t_end itself.
@@ -95,9 +105,21 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
                                          observer, checker);
     } else if (stepper == "bulirsch-stoer") {
-      odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
-      st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
-                                         observer, checker);
+      if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
+        // Beyond 60 digits: 16 extrapolation columns (orders up to ~32),
+        // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
+        odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
+                                    typename odeint::algebra_dispatcher<OdeState<S>>::algebra_type,
+                                    typename odeint::operations_dispatcher<OdeState<S>>::operations_type,
+                                    odeint::initially_resizer, kHighOrderColumns>
+            s(opts.atol, opts.rtol);
+        st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
+                                           observer, checker);
+      } else {
+        odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
+        st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
+                                           observer, checker);
+      }
     } else {
       std::string known;
       for (const auto& n : stepper_names()) known += " " + n;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -13,28 +14,58 @@ namespace nhs {
 
 /// Stepper names: "dopri5" (Dormand-Prince 5(4), dense output), "fehlberg78"
 /// (Runge-Kutta-Fehlberg 7(8), controlled), "bulirsch-stoer" (Gragg-
-/// Bulirsch-Stoer with dense output). "auto" picks dopri5 for double and
-/// bulirsch-stoer for multiprecision (DEPENDENCIES.md: dopri5 cannot reach
-/// 1e-40 in practice).
+/// Bulirsch-Stoer: Odeint's, with dense output, up to 60 digits; above,
+/// a 16-column controlled variant, lib/src/detail/bulirsch_stoer_kmax.hpp).
+/// "auto" is default_stepper<S>().
 std::vector<std::string> stepper_names();
+
+/// The decimal digits of S (std::numeric_limits<S>::digits10): 15 double,
+/// 18 long double, 33 float128, 50 mp50, 100 mp100.
+template <class S>
+constexpr int decimal_digits() {
+  return std::numeric_limits<S>::digits10;
+}
+
+/// The stepper "auto" stands for, by the decimal digits d of S: "dopri5"
+/// for double (d <= 15), "fehlberg78" for long double (d <= 18),
+/// "bulirsch-stoer" above (float128, mp50, mp100). Measured on the skate on
+/// the incline (SPECIAL_MOTIONS.md) to t = 20 at the default tolerance,
+/// first-kind (README "Precisions"): in long double at 1e-15, dopri5 9.1e-14
+/// error with 15.2k RHS calls, fehlberg78 8.5e-14 with 2.8k, bulirsch-stoer
+/// 1.2e-12 with 1.3k (its dense output is the weak point at low accuracy);
+/// in float128 at 1e-30, bulirsch-stoer 8.5k calls, fehlberg78 173k.
+/// DEPENDENCIES.md: dopri5 cannot reach 1e-40 in practice.
+template <class S>
+std::string default_stepper() {
+  const int d = decimal_digits<S>();
+  return d <= 15 ? "dopri5" : d <= 18 ? "fehlberg78" : "bulirsch-stoer";
+}
+
+/// 10^e in S, correctly rounded (parsed from "1e<e>"; never a double).
+template <class S>
+S power_of_ten(int e) {
+  return from_string<S>("1e" + std::to_string(e));
+}
+
+/// The default integration tolerance (rtol = atol) of S: what the precision
+/// reaches with a few digits to spare for the round-off accumulated over
+/// ~10^4-10^5 steps: 10^-(d - 3) up to 33 digits, 10^-(d - 5) above:
+///   double 1e-12, long double 1e-15, float128 1e-30, mp50 1e-45,
+///   mp100 1e-95.
+template <class S>
+S default_tolerance() {
+  const int d = decimal_digits<S>();
+  return power_of_ten<S>(-(d <= 33 ? d - 3 : d - 5));
+}
 
 template <class S>
 struct IntegrationOptions {
   S t_end = S(10);
   S dt_out = S(1) / S(10);     ///< output spacing; the last sample is at t_end
-  S rtol = default_rtol();     ///< relative error tolerance per step
-  S atol = default_rtol();     ///< absolute error tolerance per step
-  std::string stepper = "auto";
+  S rtol = default_tolerance<S>();  ///< relative error tolerance per step
+  S atol = default_tolerance<S>();  ///< absolute error tolerance per step
+  std::string stepper = "auto";     ///< "auto" (default_stepper<S>()) or a stepper_names() entry
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
-
-  /// 1e-12 in double; 1e-(digits10 - 10) in higher precisions (1e-40 for mp50).
-  static S default_rtol() {
-    const int d = std::numeric_limits<S>::digits10;
-    const int e = d <= 16 ? 12 : d - 10;
-    S tol = S(1);
-    for (int i = 0; i < e; ++i) tol /= S(10);
-    return tol;
-  }
 };
 
 /// One output sample of a motion.

@@ -5,6 +5,7 @@
 // ScalarName specialization below.
 #pragma once
 
+#include <boost/multiprecision/float128.hpp>
 #include <boost/multiprecision/mpfr.hpp>
 #include <boost/numeric/odeint/algebra/detail/extract_value_type.hpp>
 
@@ -27,10 +28,28 @@ using mp50 = boost::multiprecision::number<
     boost::multiprecision::mpfr_float_backend<50, boost::multiprecision::allocate_stack>,
     boost::multiprecision::et_off>;
 
-/// X(type, "cli-name") for every supported scalar type.
-#define NHS_FOR_EACH_SCALAR(X) \
-  X(double, "double")          \
-  X(::nhs::mp50, "mp50")
+/// 100 significant decimal digits, MPFR backend, as mp50. The reference
+/// precision: double and the other types are checked against it.
+using mp100 = boost::multiprecision::number<
+    boost::multiprecision::mpfr_float_backend<100, boost::multiprecision::allocate_stack>,
+    boost::multiprecision::et_off>;
+
+/// IEEE binary128 (113-bit significand, 33 decimal digits): GCC's
+/// __float128 through Boost.Multiprecision, `number<float128_backend,
+/// et_off>`. Needs GNU extensions (gnu++20) and libquadmath (linked by the
+/// nhs target).
+using float128 = boost::multiprecision::float128;
+
+/// X(type, "cli-name") for every supported scalar type, in order of
+/// increasing precision. The first one is the quick default (double).
+/// long double is the x87 80-bit extended type on x86-64 (64-bit
+/// significand, 18 decimal digits).
+#define NHS_FOR_EACH_SCALAR(X)     \
+  X(double, "double")              \
+  X(long double, "long-double")    \
+  X(::nhs::float128, "float128")   \
+  X(::nhs::mp50, "mp50")           \
+  X(::nhs::mp100, "mp100")
 
 #define NHS_SCALAR_TUPLE_(T, NAME) , std::tuple<T>()
 /// The supported scalar types as a tuple (typed tests, instantiation units).

@@ -1,0 +1,235 @@
+// Observed order of each stepper against the closed form of the skate on
+// the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), and exactness of
+// Odeint's method coefficients in 100 digits.
+// ctest-labels: mp
+//
+// (1) Coefficients: one step of y' = J y (a rotation, y(h) = exp(hJ) y0)
+//     with h = 1e-12 in mp100. A Runge-Kutta step of order p differs from
+//     the exact flow by O(h^(p+1)); a coefficient rounded through a double
+//     (relative error ~1e-17) would leave an error of ~1e-17 h = 1e-29 (in
+//     the weights b_i) or ~1e-17 h^2 (in the a_ij). Odeint 1.74 writes its
+//     dopri5, Fehlberg 7(8) and Bulirsch-Stoer constants as ratios of
+//     integers converted to the value type (static_cast<value_type>(n) /
+//     static_cast<value_type>(d)), so they are correctly rounded in S; this
+//     test is the proof.
+// (2) Fixed steps (plain do_step, no error control) in mp50, the first-kind
+//     field of the skate: the error at t = 1 against the step h, for h =
+//     2^-k. The fitted log-log slope must be the nominal order +- 0.5: 5
+//     for Dormand-Prince 5(4), 8 for Fehlberg 7(8) (Odeint propagates the
+//     8th-order solution). The smallest errors reach ~1e-20 and below: a
+//     double-rounded coefficient would flatten the curve at ~1e-17.
+// (3) Bulirsch-Stoer's order adapts to the tolerance, so there is no fixed
+//     order to observe; what is meaningful is that the error follows the
+//     tolerance: error at t = 2 against rtol = atol from 1e-15 to 1e-45
+//     (mp50, nhs::integrate), log-log slope 1 +- 0.5, and the error never
+//     above 100 x the tolerance.
+#include "scalar_test.hpp"
+
+#include "nhs/integrate.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <boost/numeric/odeint.hpp>
+
+#include <iostream>
+#include <vector>
+
+namespace nhs {
+namespace {
+
+namespace odeint = boost::numeric::odeint;
+
+template <class S>
+using OdeState = std::vector<S>;
+
+/// Least-squares slope of log10(y) against log10(x).
+double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  const double n = static_cast<double>(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double lx = std::log10(x[i]), ly = std::log10(y[i]);
+    sx += lx;
+    sy += ly;
+    sxx += lx * lx;
+    sxy += lx * ly;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+/// log10 of a positive S as a double (for the fits; S may be far below
+/// the double range's precision but not its exponent range here).
+template <class S>
+double log10_of(const S& x) {
+  using std::log10;
+  return static_cast<double>(log10(x));
+}
+
+// --- (1) exact coefficients --------------------------------------------------
+
+using M = mp100;
+
+struct Rotation {  // y' = (y2, -y1)
+  void operator()(const OdeState<M>& y, OdeState<M>& dy, const M&) const {
+    dy[0] = y[1];
+    dy[1] = -y[0];
+  }
+};
+
+// exp(hJ) y0 for the rotation, y0 = (1, 0): (cos h, -sin h).
+M one_step_error(const OdeState<M>& y, const M& h) {
+  using std::cos;
+  using std::sin;
+  using std::max;
+  return max(abs(y[0] - cos(h)), abs(y[1] + sin(h)));
+}
+
+TEST(CoefficientsExactIn100Digits, OneTinyStepOfEachStepper) {
+  const M h = from_string<M>("1e-12");
+  const OdeState<M> y0 = {M(1), M(0)};
+  {
+    odeint::runge_kutta_dopri5<OdeState<M>, M, OdeState<M>, M> st;
+    OdeState<M> y = y0;
+    st.do_step(Rotation(), y, M(0), h);
+    // order 5: local error ~ h^6 / 720 ~ 1e-75.
+    EXPECT_LE(one_step_error(y, h), from_string<M>("1e-70")) << "dopri5";
+    std::cout << "[ coeff    ] dopri5 one-step error " << static_cast<double>(one_step_error(y, h))
+              << "\n";
+  }
+  {
+    // dopri5's dense output (the calc_state interpolant, order 4): at the
+    // middle of the step, error ~ h^5 ~ 1e-60.
+    auto dense = odeint::make_dense_output(from_string<M>("1e-50"), from_string<M>("1e-50"),
+                                           odeint::runge_kutta_dopri5<OdeState<M>, M, OdeState<M>, M>());
+    dense.initialize(y0, M(0), h);
+    dense.do_step(Rotation());
+    OdeState<M> ym(2);
+    const M tm = dense.previous_time() + (dense.current_time() - dense.previous_time()) / M(3);
+    dense.calc_state(tm, ym);
+    EXPECT_LE(one_step_error(ym, tm), from_string<M>("1e-55")) << "dopri5 dense output";
+    std::cout << "[ coeff    ] dopri5 dense-output error " << static_cast<double>(one_step_error(ym, tm))
+              << " at t = " << static_cast<double>(tm) << "\n";
+  }
+  {
+    odeint::runge_kutta_fehlberg78<OdeState<M>, M, OdeState<M>, M> st;
+    OdeState<M> y = y0;
+    st.do_step(Rotation(), y, M(0), h);
+    // order 8: local error ~ h^9 ~ 1e-108, below mp100's round-off.
+    EXPECT_LE(one_step_error(y, h), from_string<M>("1e-97")) << "fehlberg78";
+    std::cout << "[ coeff    ] fehlberg78 one-step error "
+              << static_cast<double>(one_step_error(y, h)) << "\n";
+  }
+  {
+    // Bulirsch-Stoer with dense output: a step at tolerance 1e-95 (the
+    // extrapolation tableau's coefficients are built from the integer step
+    // sequence in S), and its interpolant at a third of the step.
+    odeint::bulirsch_stoer_dense_out<OdeState<M>, M, OdeState<M>, M> st(from_string<M>("1e-95"),
+                                                                        from_string<M>("1e-95"));
+    st.initialize(y0, M(0), from_string<M>("1e-3"));
+    st.do_step(Rotation());
+    OdeState<M> y(2), ym(2);
+    const M t1 = st.current_time();
+    st.calc_state(t1, y);
+    EXPECT_LE(one_step_error(y, t1), from_string<M>("1e-95")) << "bulirsch-stoer, t = " << t1;
+    const M tm = st.previous_time() + (t1 - st.previous_time()) / M(3);
+    st.calc_state(tm, ym);
+    EXPECT_LE(one_step_error(ym, tm), from_string<M>("1e-90")) << "bulirsch-stoer dense output";
+    std::cout << "[ coeff    ] bulirsch-stoer step to t = " << static_cast<double>(t1) << ": error "
+              << static_cast<double>(one_step_error(y, t1)) << ", dense output "
+              << static_cast<double>(one_step_error(ym, tm)) << "\n";
+  }
+}
+
+// --- (2), (3) observed order on the skate ----------------------------------------
+
+using P = mp50;
+
+struct SkateSetup {
+  const Study<P>& study = find_study<P>("skate");
+  SpecialMotion<P> motion = study.special_motions().front();  // omega = 0.9
+  System<P> sys = study.build(motion.parameters);
+  const Formulation<P>& f = find_formulation<P>("first-kind");
+};
+
+struct Field {
+  const SkateSetup& s;
+  void operator()(const OdeState<P>& x, OdeState<P>& dx, const P&) const {
+    const Vec<P> d = s.f.field(s.sys, Eigen::Map<const Vec<P>>(x.data(), static_cast<Eigen::Index>(x.size())));
+    dx.assign(d.data(), d.data() + d.size());
+  }
+};
+
+/// Max-norm error over (q, qdot) at t = 1 after 2^k fixed steps.
+template <class Stepper>
+P fixed_step_error(const SkateSetup& s, int k) {
+  const Vec<P> x0 = s.f.to_state(s.sys, s.motion.initial.q, s.motion.initial.qdot);
+  OdeState<P> x(x0.data(), x0.data() + x0.size());
+  const int steps = 1 << k;
+  const P h = P(1) / P(steps);
+  Stepper st;
+  for (int i = 0; i < steps; ++i) st.do_step(Field{s}, x, P(i) * h, h);
+  Vec<P> q, qd;
+  s.f.from_state(s.sys, Eigen::Map<const Vec<P>>(x.data(), static_cast<Eigen::Index>(x.size())), q, qd);
+  const State<P> e = s.motion.exact(P(1));
+  using std::max;
+  return max((q - e.q).cwiseAbs().maxCoeff(), (qd - e.qdot).cwiseAbs().maxCoeff());
+}
+
+template <class Stepper>
+void check_fixed_order(const std::string& name, int k_min, int k_max, double order,
+                       double below) {
+  const SkateSetup s;
+  std::vector<double> hs, errs;
+  for (int k = k_min; k <= k_max; ++k) {
+    const P err = fixed_step_error<Stepper>(s, k);
+    hs.push_back(std::ldexp(1.0, -k));
+    errs.push_back(std::pow(10.0, log10_of(err)));
+    std::cout << "[ order    ] " << name << " h = 2^-" << k << ": error " << errs.back() << "\n";
+  }
+  const double slope = loglog_slope(hs, errs);
+  std::cout << "[ order    ] " << name << ": fitted order " << slope << " (nominal " << order << ")\n";
+  EXPECT_NEAR(slope, order, 0.5) << name;
+  // The curve goes below what a double-rounded coefficient would allow.
+  EXPECT_LT(errs.back(), below) << name;
+}
+
+TEST(ConvergenceOrder, DormandPrince5FixedSteps) {
+  check_fixed_order<odeint::runge_kutta_dopri5<OdeState<P>, P, OdeState<P>, P>>(
+      "dopri5", 4, 10, 5.0, 1e-17);
+}
+
+TEST(ConvergenceOrder, Fehlberg78FixedSteps) {
+  check_fixed_order<odeint::runge_kutta_fehlberg78<OdeState<P>, P, OdeState<P>, P>>(
+      "fehlberg78", 2, 7, 8.0, 1e-18);
+}
+
+TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
+  const SkateSetup s;
+  std::vector<double> tols, errs;
+  for (int e = 15; e <= 45; e += 5) {
+    IntegrationOptions<P> opts;
+    opts.t_end = P(2);
+    opts.dt_out = P(2);
+    opts.stepper = "bulirsch-stoer";
+    opts.rtol = opts.atol = power_of_ten<P>(-e);
+    P err(0);
+    IntegrationStats stats;
+    integrate<P>(s.sys, s.f, s.motion.initial.q, s.motion.initial.qdot, opts,
+                 [&](const Sample<P>& x) {
+                   using std::max;
+                   const State<P> ex = s.motion.exact(x.t);
+                   err = max(err, max((x.q - ex.q).cwiseAbs().maxCoeff(),
+                                      (x.qdot - ex.qdot).cwiseAbs().maxCoeff()));
+                 },
+                 &stats);
+    tols.push_back(std::pow(10.0, -e));
+    errs.push_back(std::pow(10.0, log10_of(err)));
+    std::cout << "[ order    ] bulirsch-stoer rtol 1e-" << e << ": error " << errs.back() << ", "
+              << stats.rhs_calls << " RHS calls\n";
+    EXPECT_LE(err, P(100) * opts.rtol) << "rtol 1e-" << e;
+  }
+  const double slope = loglog_slope(tols, errs);
+  std::cout << "[ order    ] bulirsch-stoer: error ~ tol^" << slope << "\n";
+  EXPECT_NEAR(slope, 1.0, 0.5);
+}
+
+}  // namespace
+}  // namespace nhs
