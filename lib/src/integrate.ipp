@@ -25,6 +25,7 @@ struct Rhs {
   const Formulation<S>& f;
   IntegrationStats& stats;
   std::uint64_t max_calls;
+  S singular_margin;
 
   void operator()(const OdeState<S>& x, OdeState<S>& dx, const S& t) {
     if (++stats.rhs_calls > max_calls)
@@ -32,6 +33,11 @@ struct Rhs {
                                " vector-field evaluations before t = " + to_string<S>(t));
     Vec<S> d;
     try {
+      if (singular_margin > 0) {
+        Vec<S> q, qd;
+        f.from_state(sys, to_vec(x), q, qd);
+        require_margins(sys, q, qd, singular_margin);
+      }
       d = f.field(sys, to_vec(x));
     } catch (const SingularState& e) {
       throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " +
@@ -71,7 +77,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
 
   const Vec<S> x0 = f.to_state(sys, q0, qd0);
   OdeState<S> x(x0.data(), x0.data() + x0.size());
-  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls};
+  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls, opts.singular_margin};
   auto observer = [&](const OdeState<S>& xs, const S& t) {
     const Vec<S> xv = to_vec(xs);
     if (!xv.allFinite())

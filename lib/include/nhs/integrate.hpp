@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nhs/formulation.hpp"
+#include "nhs/singular_set.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -26,6 +27,11 @@ struct IntegrationOptions {
   S atol = default_rtol();     ///< absolute error tolerance per step
   std::string stepper = "auto";
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
+  /// When positive, every vector-field evaluation first checks the state's
+  /// margins to the singular sets (singular_set.hpp: sigma_min of dC/dqdot
+  /// and the system's own) and stops the motion with SingularState when one
+  /// is <= singular_margin. 0: only the formulations' own checks.
+  S singular_margin = S(0);
 
   /// 1e-12 in double; 1e-(digits10 - 10) in higher precisions (1e-40 for mp50).
   static S default_rtol() {
