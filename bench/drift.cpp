@@ -8,7 +8,7 @@
 // |E - E0| at `--samples` evenly spaced times for the report's figures.
 //
 //   ./build/bench/drift                      # full: t = 1e4 (see README for the cost)
-//   ./build/bench/drift --quick              # t = 200 (the quick report)
+//   ./build/bench/drift --quick              # t = 100 (the quick report)
 //   options: --t-end T, --out FILE (reports/bench/drift.json), --jobs N (2),
 //            --samples N (200), --study NAME, --formulation NAME (repeatable)
 //
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
     };
     if (a == "--quick") {
       quick = true;
-      t_end = 200;
+      t_end = 100;
     } else if (a == "--t-end") {
       t_end = std::stod(value());
     } else if (a == "--out") {

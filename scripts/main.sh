@@ -3,7 +3,7 @@
 # formulation x precision; writes reports/latest/summary.md and the
 # trajectories, prints the table; then regenerates reports/REPORT.md and
 # reports/figures/ with the quick benchmarks (scripts/report.sh --quick
-# --skip-verify: drift to t = 200, work-precision in double) over that
+# --skip-verify: drift to t = 100, work-precision in double) over that
 # verify output. Exits non-zero if a check or the report fails.
 # Extra arguments go to `nhs verify` (e.g. --precision double --quick: the
 # whole job then takes a few minutes on 2 cores).

@@ -4,7 +4,7 @@
 # bench/work_precision, then scripts/report.py.
 #
 #   bash scripts/report.sh --quick   # a few minutes on 2 cores: verify --quick in
-#                                    # double (into reports/quick/), drift to t = 200,
+#                                    # double (into reports/quick/), drift to t = 100,
 #                                    # work-precision in double at 4 tolerances
 #   bash scripts/report.sh           # full: nhs verify (both precisions, into
 #                                    # reports/latest/), drift to t = 1e4,

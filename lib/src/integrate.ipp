@@ -91,8 +91,10 @@ std::uint64_t integrate_times_projected(Stepper& stepper, odeint::dense_output_s
   std::uint64_t steps = 0;
   const S last = times.back();
   OdeState<S> xs = x;
-  std::size_t k = 0;
+  project(x);
   stepper.initialize(x, times.front(), dt);
+  observer(x, times.front());  // no step taken yet: nothing to interpolate
+  std::size_t k = 1;
   while (true) {
     // Output times covered by the last step: interpolated by its dense
     // output (before the state is changed), then projected.
