@@ -55,6 +55,7 @@ struct RunOptions : StateOptions {
   std::string stepper = "auto";
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
   std::string out;            ///< CSV file; empty: stdout
+  bool project = false;       ///< IntegrationOptions::project (--project)
 };
 
 struct VerifyOptions {

@@ -129,6 +129,8 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+  run_cmd->add_flag("--project", run.project,
+                    "project qdot back onto C after every accepted step (positions kept)");
 
   VerifyOptions verify;
   auto* verify_cmd = app.add_subcommand(
