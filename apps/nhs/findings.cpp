@@ -58,30 +58,6 @@ S max_error(const State<S>& a, const State<S>& b) {
   return max((a.q - b.q).cwiseAbs().maxCoeff(), (a.qdot - b.qdot).cwiseAbs().maxCoeff());
 }
 
-// The symmetric motion (SPECIAL_MOTIONS.md (e)) integrated to `fraction` of
-// T/4 with second-kind at tolerance tol: error against the exact pendulum at
-// the end, and sigma_min(dC/dqdot) there.
-template <class S>
-std::pair<S, S> near_turning_point(const S& fraction, const S& tol) {
-  const SpecialMotion<S> mo = symmetric_pendulum_motion<S>(fraction);
-  const Study<S>& st = find_study<S>("bipendulum");
-  const System<S> sys = st.build(mo.parameters);
-  IntegrationOptions<S> io;
-  io.t_end = mo.t_end;
-  io.dt_out = mo.t_end;
-  io.rtol = io.atol = tol;
-  State<S> last;
-  integrate<S>(sys, find_formulation<S>("second-kind"), mo.initial.q, mo.initial.qdot, io,
-               [&](const Sample<S>& s) { last = {s.q, s.qdot}; }, nullptr);
-  return {max_error(last, mo.exact(mo.t_end)),
-          regularity_margins(sys, last.q, last.qdot).front().value};
-}
-
-template <class S>
-S default_tolerance() {
-  return IntegrationOptions<S>::default_rtol();
-}
-
 }  // namespace
 
 int findings_command(const FindingsOptions& opts) {
@@ -174,9 +150,10 @@ int findings_command(const FindingsOptions& opts) {
     Csv csv(dir / "bipendulum_near_singular.csv",
             "one_minus_fraction,error_double,error_mp50,sigma_min_double,sigma_min_mp50");
     for (const char* f : {"0.1", "0.01", "0.001", "0.0001", "0.00001"}) {
-      const auto d = near_turning_point<double>(1.0 - std::stod(f), 1e-13);
-      const auto m = near_turning_point<mp50>(mp50(1) - from_string<mp50>(f), from_string<mp50>("1e-40"));
-      csv.row(std::string(f), d.first, m.first, d.second, m.second);
+      const auto d = symmetric_near_turning_point<double>(1.0 - std::stod(f), {1e-13});
+      const auto m = symmetric_near_turning_point<mp50>(mp50(1) - from_string<mp50>(f),
+                                                        {from_string<mp50>("1e-40")});
+      csv.row(std::string(f), d.error, m.error, d.sigma_min, m.sigma_min);
     }
   }
 
