@@ -8,10 +8,13 @@
 //   require_full_rank          the JacobiSVD regularity check of dC/dqdot
 //   factor_positive_definite   the LDLT of g with its pivot check
 //   kinetic_energy_std_function T in double through System's std::function
+//   state_context              the error-message context "at q = ..., qdot = ..."
+//                              that second_kind builds eagerly (3 times a call)
 //   second_kind_total          the whole second_kind(), for the sum
 //
 //   ./build/bench/bench_rhs_breakdown --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "nhs/derivatives.hpp"
+#include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
@@ -76,6 +79,10 @@ void register_breakdown() {
         [](const auto& sys, const auto& q, const auto& qd, auto& state) {
           for (auto _ : state) benchmark::DoNotOptimize(sys.kinetic_energy(q, qd));
         });
+    add("state_context", [](const auto& sys, const auto& q, const auto& qd, auto& state) {
+      (void)sys;
+      for (auto _ : state) benchmark::DoNotOptimize(nhs::state_context(q, qd));
+    });
     add("second_kind_total", [](const auto& sys, const auto& q, const auto& qd, auto& state) {
       for (auto _ : state) benchmark::DoNotOptimize(nhs::second_kind(sys, q, qd));
     });

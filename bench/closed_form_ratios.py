@@ -29,7 +29,7 @@ def load(path):
         if b.get("error_occurred"):
             continue
         parts = b["run_name"].split("/")
-        ns = b["real_time"] * UNIT[b.get("time_unit", "ns")]
+        ns = b["cpu_time"] * UNIT[b.get("time_unit", "ns")]
         if parts[0] == "closed-form":
             key = (parts[1], parts[2], "closed-form")
         else:
@@ -55,9 +55,10 @@ def main():
     formulations = sorted({k[2] for k in times if k[2] != "closed-form"})
     rows = []
     md = ["# Generic formulations against the hand-written closed forms", "",
-          "Time of one `Formulation::acceleration()` divided by the time of the closed-form "
+          "CPU time of one `Formulation::acceleration()` divided by the CPU time of the closed-form "
           "qddot (`nhs/studies/closed_forms.hpp`) at the study's default state, same run "
-          "(medians of %s repetitions). Target of the issue: best formulation <= %gx in double."
+          "(medians of %s repetitions; CPU time, since wall time on the shared machine includes "
+          "waiting for a core). Target of the issue: best formulation <= %gx in double."
           % (context.get("repetitions", "?") if "repetitions" in context else "the",
              TARGET), "",
           "Source: `%s` (%s, %s CPUs, load average %s)." % (
