@@ -399,73 +399,22 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_ZeroSectionIsSingular) {
 // of (79) in SEED_ERRATA.md) and the incline (91)-(92), against the generic
 // second kind and the KKT system.
 //
-// PROVISIONAL: studies/bipendulum.cpp is not on main yet, so the system is
-// described here after STUDIES.md (T, C of eq. 73, V = -m1 g x1 - m2 g x2);
-// to be replaced by find_study<S>("bipendulum") when it lands.
-struct BipendulumLocal {
-  static SystemInfo info() {
-    return {"bipendulum",
-            "non-holonomic bipendulum (local test description)",
-            "000 §13",
-            {"x1", "y1", "x2", "y2"},
-            {{"m1", "1", "mass of P1"}, {"m2", "1", "mass of P2"}, {"g", "0", "incline along +x"}},
-            {"C1"},
-            {},
-            false};
-  }
-  template <class T>
-  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
-    (void)q;
-    T half = ratio<T>(1, 2);
-    return (qd[0] * qd[0] + qd[1] * qd[1]) * half * p[0] +
-           (qd[2] * qd[2] + qd[3] * qd[3]) * half * p[1];
-  }
-  template <class T>
-  static T potential(const Params<T>& p, const Vec<T>& q) {
-    return -(q[0] * p[0] * p[2]) - q[2] * p[1] * p[2];
-  }
-  /// 000 eq. 73.
-  template <class T>
-  static void constraints(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
-    C[0] = q[0] * qd[0] * qd[3] - q[2] * qd[2] * qd[1] + (q[1] - q[3]) * qd[1] * qd[3];
-  }
-};
-
-// A random regular state on C: q in [-3, 3]^4 with |x1|, |x2| >= 1/4; each
-// point turns about P0 = (0, y0) (STUDIES.md notes): x1d = -w1 (y1 - y0),
-// y1d = w1 x1, x2d = -w2 (y2 - y0), y2d = w2 x2, with y0 in [-3, 3] and
-// 1/4 <= |w1|, |w2| <= 1, so that Delta of (82) is bounded away from 0.
-template <class S>
-ChartState<S> random_bipendulum_state(std::mt19937_64& rng) {
-  using std::abs;
-  const S quarter = S(1) / S(4);
-  for (;;) {
-    ChartState<S> x;
-    x.q.resize(4);
-    for (auto& v : x.q) v = uniform<S>(rng, -3, 3);
-    const S y0 = uniform<S>(rng, -3, 3), w1 = uniform<S>(rng, -1, 1), w2 = uniform<S>(rng, -1, 1);
-    if (abs(x.q[0]) < quarter || abs(x.q[2]) < quarter || abs(w1) < quarter || abs(w2) < quarter)
-      continue;
-    x.z = vec<S>({y0, w1, w2});
-    x.qd = vec<S>({-w1 * (x.q[1] - y0), w1 * x.q[0], -w2 * (x.q[3] - y0), w2 * x.q[2]});
-    return x;
-  }
-}
-
+// Forces: the study's (incline g, harmonic pull k; both nonzero on odd
+// states, k = 0 on even states so that (91)-(92) apply) plus, on odd states,
+// a random constant force. States: the study's random regular states.
 TYPED_TEST(SeedClosedForms, Bipendulum_80_to_82_and_91_92) {
   using S = TypeParam;
   std::mt19937_64 rng(9007);
+  const Study<S>& st = find_study<S>("bipendulum");
   for (int k = 0; k < kStates; ++k) {
     for (const bool equal_masses : {false, true}) {
-      std::vector<S> p = {uniform<S>(rng, 0.5, 1.5), uniform<S>(rng, 0.5, 1.5),
-                          uniform<S>(rng, 0.5, 2)};
+      std::vector<S> p = randomized_parameters(st, rng);  // (m1, m2, g, k), all nonzero
       if (equal_masses) p[1] = p[0];
-      System<S> sys = describe<S, BipendulumLocal>(p);
+      if (k % 2 == 0) p[3] = S(0);  // the incline alone on even states
+      System<S> sys = st.build(p);
       const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-      const ChartState<S> x = random_bipendulum_state<S>(rng);
-      ASSERT_LE(max_abs<S>(constraint_residuals(sys, x.q, x.qd)),
-                Tolerance<S>::cross * (S(1) + x.qd.squaredNorm()))
-          << "state off C, state " << k;
+      const State<S> s0 = st.random_state(sys, rng);
+      const ChartState<S> x{s0.q, Vec<S>(), s0.qdot};
       const auto P = closed_form::BipendulumParameters<S>::from(p);
       const Vec<S> A = Vec<S>(closed_form::bipendulum_forces<S>(P, x.q, x.qd)) + extra;
       expect_forces(sys, x.q, x.qd, A);
