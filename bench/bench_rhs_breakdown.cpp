@@ -65,7 +65,7 @@ void register_breakdown() {
     add("require_full_rank", [](const auto& sys, const auto& q, const auto& qd, auto& state) {
       const nhs::Mat<double> Cq = nhs::constraint_jacobians(sys, q, qd).C_qdot;
       for (auto _ : state) {
-        nhs::require_full_rank<double>(Cq, "rank loss of dC/dqdot", "");
+        nhs::require_full_rank<double>(Cq, "rank loss of dC/dqdot", [] { return std::string(); });
         benchmark::ClobberMemory();
       }
     });
@@ -73,7 +73,7 @@ void register_breakdown() {
                                        auto& state) {
       const nhs::Mat<double> g = nhs::inertia(sys, q, qd).g;
       for (auto _ : state)
-        benchmark::DoNotOptimize(nhs::factor_positive_definite<double>(g, "singular metric g", ""));
+        benchmark::DoNotOptimize(nhs::factor_positive_definite<double>(g, "singular metric g", [] { return std::string(); }));
     });
     add("kinetic_energy_std_function",
         [](const auto& sys, const auto& q, const auto& qd, auto& state) {
