@@ -3,7 +3,8 @@
 // psi on C; N = 0 against the skate study (001 §9.1); the trailer geometry
 // and dynamics against an independent model in maximal coordinates (N + 1
 // free skates tied by hitch constraints); the special motions' closed-form
-// accelerations; the registry's n-trailer-<N> ids and their thread-safe cache.
+// accelerations; where the naive-reduced negative control agrees; the
+// registry's n-trailer-<N> ids and their thread-safe cache.
 // ctest-labels: study
 #include "scalar_test.hpp"
 
@@ -269,6 +270,61 @@ TEST(NTrailerDouble, CircleIntegratesToItsClosedFormAtFiveTrailers) {
                     },
                     nullptr);
   EXPECT_LE(err, Tolerance<double>::analytic);
+}
+
+// naive-reduced (the negative control, 002 eq. 6) on the N-trailer: with
+// x = (xd, thetad_0) and Voronec's split, the omitted terms are E_i =
+// sum_nu dTbar/dq_{dep nu} a_nu,i + sum_nu p_nu b^nu_ij x_j, p_nu =
+// dT/dqdot_dep (tests/test_naive_reduced.cpp). On C, Pdot_k = v_k e_k and
+//   Tbar = m/2 sum_k v_k^2 + I/2 (thetad_0^2 + sum_k (v_{k-1}/L)^2 sin^2 phi_k),
+//   v_0 = xd / cos theta_0, v_k = v_{k-1} cos phi_k, phi_k = theta_{k-1} - theta_k,
+// a function of cos^2 theta_0, cos^2 phi_k, sin^2 phi_k, xd^2 and thetad_0^2.
+// E vanishes (the naive method agrees) where
+//   - v = 0 (any q, omega): Tbar's q-derivatives are O(xd^2) and every
+//     Pdot_k and thetad_k (k >= 1) vanish, so p = 0;
+//   - the train lies along the x axis, every theta_k in {0, pi} (any v,
+//     omega): the q-derivatives of the squares above vanish there, and p = 0
+//     (p_y = m sum_k Pdot_k,y = 0; p_{theta_k} = m L sum_{j>=k} Pdot_j . n_k
+//     + I thetad_k = 0 with Pdot_j along x and n_k along y).
+// It fails by O(1) at random states (N = 0 is the skate: test_naive_reduced).
+TYPED_TEST(NTrailer, NaiveReducedAgreesOnlyWhereTheOmittedTermsVanish) {
+  using S = TypeParam;
+  using std::acos;
+  using std::max;
+  const Formulation<S>& naive = find_formulation<S>("naive-reduced");
+  const Formulation<S>& truth = find_formulation<S>("second-kind");
+  std::mt19937_64 rng(14);
+  const S pi = acos(S(-1));
+  for (int N : {1, 3, 8}) {
+    const Study<S> st = n_trailer_study<S>(N);
+    int large = 0;
+    const int states = 10;
+    for (int k = 0; k < states; ++k) {
+      const System<S> sys = st.build(randomized_parameters(st, rng));
+      const State<S> x = st.random_state(sys, rng);
+      const S d = relative_difference<S>(naive.acceleration(sys, x.q, x.qdot).qddot,
+                                         truth.acceleration(sys, x.q, x.qdot).qddot);
+      if (d > S(1) / S(100)) ++large;
+      // v = 0 at the same configuration, random omega.
+      Vec<S> z(2), qd(sys.n);
+      z << S(0), uniform<S>(rng, -1, 1);
+      sys.parametrization(x.q, z, qd);
+      EXPECT_LE(relative_difference<S>(naive.acceleration(sys, x.q, qd).qddot,
+                                       truth.acceleration(sys, x.q, qd).qddot),
+                Tolerance<S>::cross)
+          << "v = 0, N = " << N << " state " << k;
+      // Every theta_k in {0, pi}, random v and omega.
+      Vec<S> q = x.q;
+      for (int j = 0; j <= N; ++j) q[2 + j] = (rng() % 2) ? pi : S(0);
+      z << uniform<S>(rng, -1, 1), uniform<S>(rng, -1, 1);
+      sys.parametrization(q, z, qd);
+      EXPECT_LE(relative_difference<S>(naive.acceleration(sys, q, qd).qddot,
+                                       truth.acceleration(sys, q, qd).qddot),
+                Tolerance<S>::cross)
+          << "train along x, N = " << N << " state " << k;
+    }
+    EXPECT_GE(large, states / 2) << "N = " << N;
+  }
 }
 
 // Registry: the listed "n-trailer" (N = kNTrailerDefault), "n-trailer-<N>"
