@@ -4,7 +4,8 @@
 Usage: /usr/bin/python3 bench/fit_scaling.py reports/bench/scaling.json
 Writes <input stem>_fit.json and <input stem>_fit.md next to the input and
 prints the markdown. For every series (scaling/<formulation>, part/<name>):
-the table of time per call (real time, microseconds) against N and n, and
+the table of CPU time per call (microseconds; the machine is shared, so
+CPU time rather than wall time) against N and n, and
 the least-squares slope of log(time) against log(n), over all sizes and
 over the large sizes only (N >= 10), where fixed per-call overheads no
 longer dominate.
@@ -37,25 +38,29 @@ def main(path):
             continue
         name = b["name"]
         key = name.rsplit("/N=", 1)[0]
-        t_us = b["real_time"] * TO_US[b.get("time_unit", "ns")]
-        series.setdefault(key, []).append((int(b["N"]), int(b["n"]), t_us))
+        unit = TO_US[b.get("time_unit", "ns")]
+        series.setdefault(key, []).append(
+            (int(b["N"]), int(b["n"]), b["cpu_time"] * unit, b["real_time"] * unit))
 
     out = OrderedDict()
     for key, rows in series.items():
         rows.sort()
         out[key] = {
-            "rows": [{"N": N, "n": n, "time_us": t} for N, n, t in rows],
-            "exponent_all": slope([(n, t) for _, n, t in rows]),
-            "exponent_N_ge_10": slope([(n, t) for N, n, t in rows if N >= 10]),
+            "rows": [{"N": N, "n": n, "cpu_time_us": t, "real_time_us": w}
+                     for N, n, t, w in rows],
+            "exponent_all": slope([(n, t) for _, n, t, _ in rows]),
+            "exponent_N_ge_10": slope([(n, t) for N, n, t, _ in rows if N >= 10]),
         }
 
     context = data.get("context", {})
     md = ["# RHS cost against n (N-trailer, double)", ""]
-    md.append("Source: `%s` (%s, %s CPUs, %s)." % (path, context.get("date", "?"),
-                                                      context.get("num_cpus", "?"),
-                                                      context.get("library_build_type", "?")))
-    md.append("Time per call in microseconds (real time); p: least-squares slope of "
-              "log(time) against log(n).")
+    md.append("Source: `%s` (%s, %s CPUs, load average %s; the Google Benchmark "
+              "library itself built as %s)." % (path, context.get("date", "?"),
+                                                context.get("num_cpus", "?"),
+                                                context.get("load_avg", "?"),
+                                                context.get("library_build_type", "?")))
+    md.append("CPU time per call in microseconds; p: least-squares slope of "
+              "log(time) against log(n), over all N and over N >= 10.")
     md.append("")
     sizes = sorted({(r["N"], r["n"]) for s in out.values() for r in s["rows"]})
     md.append("| series | " + " | ".join("N=%d (n=%d)" % s for s in sizes) +
@@ -63,7 +68,7 @@ def main(path):
     md.append("|---|" + "---|" * (len(sizes) + 2))
     fmt = lambda p: "—" if p is None else "%.2f" % p
     for key, s in out.items():
-        by = {(r["N"], r["n"]): r["time_us"] for r in s["rows"]}
+        by = {(r["N"], r["n"]): r["cpu_time_us"] for r in s["rows"]}
         cells = ["%.4g" % by[sz] if sz in by else "—" for sz in sizes]
         md.append("| %s | %s | %s | %s |" % (key, " | ".join(cells), fmt(s["exponent_all"]),
                                             fmt(s["exponent_N_ge_10"])))
