@@ -1,18 +1,20 @@
 // Cost of one right-hand side (one `acceleration` call) against the size n of
 // the system: the N-trailer (studies/n_trailer.cpp, n = N + 3, r = N + 1,
 // m = 2) for N in {1, 2, 5, 10, 20, 50, 100}, formulations first-kind,
-// second-kind and udwadia-kalaba, in double, at a random regular state of
+// second-kind and udwadia-kalaba (and gibbs-appell), in double, at a random regular state of
 // the chart (fixed seed). The system and the state are built once per
 // benchmark (fixture pattern); only the call is timed. The `part/...`
 // benchmarks time the derived quantities one RHS is made of (inertia: g and
 // Gamma by AD2 of T; constraint and parametrization Jacobians by AD1; the
-// active force), to show where the time goes.
+// bodies' kinematics for gibbs-appell; the active force), to show where the
+// time goes.
 //
 //   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON && cmake --build build -j2
 //   ./build/bench/bench_scaling --benchmark_out=reports/bench/scaling.json --benchmark_out_format=json
 //   /usr/bin/python3 bench/fit_scaling.py reports/bench/scaling.json   # fitted exponents
 #include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/gibbs_appell.hpp"
 #include "nhs/studies/all.hpp"
 
 #include <benchmark/benchmark.h>
@@ -25,7 +27,10 @@ namespace {
 using S = double;
 
 constexpr int kTrailers[] = {1, 2, 5, 10, 20, 50, 100};
-constexpr const char* kFormulations[] = {"first-kind", "second-kind", "udwadia-kalaba"};
+// The three of the issue, and gibbs-appell for contrast: it never forms g or
+// Gamma (its AD runs over the bodies' positions with one inner direction).
+constexpr const char* kFormulations[] = {"first-kind", "second-kind", "udwadia-kalaba",
+                                         "gibbs-appell"};
 
 /// A built N-trailer system and one random regular state (seed fixed per N).
 struct Fixture {
@@ -76,6 +81,9 @@ void register_benchmarks() {
        }},
       {"parametrization_jacobians", [](const Fixture& fx) {
          benchmark::DoNotOptimize(nhs::parametrization_jacobians(fx.sys, fx.x.q, fx.z));
+       }},
+      {"body_kinematics", [](const Fixture& fx) {
+         benchmark::DoNotOptimize(nhs::body_kinematics(fx.sys, fx.x.q, fx.x.qdot));
        }},
       {"active_force", [](const Fixture& fx) {
          benchmark::DoNotOptimize(nhs::active_force(fx.sys, fx.x.q, fx.x.qdot));

@@ -151,7 +151,7 @@ SystemInfo n_trailer_info(int N, const std::string& name) {
   info.name = name;
   info.title = "tractor with " + std::to_string(N) +
                " trailers (skates hitched at the previous axle midpoint), linear constraints";
-  info.source = "N-trailer (motion planning); skates of 001 §9.1";
+  info.source = "N-trailer; 001 §9.1";
   info.coordinates = {"x", "y"};
   for (int k = 0; k <= N; ++k) info.coordinates.push_back("theta" + std::to_string(k));
   info.parameters = {{"m", "1", "mass of each body (tractor and trailers)"},
