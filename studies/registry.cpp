@@ -14,7 +14,9 @@ template <class S>
 const std::vector<Study<S>>& studies() {
   static const std::vector<Study<S>> all = {skate_study<S>(), rolling_disc_study<S>(),
                                             coaxial_discs_study<S>(), parallel_points_study<S>(),
-                                            rolling_sphere_study<S>(), n_trailer_default_study<S>()};
+                                            rolling_sphere_study<S>(), bipendulum_study<S>(),
+                                            linear_bipendulum_study<S>(),
+                                            n_trailer_default_study<S>()};
   return all;
 }
 

@@ -326,6 +326,36 @@ TEST_F(Cli, FailedRunExitsFourAndKeepsItsRows) {
   EXPECT_LT(std::stod(split(rows.back(), ',')[0]), 100.0);
 }
 
+// "max |C| = 1.2e-15;" and "max |E - E0| = 3e-12 " from run's summary line.
+double summary_figure(const std::string& err, const std::string& key) {
+  const std::size_t at = err.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stod(err.substr(at + key.size()));
+}
+
+TEST_F(Cli, RunProjectKeepsTheMotionOnC) {
+  // Second kind on the skate's default turning motion: without --project
+  // max |C| grows well above round-off (to ~1e-12) over t = 100; with it,
+  // it stays at round-off (qdot = O(1) here). Energy error reported in both
+  // summaries.
+  const std::vector<std::string> args = {"run", "skate", "--t-end", "100", "--dt-out", "5",
+                                         "--out", (dir_ / "r.csv").string()};
+  const Result free = nhs(args);
+  std::vector<std::string> pargs = args;
+  pargs.push_back("--project");
+  const Result proj = nhs(pargs);
+  ASSERT_EQ(free.code, 0) << free.err;
+  ASSERT_EQ(proj.code, 0) << proj.err;
+  EXPECT_EQ(free.err.find("projected onto C"), std::string::npos) << free.err;
+  EXPECT_NE(proj.err.find("projected onto C"), std::string::npos) << proj.err;
+  const double c_free = summary_figure(free.err, "max |C| = ");
+  const double c_proj = summary_figure(proj.err, "max |C| = ");
+  EXPECT_LE(c_proj, 1e-14) << proj.err;
+  EXPECT_GT(c_free, 1e-13) << free.err;
+  EXPECT_GE(summary_figure(free.err, "max |E - E0| = "), 0) << free.err;
+  EXPECT_GE(summary_figure(proj.err, "max |E - E0| = "), 0) << proj.err;
+}
+
 TEST_F(Cli, HelpExitsZero) {
   const Result r = nhs({"run", "--help"});
   EXPECT_EQ(r.code, 0);

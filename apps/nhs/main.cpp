@@ -61,7 +61,7 @@ namespace {
 const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
     "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls",
-    "--out",         "--out-dir",   "--states"};
+    "--out",         "--out-dir",   "--states", "--z", "--singular-margin"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
   std::vector<std::string> args;
@@ -92,6 +92,12 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--q", o.q, "coordinates q, comma-separated (default: the study's state)");
   cmd->add_option("--qdot", o.qdot, "velocities qdot, comma-separated");
+  cmd->add_option("--z", o.z,
+                  "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
+                  "see `nhs list` for each study's z)");
+  cmd->add_option("--singular-margin", o.singular_margin,
+                  "refuse states (and stop runs) within this margin of a singular set: "
+                  "sigma_min(dC/dqdot) and the study's own (default: accel 100 eps, run 1e-6)");
   cmd->add_option("--manifold-tol", o.manifold_tol,
                   "admission tolerance for max|C| relative to 1 + |qdot|^2 (default 1e-10)");
 }
@@ -123,6 +129,8 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+  run_cmd->add_flag("--project", run.project,
+                    "project qdot back onto C after every accepted step (positions kept)");
 
   VerifyOptions verify;
   auto* verify_cmd = app.add_subcommand(

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "nhs/studies/study.hpp"
+#include "nhs/singular_set.hpp"
 
 namespace nhs {
 
@@ -15,6 +16,10 @@ template <class S>
 Study<S> parallel_points_study();  ///< studies/parallel_points.cpp (001 §9.4)
 template <class S>
 Study<S> rolling_sphere_study();  ///< studies/rolling_sphere.cpp (002)
+template <class S>
+Study<S> bipendulum_study();  ///< studies/bipendulum.cpp (000 §13)
+template <class S>
+Study<S> linear_bipendulum_study();  ///< studies/linear_bipendulum.cpp (000 §13.7)
 
 /// The N-trailer of `nhs list` (studies/n_trailer.cpp) has this many trailers.
 inline constexpr int kNTrailerDefault = 3;
