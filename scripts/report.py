@@ -42,12 +42,18 @@ import matplotlib.pyplot as plt  # noqa: E402
 # Study CSV files the lead adds under <verify-dir>/studies/ (glob patterns
 # and what they show). The report plots every CSV found there and lists
 # the expected ones that are missing.
+# Written by `nhs findings` (apps/nhs/findings.cpp); plotted by
+# section_bipendulum. The bipendulum's special motions come with every other
+# study's from verify's trajectories.
 EXPECTED_STUDY_CSV = [
-    ("bipendulum*special*.csv", "bipendulum: special motions against their closed forms"),
-    ("*symmetric*pendulum*.csv", "symmetric bipendulum against the simple pendulum"),
-    ("*epsilon*circle*.csv", "the epsilon-limit of the circle"),
-    ("*linear*nonlinear*.csv", "linear vs non-linear bipendulum: distance along the motion"),
+    ("bipendulum_symmetric_pendulum.csv", "symmetric bipendulum against the simple pendulum"),
+    ("bipendulum_near_singular.csv", "digits kept per precision near the singular turning point"),
+    ("bipendulum_epsilon_circle.csv", "the epsilon-limit of the circle of eq. 89"),
+    ("bipendulum_epsilon_circle_paths.csv", "P1's paths for each epsilon"),
+    ("bipendulum_linear_nonlinear.csv", "linear vs non-linear bipendulum (Hertz's limit)"),
+    ("bipendulum_energy_separation.csv", "energy separation T_k + V_k, eqs. 85-86"),
 ]
+FINDINGS_CMD = "nhs findings"
 
 TINY = 1e-300  # floor for log plots (exact zeros)
 
@@ -283,7 +289,10 @@ def section_study_csv(rep):
         rep.md(f"No study CSV files in `{rel}/` yet (expected: "
                + "; ".join(w for _, w in EXPECTED_STUDY_CSV) + ").")
         return
+    known = {p for p, _ in EXPECTED_STUDY_CSV}
     for path in files:
+        if os.path.basename(path) in known:
+            continue  # plotted by section_bipendulum
         header, c = read_csv(path)
         if len(header) < 2:
             continue
@@ -300,6 +309,126 @@ def section_study_csv(rep):
                    f"{name}: columns {', '.join(series)} against {header[0]}, from "
                    f"{rel}/{os.path.basename(path)} (see the study's documentation for the "
                    f"command, precision and tolerance that made it).")
+
+
+# --- bipendulum findings ---------------------------------------------------------
+
+
+def _pos(v):
+    return [x if x == x and x > 0 else float("nan") for x in v]
+
+
+def section_bipendulum(rep):
+    d = os.path.join(rep.verify_dir, "studies")
+    rel = os.path.relpath(d, rep.reports)
+
+    def load(name):
+        path = os.path.join(d, name)
+        if not os.path.exists(path):
+            rep.md(f"`{rel}/{name}` missing (run `{FINDINGS_CMD} --out-dir {rep.verify_dir}`).")
+            rep.md()
+            return None, None
+        return read_csv(path)
+
+    rep.md("Made by `" + FINDINGS_CMD + "` (apps/nhs/findings.cpp), second-kind formulation; "
+           "the same library functions are asserted in tests/test_bipendulum.cpp.")
+    rep.md()
+    h, c = load("bipendulum_symmetric_pendulum.csv")
+    if h:
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
+        a0.plot(c["t_over_quarter_period"], c["theta_exact"], lw=1)
+        a0.set_xlabel("t / (T/4)")
+        a0.set_ylabel("theta (exact, Jacobi sn)")
+        a1.semilogy(c["t_over_quarter_period"], _pos(c["error_double"]), lw=1,
+                    label="max error vs pendulum (double)")
+        a1.semilogy(c["t_over_quarter_period"], _pos(c["sigma_min_dC_dqdot"]), lw=1,
+                    label="sigma_min(dC/dqdot)")
+        a1.axvline(1.0, color="k", lw=0.5, ls=":")
+        a1.set_xlabel("t / (T/4)")
+        a1.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-symmetric-pendulum.png",
+                   "Symmetric bipendulum (m1 = m2 = 1.2, g = 3, l = 1.5, amplitude 1 rad) against "
+                   "the exact pendulum theta(t) = 2 asin(k sn(omega t | k)), up to 0.999 T/4: the "
+                   "error and the margin sigma_min(dC/dqdot), which vanishes at the turning point "
+                   "T/4 (v = 0, eq. 72c: the motion meets the singular set). double, rtol = atol "
+                   f"= 1e-13. Data {rel}/bipendulum_symmetric_pendulum.csv.")
+    h, c = load("bipendulum_near_singular.csv")
+    if h:
+        x = c["one_minus_fraction"]
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax.loglog(x, _pos(c["error_double"]), "o-", lw=1, label="error, double (rtol 1e-13)")
+        ax.loglog(x, _pos(c["error_mp50"]), "s-", lw=1, label="error, mp50 (rtol 1e-40)")
+        ax.loglog(x, _pos(c["sigma_min_double"]), ":", lw=1, label="sigma_min(dC/dqdot)")
+        ax.set_xlabel("1 - t / (T/4)")
+        ax.invert_xaxis()
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-near-singular.png",
+                   "Accuracy of the symmetric motion as it approaches the singular turning point: "
+                   "max error against the exact pendulum at t = (1 - x) T/4, per precision. "
+                   f"Data {rel}/bipendulum_near_singular.csv.")
+    h, c = load("bipendulum_epsilon_circle.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax.loglog(c["epsilon"], c["distance_from_eq89"], "o-", label="|P1(3) - P1_89(3)|")
+        ax.loglog(c["epsilon"], c["radial_distance"], "s-", label="radial distance from the circle")
+        ax.loglog(c["epsilon"], c["min_sigma_dC_dqdot"], "^-", label="min sigma_min(dC/dqdot)")
+        ax.set_xlabel("epsilon (v2(0) = (0, epsilon))")
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-epsilon-circle.png",
+                   "The circle of 000 eq. 89 as the epsilon -> 0 limit of regular motions (x2 = 0, "
+                   "P2 = P0 = (0, -0.4), v2 = (0, epsilon), P1 = (1, 0.5), w1 = 0.9): distances at "
+                   "t = 3 and the margin to the singular set, all linear in epsilon. mp50, "
+                   f"rtol = atol = 1e-25. Data {rel}/bipendulum_epsilon_circle.csv.")
+    h, c = load("bipendulum_epsilon_circle_paths.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(5, 5))
+        eps = sorted(set(c["epsilon"]), reverse=True)
+        for e in eps:
+            idx = [i for i, v in enumerate(c["epsilon"]) if v == e]
+            ax.plot([c["x1"][i] for i in idx], [c["y1"][i] for i in idx], lw=1,
+                    label=f"P1, epsilon = {e:g}")
+        th = [2 * math.pi * k / 200 for k in range(201)]
+        r = math.hypot(1.0, 0.9)
+        ax.plot([r * math.cos(t) for t in th], [-0.4 + r * math.sin(t) for t in th], "k:", lw=0.8,
+                label="circle of eq. 89")
+        ax.set_aspect("equal")
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-epsilon-circle-paths.png",
+                   "P1's path over t in [0, 3] for each epsilon, and the circle of eq. 89 about "
+                   f"P0 = (0, -0.4). mp50. Data {rel}/bipendulum_epsilon_circle_paths.csv.")
+    h, c = load("bipendulum_linear_nonlinear.csv")
+    if h:
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
+        a0.plot(c["t"], c["distance_P1"], lw=1, label="|P1 linear - P1 bipendulum|")
+        a0.plot(c["t"], c["distance_P2"], lw=1, label="|P2 linear - P2 bipendulum|")
+        a0.set_xlabel("t")
+        a0.legend(fontsize=7)
+        a1.plot(c["t"], c["y0_bipendulum"], lw=1, label="y0, bipendulum (eq. 75)")
+        a1.plot(c["t"], c["y0_linear_m0_1"], lw=1, label="y0, linear, m0 = 1")
+        a1.plot(c["t"], c["y0_linear_m0_1e-8"], "--", lw=1, label="y0, linear, m0 = 1e-8")
+        a1.set_xlabel("t")
+        a1.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-linear-vs-nonlinear.png",
+                   "Finding: Hertz's limit m0 -> 0 does not give the bipendulum. From the common "
+                   "state of SPECIAL_MOTIONS.md (a) (y0, y0d from the bipendulum at t = 0), the "
+                   "linear bipendulum's constraints do not contain y0d, so no reaction acts on P0: "
+                   "y0 moves uniformly and the motion is the same for every m0 > 0 (the m0 = 1 and "
+                   "1e-8 curves coincide), while the bipendulum's P0 does not move uniformly. double, "
+                   f"rtol = atol = 1e-13. Data {rel}/bipendulum_linear_nonlinear.csv.")
+    h, c = load("bipendulum_energy_separation.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for k in h[1:]:
+            ax.semilogy(c["t"], _pos(c[k]), lw=1, label=k)
+        ax.set_xlabel("t")
+        ax.set_ylabel("|E_k(t) - E_k(0)|")
+        ax.legend(fontsize=6)
+        rep.figure(fig, "bipendulum-energy-separation.png",
+                   "Energy separation (000 eqs. 85-86): T_k + V_k of each point is constant, not only "
+                   "the sum, on the incline (g = 2.2, state (a), to t = 2) and under a harmonic pull "
+                   "k/2 |P_k|^2 (k = 1, P1 = (1.5, 0), P2 = (0.5, 1), z = (0, 1, -1), to t = 20), "
+                   "m1 = 0.8, m2 = 1.5; double (rtol 1e-12) and mp50 (rtol 1e-40). "
+                   f"Data {rel}/bipendulum_energy_separation.csv.")
 
 
 # --- drift ------------------------------------------------------------------
@@ -591,6 +720,7 @@ def main():
     rep.section("Special motions", lambda: section_special_motions(rep))
     rep.section("Energy, separate energies and constraint residuals along the default motions",
                 lambda: section_energy(rep))
+    rep.section("The bipendulum: findings", lambda: section_bipendulum(rep))
     rep.section("Study curves", lambda: section_study_csv(rep))
     rep.section("Constraint drift with and without projection onto C", lambda: section_drift(rep))
     rep.section("Work-precision", lambda: section_work_precision(rep))

@@ -54,7 +54,12 @@ else
   echo "report: ${verify_cmd[*]}" >&2
   "${verify_cmd[@]}" || status=$?
 fi
-for cmd in drift_cmd wp_cmd; do
+if [ "$quick" = 1 ]; then
+  findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
+else
+  findings_cmd=(./build/nhs findings --out-dir "$verify_dir")
+fi
+for cmd in findings_cmd drift_cmd wp_cmd; do
   declare -n c="$cmd"
   echo "report: ${c[*]}" >&2
   "${c[@]}" || status=$?

@@ -102,11 +102,26 @@ std::vector<HertzSample<S>> hertz_comparison(const S& m0, const S& t_end, const 
   return out;
 }
 
+template <class S>
+NearSingular<S> symmetric_near_turning_point(const S& fraction, const FindingSettings<S>& fs) {
+  using std::max;
+  const SpecialMotion<S> mo = symmetric_pendulum_motion<S>(fraction);
+  const System<S> sys = find_study<S>("bipendulum").build(mo.parameters);
+  State<S> last;
+  integrate<S>(sys, find_formulation<S>(fs.formulation), mo.initial.q, mo.initial.qdot,
+               options(mo.t_end, mo.t_end, fs),
+               [&](const Sample<S>& s) { last = {s.q, s.qdot}; }, nullptr);
+  const State<S> e = mo.exact(mo.t_end);
+  return {max((last.q - e.q).cwiseAbs().maxCoeff(), (last.qdot - e.qdot).cwiseAbs().maxCoeff()),
+          regularity_margins(sys, last.q, last.qdot).front().value};
+}
+
 #define NHS_BIPENDULUM_FINDINGS_(S, NAME)                                                   \
   template CircleLimit<S> circle_limit<S>(const S&, const S&, const S&,                     \
                                           const FindingSettings<S>&);                       \
   template std::vector<HertzSample<S>> hertz_comparison<S>(const S&, const S&, const S&,    \
-                                                           const FindingSettings<S>&);
+                                                           const FindingSettings<S>&);      \
+  template NearSingular<S> symmetric_near_turning_point<S>(const S&, const FindingSettings<S>&);
 NHS_FOR_EACH_SCALAR(NHS_BIPENDULUM_FINDINGS_)
 
 }  // namespace nhs

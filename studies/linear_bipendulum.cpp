@@ -157,6 +157,9 @@ Study<S> linear_bipendulum_study() {
   Study<S> st;
   st.info = LinearBipendulum::info();
   st.build = [](const std::vector<S>& p) { return describe<S, LinearBipendulum>(p); };
+  for (const char* f : {"voronec", "naive-reduced"})
+    st.default_run_excluded[f] = "the split x_kd = -(y_k - y0) y_kd / x_k is singular at x_k = 0, "
+                                 "which P1 reaches before t = 20 (each point circles the moving P0)";
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(5);
     q << S(1), S(1) / S(2), S(-1), -(S(1) / S(2)), S(0);

@@ -258,6 +258,27 @@ TYPED_TEST(Bipendulum, CircleIsTheEpsilonLimit) {
   EXPECT_LT(abs(ratios[2] / ratios[1] - S(1)), num<S>("1e-3"));
 }
 
+// Accuracy near the singular set: the symmetric motion approaching its
+// turning point (sigma_min(dC/dqdot) -> 0 like 1 - t/(T/4)). Measured with
+// second-kind (`nhs findings`, bipendulum_near_singular.csv): at
+// 1 - t/(T/4) = 0.1 / 1e-5 the error is 8.4e-13 / 7.2e-9 in double
+// (rtol 1e-13) and 6.3e-42 / 3.9e-35 in mp50 (rtol 1e-40): each precision
+// loses about one digit per decade of approach; mp50 keeps 34 digits where
+// double keeps 8. Asserted with a decade of margin.
+TYPED_TEST(Bipendulum, DigitsKeptNearTheTurningPoint) {
+  using S = TypeParam;
+  const bool dbl = std::is_same_v<S, double>;
+  const FindingSettings<S> fs{dbl ? S(1e-13) : num<S>("1e-40")};
+  const NearSingular<S> far = symmetric_near_turning_point<S>(num<S>("0.9"), fs);
+  const NearSingular<S> near = symmetric_near_turning_point<S>(S(1) - num<S>("1e-5"), fs);
+  std::cout << "[ near     ] error at 0.9 T/4: " << double(far.error) << ", at (1 - 1e-5) T/4: "
+            << double(near.error) << " (sigma_min " << double(near.sigma_min) << ")\n";
+  EXPECT_LT(near.sigma_min, num<S>("1e-4"));
+  EXPECT_GT(near.error, S(100) * far.error) << "digits are lost near the singular set";
+  EXPECT_LT(near.error, dbl ? num<S>("1e-7") : num<S>("1e-33"));
+  EXPECT_LT(far.error, dbl ? num<S>("1e-11") : num<S>("1e-40"));
+}
+
 // Hertz's limit (SEED_ERRATA.md §13.7): the linear bipendulum's motion does
 // not depend on m0, y0 moves uniformly, and it does not approach the
 // bipendulum (figures of SPECIAL_MOTIONS.md, verified there at 40 digits).

@@ -179,6 +179,52 @@ TEST_F(Cli, InvalidStatesExitThree) {
     expect_error({"accel", "parallel-points", "--q", "0,0,1,1", "--qdot", "0,0,0,0"}, 3, "rank");
 }
 
+// The bipendulum's singular sets (SEED_ERRATA.md on 000 eq. 72) are reported
+// by name by accel and run (exit 3), never turned into numbers.
+TEST_F(Cli, BipendulumSingularStatesExitThree) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  // 72b: y1d = y2d = 0 (on C; dC/dqdot != 0, but P0 is undefined).
+  for (const char* cmd : {"accel", "run"})
+    expect_error({cmd, "bipendulum", "--q", "1,1,2,-1", "--qdot", "1,0,0.5,0"}, 3,
+                 "P0 undefined (000 eq. 72b");
+  // 72a: x1 = x2 = 0.
+  expect_error({"accel", "bipendulum", "--q", "0,1,0,-1", "--qdot", "1,0,0.5,0.7"}, 3,
+               "P0 undefined (000 eq. 72a");
+  // P2 at rest at P0: dC/dqdot = 0 (omitted by eq. 72).
+  expect_error({"accel", "bipendulum", "--q", "1,0.5,0,-0.4", "--qdot", "-0.81,0.9,0,0"}, 3,
+               "rank loss of dC/dqdot");
+  // A run towards the symmetric motion's turning point stops before it,
+  // keeping its rows, with the margin it hit; the CSV records the margins.
+  const fs::path csv = dir_ / "sym.csv";
+  const Result r = nhs({"run", "bipendulum", "--param", "m1=1.2", "--param", "m2=1.2",
+                        "--param", "g=3", "--q", "1.5,0,1.5,0", "--z", "0,1.356025,-1.356025",
+                        "--t-end", "3", "--dt-out", "0.01", "--singular-margin", "0.05", "--out",
+                        csv.string()});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("margin 0.05"), std::string::npos) << r.err;
+  const auto rows = lines(slurp(csv));
+  ASSERT_GT(rows.size(), 50u);
+  EXPECT_NE(rows[0].find("sigma_min_dC_dqdot,margin_72a,margin_72b"), std::string::npos)
+      << rows[0];
+}
+
+// --z builds qdot = psi(q, z) from the first-kind parameters.
+TEST_F(Cli, StateFromChartParameters) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  // P1 = (1.2, 0.3), P2 = (-0.9, -0.5) turning about P0 = (0, 0.4).
+  const Result r = nhs({"accel", "bipendulum", "--q", "1.2,0.3,-0.9,-0.5", "--z", "0.4,0.6,-0.8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double expected[4] = {-0.6 * (0.3 - 0.4), 0.6 * 1.2, 0.8 * (-0.5 - 0.4), -0.8 * -0.9};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(std::stod(j["qdot"][i].get<std::string>()), expected[i], 1e-15);
+  expect_error({"accel", "bipendulum", "--q", "1,2,3,4", "--z", "1,2"}, 2, "--z has 2 values");
+  expect_error({"accel", "bipendulum", "--z", "1,2,3"}, 2, "--z needs --q");
+  expect_error({"accel", "bipendulum", "--q", "1,2,3,4", "--qdot", "1,2,3,4", "--z", "1,2,3"}, 2,
+               "--z needs --q");
+  expect_error({"accel", "skate", "--q", "1,2", "--z", "1,2"}, 2, "--q has 2 values");
+}
+
 TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
   const Result r = nhs({"accel", "skate", "--formulation", "second-kind", "--param", "g=2",
                         "--param", "m=1.5"});
@@ -278,6 +324,11 @@ std::string expected_header(const std::string& study) {
   h += ",energy";
   for (int a = 1; a <= sys.r; ++a) h += ",C" + std::to_string(a);
   for (const auto& inv : st.invariants(sys)) h += "," + inv.name;
+  // The margins to the singular sets: sigma_min(dC/dqdot) and the study's own.
+  h += ",sigma_min_dC_dqdot";
+  if (sys.singular_margins)
+    for (const auto& m : sys.singular_margins(Vec<double>::Zero(sys.n), Vec<double>::Ones(sys.n)))
+      h += "," + m.name;
   return h;
 }
 

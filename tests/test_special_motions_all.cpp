@@ -1,5 +1,5 @@
 // Special motions, slow set: the multiprecision runs of every formulation
-// other than the first and second kind (those are in the quick set).
+// other than the second kind (that one is in the quick set).
 // ctest-labels: study analytic slow mp
 #include "special_motion_check.hpp"
 
@@ -15,7 +15,7 @@ TYPED_TEST(SpecialMotionsAll, MatchClosedFormsAndKeepInvariants) {
   if (std::is_same_v<S, double>) GTEST_SKIP() << "double runs are in the quick set";
   int checked = 0;
   check_special_motions<S>([](const Formulation<S>& f) {
-              return f.name() != "first-kind" && f.name() != "second-kind";
+              return f.name() != "second-kind";
             },
                            checked);
   EXPECT_GT(checked, 0);

@@ -66,6 +66,12 @@ struct VerifyOptions {
   unsigned jobs = 0;  ///< worker threads for the runs; 0: the number of cores
 };
 
+/// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
+struct FindingsOptions {
+  std::string out_dir = "reports/latest";
+  bool quick = false;
+};
+
 // --- commands (one file each) ----------------------------------------------
 
 int list_command();
@@ -74,6 +80,7 @@ int accel_command(const AccelOptions& opts);
 template <class S>
 int run_command(const RunOptions& opts);
 int verify_command(const VerifyOptions& opts);
+int findings_command(const FindingsOptions& opts);
 
 // --- precisions ------------------------------------------------------------
 

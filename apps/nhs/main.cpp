@@ -148,10 +148,20 @@ int run_main(int argc, char** argv) {
                          "worker threads for the integrations (0: one per core)")
       ->capture_default_str();
 
+  FindingsOptions findings;
+  auto* findings_cmd = app.add_subcommand(
+      "findings", "the bipendulum's findings as CSV for the report: epsilon-limit of the circle "
+                  "(eq. 89), linear vs non-linear (Hertz), symmetric motion vs pendulum, digits "
+                  "near the singular set, energy separation");
+  findings_cmd->add_option("--out-dir", findings.out_dir, "the CSVs go to <out-dir>/studies/")
+      ->capture_default_str();
+  findings_cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
+
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
-                                               run_cmd->get_name(), verify_cmd->get_name()};
+                                               run_cmd->get_name(), verify_cmd->get_name(),
+                                               findings_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -175,6 +185,7 @@ int run_main(int argc, char** argv) {
   if (run_cmd->parsed())
     return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
   if (verify_cmd->parsed()) return verify_command(verify);
+  if (findings_cmd->parsed()) return findings_command(findings);
   return 2;
 }
 

@@ -90,6 +90,18 @@ template <class S>
 std::vector<HertzSample<S>> hertz_comparison(const S& m0, const S& t_end, const S& dt_out,
                                              const FindingSettings<S>& settings);
 
+/// The symmetric motion of SPECIAL_MOTIONS.md (e) integrated with the
+/// settings' formulation up to t = fraction * T/4 (0 < fraction < 1), as it
+/// approaches the singular turning point: the max-norm error of (q, qdot)
+/// against the exact pendulum there, and sigma_min(dC/dqdot) there.
+template <class S>
+struct NearSingular {
+  S error;
+  S sigma_min;
+};
+template <class S>
+NearSingular<S> symmetric_near_turning_point(const S& fraction, const FindingSettings<S>& settings);
+
 #define NHS_BIPENDULUM_FINDINGS_INSTANTIATE(EXTERN, S)                                         \
   EXTERN template State<S> bipendulum_state<S>(const Vec<S>&, const S&, const S&, const S&);  \
   EXTERN template State<S> bipendulum_uniform_state<S>(bool);                                 \
@@ -99,6 +111,8 @@ std::vector<HertzSample<S>> hertz_comparison(const S& m0, const S& t_end, const 
   EXTERN template CircleLimit<S> circle_limit<S>(const S&, const S&, const S&,                \
                                                  const FindingSettings<S>&);                  \
   EXTERN template std::vector<HertzSample<S>> hertz_comparison<S>(const S&, const S&, const S&, \
+                                                                  const FindingSettings<S>&); \
+  EXTERN template NearSingular<S> symmetric_near_turning_point<S>(const S&,                   \
                                                                   const FindingSettings<S>&);
 #define NHS_EXTERN_BIPENDULUM_FINDINGS_(S, NAME) NHS_BIPENDULUM_FINDINGS_INSTANTIATE(extern, S)
 NHS_FOR_EACH_SCALAR(NHS_EXTERN_BIPENDULUM_FINDINGS_)
