@@ -148,10 +148,16 @@ struct System {
 /// products of parameters may be written in any order; a ratio<T> constant
 /// has empty derivatives: multiply it into a parameter or a variable, not
 /// into another ratio.
+///
+/// The overload with an explicit `info` serves descriptions whose size is
+/// chosen at run time (e.g. the N-trailer, n = N + 3): D then needs no
+/// static info(), and its functions take the sizes from their arguments
+/// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
+/// from `info` (coordinates, constraint_names, quasi_velocities).
 template <class S, class D>
-System<S> describe(const std::vector<S>& values) {
+System<S> describe(const std::vector<S>& values, SystemInfo info) {
   System<S> sys;
-  sys.info = D::info();
+  sys.info = std::move(info);
   if (values.size() != sys.info.parameters.size())
     throw UsageError("system '" + sys.info.name + "' takes " +
                      std::to_string(sys.info.parameters.size()) + " parameters, got " +
@@ -213,6 +219,12 @@ System<S> describe(const std::vector<S>& values) {
     };
   }
   return sys;
+}
+
+/// describe<S, D>(values, D::info()): the description's static info().
+template <class S, class D>
+System<S> describe(const std::vector<S>& values) {
+  return describe<S, D>(values, D::info());
 }
 
 }  // namespace nhs
