@@ -7,9 +7,10 @@ set -euo pipefail
 # Needed to build and test.
 required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
-# Nice to have: faster rebuilds, plots (installed without recommends).
-optional=(ccache)
-optional_no_recommends=(python3-matplotlib)
+# Nice to have: faster rebuilds, profiling (perf, callgrind); plots and the
+# sympy comparison of scripts/bench.sh (installed without recommends).
+optional=(ccache linux-perf valgrind)
+optional_no_recommends=(python3-matplotlib python3-sympy python3-numpy)
 
 if ! command -v dpkg >/dev/null 2>&1; then
   echo "setup: no dpkg here (not Debian); install the equivalents of: ${required[*]}" >&2

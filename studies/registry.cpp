@@ -14,7 +14,9 @@ template <class S>
 const std::vector<Study<S>>& studies() {
   static const std::vector<Study<S>> all = {skate_study<S>(), rolling_disc_study<S>(),
                                             coaxial_discs_study<S>(), parallel_points_study<S>(),
-                                            rolling_sphere_study<S>()};
+                                            rolling_sphere_study<S>(), bipendulum_study<S>(),
+                                            linear_bipendulum_study<S>(),
+                                            n_trailer_default_study<S>()};
   return all;
 }
 
@@ -25,7 +27,8 @@ const Study<S>& find_study(const std::string& name) {
     if (s.info.name == name) return s;
     known += (known.empty() ? "" : ", ") + s.info.name;
   }
-  throw UsageError("unknown study '" + name + "' (known: " + known + ")");
+  if (const Study<S>* sized = find_n_trailer_study<S>(name)) return *sized;
+  throw UsageError("unknown study '" + name + "' (known: " + known + ", n-trailer-<N>)");
 }
 
 template <class S>

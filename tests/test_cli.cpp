@@ -181,6 +181,52 @@ TEST_F(Cli, InvalidStatesExitThree) {
     expect_error({"accel", "parallel-points", "--q", "0,0,1,1", "--qdot", "0,0,0,0"}, 3, "rank");
 }
 
+// The bipendulum's singular sets (SEED_ERRATA.md on 000 eq. 72) are reported
+// by name by accel and run (exit 3), never turned into numbers.
+TEST_F(Cli, BipendulumSingularStatesExitThree) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  // 72b: y1d = y2d = 0 (on C; dC/dqdot != 0, but P0 is undefined).
+  for (const char* cmd : {"accel", "run"})
+    expect_error({cmd, "bipendulum", "--q", "1,1,2,-1", "--qdot", "1,0,0.5,0"}, 3,
+                 "P0 undefined (000 eq. 72b");
+  // 72a: x1 = x2 = 0.
+  expect_error({"accel", "bipendulum", "--q", "0,1,0,-1", "--qdot", "1,0,0.5,0.7"}, 3,
+               "P0 undefined (000 eq. 72a");
+  // P2 at rest at P0: dC/dqdot = 0 (omitted by eq. 72).
+  expect_error({"accel", "bipendulum", "--q", "1,0.5,0,-0.4", "--qdot", "-0.81,0.9,0,0"}, 3,
+               "rank loss of dC/dqdot");
+  // A run towards the symmetric motion's turning point stops before it,
+  // keeping its rows, with the margin it hit; the CSV records the margins.
+  const fs::path csv = dir_ / "sym.csv";
+  const Result r = nhs({"run", "bipendulum", "--param", "m1=1.2", "--param", "m2=1.2",
+                        "--param", "g=3", "--q", "1.5,0,1.5,0", "--z", "0,1.356025,-1.356025",
+                        "--t-end", "3", "--dt-out", "0.01", "--singular-margin", "0.05", "--out",
+                        csv.string()});
+  EXPECT_EQ(r.code, 3) << r.err;
+  EXPECT_NE(r.err.find("margin 0.05"), std::string::npos) << r.err;
+  const auto rows = lines(slurp(csv));
+  ASSERT_GT(rows.size(), 50u);
+  EXPECT_NE(rows[0].find("sigma_min_dC_dqdot,margin_72a,margin_72b"), std::string::npos)
+      << rows[0];
+}
+
+// --z builds qdot = psi(q, z) from the first-kind parameters.
+TEST_F(Cli, StateFromChartParameters) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  // P1 = (1.2, 0.3), P2 = (-0.9, -0.5) turning about P0 = (0, 0.4).
+  const Result r = nhs({"accel", "bipendulum", "--q", "1.2,0.3,-0.9,-0.5", "--z", "0.4,0.6,-0.8"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const double expected[4] = {-0.6 * (0.3 - 0.4), 0.6 * 1.2, 0.8 * (-0.5 - 0.4), -0.8 * -0.9};
+  for (int i = 0; i < 4; ++i)
+    EXPECT_NEAR(std::stod(j["qdot"][i].get<std::string>()), expected[i], 1e-15);
+  expect_error({"accel", "bipendulum", "--q", "1,2,3,4", "--z", "1,2"}, 2, "--z has 2 values");
+  expect_error({"accel", "bipendulum", "--z", "1,2,3"}, 2, "--z needs --q");
+  expect_error({"accel", "bipendulum", "--q", "1,2,3,4", "--qdot", "1,2,3,4", "--z", "1,2,3"}, 2,
+               "--z needs --q");
+  expect_error({"accel", "skate", "--q", "1,2", "--z", "1,2"}, 2, "--q has 2 values");
+}
+
 TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
   const Result r = nhs({"accel", "skate", "--formulation", "second-kind", "--param", "g=2",
                         "--param", "m=1.5"});
@@ -314,6 +360,11 @@ std::string expected_header(const std::string& study) {
   h += ",energy";
   for (int a = 1; a <= sys.r; ++a) h += ",C" + std::to_string(a);
   for (const auto& inv : st.invariants(sys)) h += "," + inv.name;
+  // The margins to the singular sets: sigma_min(dC/dqdot) and the study's own.
+  h += ",sigma_min_dC_dqdot";
+  if (sys.singular_margins)
+    for (const auto& m : sys.singular_margins(Vec<double>::Zero(sys.n), Vec<double>::Ones(sys.n)))
+      h += "," + m.name;
   return h;
 }
 
@@ -360,6 +411,36 @@ TEST_F(Cli, FailedRunExitsFourAndKeepsItsRows) {
   EXPECT_EQ(rows[0], expected_header("skate"));
   EXPECT_EQ(std::stod(split(rows[1], ',')[0]), 0.0);
   EXPECT_LT(std::stod(split(rows.back(), ',')[0]), 100.0);
+}
+
+// "max |C| = 1.2e-15;" and "max |E - E0| = 3e-12 " from run's summary line.
+double summary_figure(const std::string& err, const std::string& key) {
+  const std::size_t at = err.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stod(err.substr(at + key.size()));
+}
+
+TEST_F(Cli, RunProjectKeepsTheMotionOnC) {
+  // Second kind on the skate's default turning motion: without --project
+  // max |C| grows well above round-off (to ~1e-12) over t = 100; with it,
+  // it stays at round-off (qdot = O(1) here). Energy error reported in both
+  // summaries.
+  const std::vector<std::string> args = {"run", "skate", "--t-end", "100", "--dt-out", "5",
+                                         "--out", (dir_ / "r.csv").string()};
+  const Result free = nhs(args);
+  std::vector<std::string> pargs = args;
+  pargs.push_back("--project");
+  const Result proj = nhs(pargs);
+  ASSERT_EQ(free.code, 0) << free.err;
+  ASSERT_EQ(proj.code, 0) << proj.err;
+  EXPECT_EQ(free.err.find("projected onto C"), std::string::npos) << free.err;
+  EXPECT_NE(proj.err.find("projected onto C"), std::string::npos) << proj.err;
+  const double c_free = summary_figure(free.err, "max |C| = ");
+  const double c_proj = summary_figure(proj.err, "max |C| = ");
+  EXPECT_LE(c_proj, 1e-14) << proj.err;
+  EXPECT_GT(c_free, 1e-13) << free.err;
+  EXPECT_GE(summary_figure(free.err, "max |E - E0| = "), 0) << free.err;
+  EXPECT_GE(summary_figure(proj.err, "max |E - E0| = "), 0) << proj.err;
 }
 
 TEST_F(Cli, HelpExitsZero) {

@@ -1,9 +1,12 @@
-// Compares the closed forms of 001 §9.1-9.4 (as corrected in SEED_ERRATA.md) with the generic first- and second-kind derivation at random regular states.
+// Compares the closed forms of 001 §9.1-9.4 and 000 §13 (as corrected in SEED_ERRATA.md) with the generic derivation at random regular states.
 // ctest-labels: unit study
 //
 // Every oracle is transcribed from the seed (Benenti, SIGMA 3 (2007) 036,
-// shared/seeds/001_…) with the corrections of SEED_ERRATA.md and written
-// with the seed's general Lagrangian forces A_i. The forces fed to it are
+// shared/seeds/001_…; the bipendulum from 000 §13) with the corrections of
+// SEED_ERRATA.md and written with the seed's general Lagrangian forces A_i.
+// The general forms (qddot, zdot, the study's forces) live in
+// nhs/studies/closed_forms.hpp, shared with bench/bench_closed_form.cpp;
+// the special cases (incline, equal masses, scaled variables) are here. The forces fed to it are
 // hand-written too: the study's own (incline g, viscous torque k; all
 // nonzero) plus, on every other state, a random constant force attached to
 // the system as a non-conservative force, so the formulas are exercised for
@@ -14,8 +17,10 @@
 
 #include "nhs/derivatives.hpp"
 #include "nhs/first_kind.hpp"
+#include "nhs/lagrange_multipliers.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/closed_forms.hpp"
 
 #include <string>
 #include <vector>
@@ -89,28 +94,22 @@ void expect_forces(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, cons
 //                D3 = A3/I.
 TYPED_TEST(SeedClosedForms, Skate_9_1_BothMethods) {
   using S = TypeParam;
-  using std::cos;
-  using std::sin;
   std::mt19937_64 rng(9001);
   const Study<S>& st = find_study<S>("skate");
   for (int k = 0; k < kStates; ++k) {
     const std::vector<S> p = randomized_parameters(st, rng);
-    const S m = p[0], I = p[1], g = p[2];
+    const auto P = closed_form::SkateParameters<S>::from(p);
     System<S> sys = st.build(p);
     const Vec<S> extra = maybe_add_random_force(sys, k, rng);
     const ChartState<S> x = random_chart_state(sys, rng);
-    const S th = x.q[2], c = cos(th), s = sin(th);
-    const S xd = x.qd[0], yd = x.qd[1], thd = x.qd[2];
-    const Vec<S> A = vec<S>({m * g, S(0), S(0)}) + extra;
+    const Vec<S> A = Vec<S>(closed_form::skate_forces<S>(P, x.q, x.qd)) + extra;
     expect_forces(sys, x.q, x.qd, A);
 
-    const S along = A[0] * c + A[1] * s;
-    const Vec<S> zdot = vec<S>({along / m, A[2] / I});
+    const Vec<S> zdot = closed_form::skate_zdot<S>(P, x.q, x.z, A);
     EXPECT_LE(relative_difference<S>(first_kind(sys, x.q, x.z).zdot, zdot), Tolerance<S>::cross)
         << "first kind, state " << k;
 
-    const S sl = xd * c + yd * s;
-    const Vec<S> D = vec<S>({c / m * along - thd * sl * s, s / m * along + thd * sl * c, A[2] / I});
+    const Vec<S> D = closed_form::skate_qddot<S>(P, x.q, x.qd, A);
     EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, D), Tolerance<S>::cross)
         << "second kind, state " << k;
   }
@@ -136,24 +135,25 @@ TYPED_TEST(SeedClosedForms, RollingDisc_9_5_to_9_8) {
   const Study<S>& st = find_study<S>("rolling-disc");
   for (int k = 0; k < kStates; ++k) {
     const std::vector<S> p = randomized_parameters(st, rng);
-    const S m = p[0], R = p[1], Ath = p[2], B = p[3], g = p[4], kv = p[5];
+    const S m = p[0], R = p[1], Ath = p[2], B = p[3];
     System<S> sys = st.build(p);
     const Vec<S> extra = maybe_add_random_force(sys, k, rng);
     const ChartState<S> x = random_chart_state(sys, rng);
     const S c = cos(x.q[3]), s = sin(x.q[3]);
     const S thd = x.qd[2], psd = x.qd[3];
-    const Vec<S> A = vec<S>({m * g, S(0), -kv * thd, S(0)}) + extra;
+    const auto P = closed_form::RollingDiscParameters<S>::from(p);
+    const Vec<S> A = Vec<S>(closed_form::rolling_disc_forces<S>(P, x.q, x.qd)) + extra;
     expect_forces(sys, x.q, x.qd, A);
     const S M = m * R * R + Ath;
     const S W = A[0] * R * c + A[1] * R * s + A[2];
 
     const FirstKindField<S> Z = first_kind(sys, x.q, x.z);
-    EXPECT_LE(relative_difference<S>(Z.zdot, vec<S>({W / M, A[3] / B})), Tolerance<S>::cross)
+    EXPECT_LE(relative_difference<S>(Z.zdot, Vec<S>(closed_form::rolling_disc_zdot<S>(P, x.q, x.z, A))),
+              Tolerance<S>::cross)
         << "(9.5), state " << k;
 
     const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
-    const Vec<S> D96 = vec<S>({R * c * W / M - R * thd * psd * s, R * s * W / M + R * thd * psd * c,
-                               W / M, A[3] / B});
+    const Vec<S> D96 = closed_form::rolling_disc_qddot<S>(P, x.q, x.qd, A);
     EXPECT_LE(relative_difference<S>(qdd, D96), Tolerance<S>::cross) << "(9.6), state " << k;
 
     const S Thd = M * thd;
@@ -198,7 +198,8 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
     const ChartState<S> x = random_chart_state(sys, rng);
     const S c = cos(x.q[4]), s = sin(x.q[4]);
     const S psd = x.qd[4];
-    const Vec<S> A = vec<S>({S(2) * m * g, S(0), S(0), S(0), m * g * a * c}) + extra;
+    const auto Pc = closed_form::CoaxialDiscsParameters<S>::from(p);
+    const Vec<S> A = Vec<S>(closed_form::coaxial_discs_forces<S>(Pc, x.q, x.qd)) + extra;
     expect_forces(sys, x.q, x.qd, A);
 
     // The metric (corrected g15, g25) and the printed Lagrange equations.
@@ -234,9 +235,7 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
         << "det G, state " << k;
 
     // The corrected final system zdot = G^-1 Z.
-    const S Z1 = R * (A[0] * c + A[1] * s) + A[2] - R / a * A[4];
-    const S Z2 = A[3] + R / a * A[4];
-    const Vec<S> zdot = vec<S>({(G11 * Z1 - G12 * Z2) / det, (G11 * Z2 - G12 * Z1) / det});
+    const Vec<S> zdot = closed_form::coaxial_discs_zdot<S>(Pc, x.q, x.z, A);
     const FirstKindField<S> F = first_kind(sys, x.q, x.z);
     EXPECT_LE(relative_difference<S>(F.zdot, zdot), Tolerance<S>::cross)
         << "zdot = G^-1 Z, state " << k;
@@ -245,10 +244,14 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
       EXPECT_LE(relative_difference<S>(F.zdot, vec<S>({incline, incline})), Tolerance<S>::cross)
           << "incline zdot, state " << k;
     }
-    // The same motion from the second kind.
-    EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, F.qddot),
-              Tolerance<S>::cross)
+    // The same motion from the second kind, and its closed-form lift to TQ.
+    const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
+    EXPECT_LE(relative_difference<S>(qdd, F.qddot), Tolerance<S>::cross)
         << "second kind, state " << k;
+    EXPECT_LE(relative_difference<S>(
+                  qdd, Vec<S>(closed_form::coaxial_discs_qddot<S>(Pc, x.q, x.qd, A))),
+              Tolerance<S>::cross)
+        << "closed-form qddot, state " << k;
   }
 }
 
@@ -262,16 +265,6 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
 //   (9.18) incline, A = (m1 g, 0, m2 g, 0): drho/dt = dsigma/dt = g cos theta,
 //          dtheta/dt = -g sin theta (m1 rho + m2 sigma)/(m1 rho^2 + m2 sigma^2);
 //   (9.19) m1 = m2: dtheta/dt = -g sin theta (rho + sigma)/(rho^2 + sigma^2).
-template <class S>
-Vec<S> parallel_917(const Vec<S>& A, const S& m1, const S& m2, const Vec<S>& z) {
-  using std::cos;
-  using std::sin;
-  const S c = cos(z[2]), s = sin(z[2]), rho = z[0], sigma = z[1];
-  return vec<S>({(A[0] * c + A[1] * s) / m1, (A[2] * c + A[3] * s) / m2,
-                 (rho * (A[1] * c - A[0] * s) + sigma * (A[3] * c - A[2] * s)) /
-                     (m1 * rho * rho + m2 * sigma * sigma)});
-}
-
 // A chart state of parallel-points away from the zero section.
 template <class S>
 ChartState<S> random_parallel_state(const System<S>& sys, std::mt19937_64& rng) {
@@ -296,10 +289,12 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
       System<S> sys = st.build(p);
       const Vec<S> extra = maybe_add_random_force(sys, k, rng);
       const ChartState<S> x = random_parallel_state(sys, rng);
-      const Vec<S> A = vec<S>({m1 * g, S(0), m2 * g, S(0)}) + extra;
+      const auto P = closed_form::ParallelPointsParameters<S>::from(p);
+      const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
       expect_forces(sys, x.q, x.qd, A);
       const Vec<S> zdot = first_kind(sys, x.q, x.z).zdot;
-      EXPECT_LE(relative_difference<S>(zdot, parallel_917<S>(A, m1, m2, x.z)), Tolerance<S>::cross)
+      EXPECT_LE(relative_difference<S>(zdot, Vec<S>(closed_form::parallel_points_zdot<S>(P, x.q, x.z, A))),
+                Tolerance<S>::cross)
           << "(9.17), state " << k;
       if (k % 2 != 0) continue;  // (9.18), (9.19) are for the incline alone
       const S c = cos(x.z[2]), s = sin(x.z[2]), rho = x.z[0], sigma = x.z[1];
@@ -338,20 +333,13 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_SecondKind_D1_to_D4) {
       System<S> sys = st.build(p);
       const Vec<S> extra = maybe_add_random_force(sys, k, rng);
       const ChartState<S> x = random_parallel_state(sys, rng);
-      const Vec<S> A = vec<S>({m1 * g, S(0), m2 * g, S(0)}) + extra;
+      const auto P = closed_form::ParallelPointsParameters<S>::from(p);
+      const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
       expect_forces(sys, x.q, x.qd, A);
       const S x1d = x.qd[0], y1d = x.qd[1], x2d = x.qd[2], y2d = x.qd[3];
       const S v1sq = x1d * x1d + y1d * y1d, v2sq = x2d * x2d + y2d * y2d;
       const S twoK = m1 * v1sq + m2 * v2sq;
-      const Vec<S> D = vec<S>(
-          {(A[0] * (m1 * v1sq + m2 * x2d * x2d) / m1 + A[1] * m2 * x2d * y2d / m1 +
-            A[2] * y1d * y2d - A[3] * x1d * y2d) / twoK,
-           (A[0] * m2 * x2d * y2d / m1 + A[1] * (m1 * v1sq + m2 * y2d * y2d) / m1 -
-            A[2] * x2d * y1d + A[3] * x1d * x2d) / twoK,
-           (A[0] * y1d * y2d - A[1] * x2d * y1d + A[2] * (m2 * v2sq + m1 * x1d * x1d) / m2 +
-            A[3] * m1 * x1d * y1d / m2) / twoK,
-           (-A[0] * x1d * y2d + A[1] * x1d * x2d + A[2] * m1 * x1d * y1d / m2 +
-            A[3] * (m2 * v2sq + m1 * y1d * y1d) / m2) / twoK});
+      const Vec<S> D = closed_form::parallel_points_qddot<S>(P, x.q, x.qd, A);
       const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
       EXPECT_LE(relative_difference<S>(qdd, D), Tolerance<S>::cross)
           << "D (general A), state " << k;
@@ -403,6 +391,45 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_ZeroSectionIsSingular) {
     ADD_FAILURE() << "first kind: no SingularState";
   } catch (const SingularState& e) {
     EXPECT_EQ(e.condition, "rank loss of dpsi/dz");
+  }
+}
+
+// ----------------------------------------------------------------------------
+// 000 §13, the bipendulum: (80)-(82) for general forces (with the correction
+// of (79) in SEED_ERRATA.md) and the incline (91)-(92), against the generic
+// second kind and the KKT system.
+//
+// Forces: the study's (incline g, harmonic pull k; both nonzero on odd
+// states, k = 0 on even states so that (91)-(92) apply) plus, on odd states,
+// a random constant force. States: the study's random regular states.
+TYPED_TEST(SeedClosedForms, Bipendulum_80_to_82_and_91_92) {
+  using S = TypeParam;
+  std::mt19937_64 rng(9007);
+  const Study<S>& st = find_study<S>("bipendulum");
+  for (int k = 0; k < kStates; ++k) {
+    for (const bool equal_masses : {false, true}) {
+      std::vector<S> p = randomized_parameters(st, rng);  // (m1, m2, g, k), all nonzero
+      if (equal_masses) p[1] = p[0];
+      if (k % 2 == 0) p[3] = S(0);  // the incline alone on even states
+      System<S> sys = st.build(p);
+      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+      const State<S> s0 = st.random_state(sys, rng);
+      const ChartState<S> x{s0.q, Vec<S>(), s0.qdot};
+      const auto P = closed_form::BipendulumParameters<S>::from(p);
+      const Vec<S> A = Vec<S>(closed_form::bipendulum_forces<S>(P, x.q, x.qd)) + extra;
+      expect_forces(sys, x.q, x.qd, A);
+      const Vec<S> D = closed_form::bipendulum_qddot<S>(P, x.q, x.qd, A);
+      EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, D), Tolerance<S>::cross)
+          << "(80)-(82) against second kind, state " << k;
+      EXPECT_LE(relative_difference<S>(lagrange_multipliers(sys, x.q, x.qd).qddot, D),
+                Tolerance<S>::cross)
+          << "(80)-(82) against the KKT system, state " << k;
+      if (k % 2 != 0) continue;  // (91)-(92) are for the incline alone
+      EXPECT_LE(relative_difference<S>(
+                    D, Vec<S>(closed_form::bipendulum_qddot_incline<S>(P, x.q, x.qd))),
+                Tolerance<S>::cross)
+          << "(91)-(92), state " << k;
+    }
   }
 }
 

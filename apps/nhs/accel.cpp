@@ -3,6 +3,8 @@
 // numbers are decimal strings in the full precision of the scalar type.
 #include "cli.hpp"
 
+#include "nhs/regularity.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace nhs::cli {
@@ -21,6 +23,7 @@ nlohmann::ordered_json strings(const Vec<S>& v) {
 template <class S>
 int accel_command(const AccelOptions& opts) {
   const Setup<S> s = make_setup<S>(opts);
+  require_margins(s.sys, s.q, s.qdot, singular_margin_option<S>(opts, regularity_tolerance<S>()));
   const Acceleration<S> acc = s.formulation->acceleration(s.sys, s.q, s.qdot);
 
   nlohmann::ordered_json out;

@@ -38,7 +38,12 @@ struct StateOptions {
   std::string precision = "double";
   std::vector<std::string> params;  ///< "name=value", repeated
   std::string q, qdot;              ///< comma-separated; empty: the study's default state
+  std::string z;                    ///< with --q instead of --qdot: qdot = psi(q, z)
   std::string manifold_tol;         ///< empty: default_manifold_tolerance<S>()
+  /// States whose margin to a singular set (singular_set.hpp) is <= this are
+  /// refused (exit 3); a run stops before reaching one. Empty: the command's
+  /// default (accel: 100 epsilon; run: 1e-6).
+  std::string singular_margin;
 };
 
 struct AccelOptions : StateOptions {};
@@ -50,6 +55,7 @@ struct RunOptions : StateOptions {
   std::string stepper = "auto";
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
   std::string out;            ///< CSV file; empty: stdout
+  bool project = false;       ///< IntegrationOptions::project (--project)
 };
 
 struct VerifyOptions {
@@ -60,6 +66,12 @@ struct VerifyOptions {
   unsigned jobs = 0;  ///< worker threads for the runs; 0: the number of cores
 };
 
+/// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
+struct FindingsOptions {
+  std::string out_dir = "reports/latest";
+  bool quick = false;
+};
+
 // --- commands (one file each) ----------------------------------------------
 
 int list_command();
@@ -68,6 +80,7 @@ int accel_command(const AccelOptions& opts);
 template <class S>
 int run_command(const RunOptions& opts);
 int verify_command(const VerifyOptions& opts);
+int findings_command(const FindingsOptions& opts);
 
 // --- precisions ------------------------------------------------------------
 
@@ -145,21 +158,52 @@ Setup<S> make_setup(const StateOptions& o) {
   s.formulation = &find_formulation<S>(o.formulation);
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);
-  if (o.q.empty() != o.qdot.empty())
-    throw UsageError("give both --q and --qdot, or neither (for the study's default state)");
+  if (!o.z.empty()) {
+    if (o.q.empty() || !o.qdot.empty())
+      throw UsageError("--z needs --q and replaces --qdot (qdot = psi(q, z))");
+    if (!s.sys.has_parametrization())
+      throw UsageError("study '" + s.sys.info.name +
+                       "' has no parametric representation psi(q, z): give --qdot");
+  } else if (o.q.empty() != o.qdot.empty()) {
+    throw UsageError("give --q with --qdot or --z, or neither (for the study's default state)");
+  }
   if (o.q.empty()) {
     const State<S> st = s.study->default_state(s.sys);
     s.q = st.q;
     s.qdot = st.qdot;
   } else {
     s.q = parse_vector<S>("--q", o.q);
-    s.qdot = parse_vector<S>("--qdot", o.qdot);
+    if (s.q.size() != s.sys.n)
+      throw UsageError("--q has " + std::to_string(s.q.size()) + " values, study '" +
+                       s.sys.info.name + "' has n = " + std::to_string(s.sys.n) + " (" +
+                       join(s.sys.info.coordinates) + ")");
+    if (o.z.empty()) {
+      s.qdot = parse_vector<S>("--qdot", o.qdot);
+    } else {
+      const Vec<S> z = parse_vector<S>("--z", o.z);
+      if (z.size() != s.sys.m)
+        throw UsageError("--z has " + std::to_string(z.size()) + " values, study '" +
+                         s.sys.info.name + "' has m = " + std::to_string(s.sys.m) + " (" +
+                         join(s.sys.info.quasi_velocities) + ")");
+      s.qdot.resize(s.sys.n);
+      s.sys.parametrization(s.q, z, s.qdot);
+    }
   }
   const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
                                        : parse_number<S>("--manifold-tol", o.manifold_tol);
   if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
   s.qdot = admit_state(s.sys, s.q, s.qdot, tol);
   return s;
+}
+
+/// The --singular-margin of o, or `fallback` when not given; UsageError
+/// when malformed or negative.
+template <class S>
+S singular_margin_option(const StateOptions& o, const S& fallback) {
+  if (o.singular_margin.empty()) return fallback;
+  const S margin = parse_number<S>("--singular-margin", o.singular_margin);
+  if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+  return margin;
 }
 
 // --- output ------------------------------------------------------------------
@@ -181,7 +225,8 @@ std::string short_figure(const S& x) {
 /// keeps the running figures of the invariants.
 ///
 /// Columns: t, q^i (coordinate names), qdot^i (names suffixed _dot), energy,
-/// C1..Cr, the study's invariants, and "error" (max-norm distance of (q,
+/// C1..Cr, the study's invariants, the margins to the singular sets
+/// (sigma_min_dC_dqdot and the study's own, singular_set.hpp), and "error" (max-norm distance of (q,
 /// qdot) to the closed form) when an exact solution is given.
 template <class S>
 class Recorder {
@@ -212,6 +257,9 @@ class Recorder {
       seen.push_back(name);
       h += "," + name;
     }
+    for (const auto& m : regularity_margins(sys_, Vec<S>(Vec<S>::Zero(sys_.n)),
+                                            Vec<S>(Vec<S>::Ones(sys_.n))))
+      h += "," + m.name;
     if (exact_) h += ",error";
     write_line(h);
   }
@@ -225,6 +273,12 @@ class Recorder {
     const Vec<S> C = constraint_residuals(sys_, s.q, s.qdot);
     std::vector<S> inv(invariants_.size());
     for (std::size_t k = 0; k < invariants_.size(); ++k) inv[k] = invariants_[k].value(s.q, s.qdot);
+    const std::vector<Margin<S>> margins = regularity_margins(sys_, s.q, s.qdot);
+    for (const auto& m : margins)
+      if (samples == 0 || m.value < min_margin) {
+        min_margin = m.value;
+        min_margin_name = m.name;
+      }
     S err(0);
     if (exact_) {
       const State<S> x = exact_(s.t);
@@ -257,6 +311,7 @@ class Recorder {
     row += "," + to_string<S>(E);
     for (const auto& v : C) row += "," + to_string<S>(v);
     for (const auto& v : inv) row += "," + to_string<S>(v);
+    for (const auto& m : margins) row += "," + to_string<S>(m.value);
     if (exact_) row += "," + to_string<S>(err);
     write_line(row);
   }
@@ -272,6 +327,8 @@ class Recorder {
   S max_qdot2{0};     ///< max |qdot|^2
   S max_error{0};     ///< max-norm error against the closed form
   S nonconservative_power{0};  ///< max |F . qdot| of the non-conservative forces
+  S min_margin{0};              ///< smallest margin to a singular set seen (singular_set.hpp)
+  std::string min_margin_name;  ///< which margin it was (empty: none)
   std::vector<S> invariant_drift, invariant_scale;
 
  private:

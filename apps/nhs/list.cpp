@@ -18,6 +18,9 @@ int list_command() {
     fmt::print("  {:<18} n={} r={} m={}  {:<{}}  {}\n", i.name, i.coordinates.size(),
                i.constraint_names.size(), i.quasi_velocities.size(), i.source, source_width,
                i.title);
+    fmt::print("  {:<18} q = ({}){}\n", "", join(i.coordinates),
+               i.quasi_velocities.empty() ? std::string()
+                                          : ", z = (" + join(i.quasi_velocities) + ")");
   }
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S0>()) fmt::print("  {:<18} {}\n", f->name(), f->summary());

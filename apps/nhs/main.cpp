@@ -61,7 +61,7 @@ namespace {
 const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
     "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls",
-    "--out",         "--out-dir",   "--states"};
+    "--out",         "--out-dir",   "--states", "--z", "--singular-margin"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
   std::vector<std::string> args;
@@ -92,6 +92,12 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--q", o.q, "coordinates q, comma-separated (default: the study's state)");
   cmd->add_option("--qdot", o.qdot, "velocities qdot, comma-separated");
+  cmd->add_option("--z", o.z,
+                  "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
+                  "see `nhs list` for each study's z)");
+  cmd->add_option("--singular-margin", o.singular_margin,
+                  "refuse states (and stop runs) within this margin of a singular set: "
+                  "sigma_min(dC/dqdot) and the study's own (default: accel 100 eps, run 1e-6)");
   cmd->add_option("--manifold-tol", o.manifold_tol,
                   "admission tolerance for max|C| relative to 1 + |qdot|^2 (default 1e-10)");
 }
@@ -126,6 +132,8 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+  run_cmd->add_flag("--project", run.project,
+                    "project qdot back onto C after every accepted step (positions kept)");
 
   VerifyOptions verify;
   auto* verify_cmd = app.add_subcommand(
@@ -143,10 +151,20 @@ int run_main(int argc, char** argv) {
                          "worker threads for the integrations (0: one per core)")
       ->capture_default_str();
 
+  FindingsOptions findings;
+  auto* findings_cmd = app.add_subcommand(
+      "findings", "the bipendulum's findings as CSV for the report: epsilon-limit of the circle "
+                  "(eq. 89), linear vs non-linear (Hertz), symmetric motion vs pendulum, digits "
+                  "near the singular set, energy separation");
+  findings_cmd->add_option("--out-dir", findings.out_dir, "the CSVs go to <out-dir>/studies/")
+      ->capture_default_str();
+  findings_cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
+
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
-                                               run_cmd->get_name(), verify_cmd->get_name()};
+                                               run_cmd->get_name(), verify_cmd->get_name(),
+                                               findings_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -170,6 +188,7 @@ int run_main(int argc, char** argv) {
   if (run_cmd->parsed())
     return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
   if (verify_cmd->parsed()) return verify_command(verify);
+  if (findings_cmd->parsed()) return findings_command(findings);
   return 2;
 }
 

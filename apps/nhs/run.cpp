@@ -38,6 +38,9 @@ int run_command(const RunOptions& opts) {
   if (!opts.rtol.empty()) io.rtol = parse_number<S>("--rtol", opts.rtol);
   io.atol = opts.atol.empty() ? io.rtol : parse_number<S>("--atol", opts.atol);
   io.stepper = opts.stepper;
+  io.singular_margin = singular_margin_option<S>(opts, S(1) / S(1000000));
+  require_margins(s.sys, s.q, s.qdot, io.singular_margin);
+  io.project = opts.project;
   if (!opts.max_rhs_calls.empty()) io.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
   if (!(io.t_end > 0)) throw UsageError("--t-end must be positive, got '" + opts.t_end + "'");
   if (!(io.dt_out > 0)) throw UsageError("--dt-out must be positive, got '" + opts.dt_out + "'");
@@ -89,10 +92,15 @@ int run_command(const RunOptions& opts) {
       energy += " (not a first integral here: non-conservative forces do work)";
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
-               "calls; max |C| = {}; {}; wall time {:.3f} s.\n",
+               "calls{}; max |C| = {}; {}; smallest singular margin {} = {}; wall time {:.3f} "
+               "s.\n",
                how, s.sys.info.name, s.formulation->name(), opts.precision, stats.stepper,
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
-               stats.rhs_calls, short_figure(rec.max_C), energy, seconds_since(t0));
+               stats.rhs_calls,
+               io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
+                          : std::string(),
+               short_figure(rec.max_C), energy, rec.min_margin_name, short_figure(rec.min_margin),
+               seconds_since(t0));
   };
   try {
     integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);

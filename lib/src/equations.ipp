@@ -10,6 +10,7 @@
 #include "naive_reduced.ipp"
 #include "regularity.ipp"
 #include "second_kind.ipp"
+#include "singular_set.ipp"
 #include "udwadia_kalaba.ipp"
 #include "voronec.ipp"
 
@@ -25,4 +26,5 @@
   NHS_VORONEC_INSTANTIATE(EXTERN, S)         \
   NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \
   NHS_MANIFOLD_INSTANTIATE(EXTERN, S)        \
+  NHS_SINGULAR_SET_INSTANTIATE(EXTERN, S)    \
   NHS_FORMULATION_INSTANTIATE(EXTERN, S)

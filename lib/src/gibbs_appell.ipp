@@ -231,13 +231,13 @@ template <class S>
 GibbsAppellField<S> gibbs_appell(const System<S>& sys, const Vec<S>& q, const Vec<S>& z) {
   const gibbs_appell_detail::Setting<S> st = gibbs_appell_detail::setting(sys, q, z);
   const auto context = [&] { return "at q = " + to_string(q) + ", z = " + to_string(z); };
-  require_full_rank<S>(st.P.psi_z, "rank loss of dpsi/dz", context());
+  require_full_rank<S>(st.P.psi_z, "rank loss of dpsi/dz", context);
 
   // dS/dzdot = H zdot + h (S quadratic in zdot): h and H at zdot = 0.
   const Appellian<S> S0 = gibbs_appell_detail::appellian_at(sys, st, Vec<S>(Vec<S>::Zero(sys.m)));
   // 001 eqs. 5.2, 5.4: dS/dzdot^alpha = A_alpha = psi^i_alpha A_i.
   const Vec<S> A_alpha = st.P.psi_z.transpose() * active_force(sys, q, st.P.psi);
-  const auto H = factor_positive_definite<S>(S0.hessian, "singular Appellian Hessian", context());
+  const auto H = factor_positive_definite<S>(S0.hessian, "singular Appellian Hessian", context);
 
   GibbsAppellField<S> out;
   out.qdot = st.P.psi;

@@ -22,6 +22,12 @@ using OdeState = std::vector<S>;
 // (detail/bulirsch_stoer_kmax.hpp; README "Precisions").
 constexpr int kDenseBulirschStoerDigits = 60;
 constexpr std::size_t kHighOrderColumns = 16;
+template <class S>
+using HighOrderBulirschStoer =
+    odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
+                                typename odeint::algebra_dispatcher<OdeState<S>>::algebra_type,
+                                typename odeint::operations_dispatcher<OdeState<S>>::operations_type,
+                                odeint::initially_resizer, kHighOrderColumns>;
 
 template <class S>
 Vec<S> to_vec(const OdeState<S>& x) {
@@ -35,6 +41,7 @@ struct Rhs {
   const Formulation<S>& f;
   IntegrationStats& stats;
   std::uint64_t max_calls;
+  S singular_margin;
 
   void operator()(const OdeState<S>& x, OdeState<S>& dx, const S& t) {
     if (++stats.rhs_calls > max_calls)
@@ -42,6 +49,11 @@ struct Rhs {
                                " vector-field evaluations before t = " + to_string<S>(t));
     Vec<S> d;
     try {
+      if (singular_margin > 0) {
+        Vec<S> q, qd;
+        f.from_state(sys, to_vec(x), q, qd);
+        require_margins(sys, q, qd, singular_margin);
+      }
       d = f.field(sys, to_vec(x));
     } catch (const SingularState& e) {
       throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " +
@@ -54,7 +66,97 @@ struct Rhs {
   }
 };
 
+// The integration loops with a projection onto C after every accepted step
+// (IntegrationOptions::project). They mirror Odeint's integrate_times
+// (integrate/detail/integrate_times.hpp): the controlled stepper hits the
+// output times exactly; the dense-output stepper interpolates them and never
+// steps beyond the last one.
+template <class S, class Stepper, class System, class Observer>
+std::uint64_t integrate_times_projected(Stepper& stepper, odeint::controlled_stepper_tag,
+                                        System rhs, OdeState<S>& x,
+                                        const std::vector<S>& times, S dt, Observer observer,
+                                        const std::function<void(OdeState<S>&)>& project) {
+  using odeint::detail::less_with_sign;
+  odeint::max_step_checker checker(10000000);
+  odeint::failed_step_checker fail_checker;
+  std::uint64_t steps = 0;
+  S t = times.front();
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    while (less_with_sign(t, times[k], dt)) {
+      using std::max;
+      using std::min;
+      S dt_step = min(dt, times[k] - t);  // end exactly at the output time
+      if (stepper.try_step(rhs, x, t, dt_step) == odeint::success) {
+        ++steps;
+        project(x);  // a controlled stepper keeps no state between steps
+        checker();
+        fail_checker.reset();
+        dt = max(dt, dt_step);  // continue with the step size cut for the output time
+      } else {
+        fail_checker();
+        dt = dt_step;
+      }
+    }
+    observer(x, times[k]);
+    checker.reset();
+  }
+  return steps;
+}
+
+template <class S, class Stepper, class System, class Observer>
+std::uint64_t integrate_times_projected(Stepper& stepper, odeint::dense_output_stepper_tag,
+                                        System rhs, OdeState<S>& x,
+                                        const std::vector<S>& times, S dt, Observer observer,
+                                        const std::function<void(OdeState<S>&)>& project) {
+  using odeint::detail::less_eq_with_sign;
+  odeint::max_step_checker checker(10000000);
+  std::uint64_t steps = 0;
+  const S last = times.back();
+  OdeState<S> xs = x;
+  project(x);
+  stepper.initialize(x, times.front(), dt);
+  observer(x, times.front());  // no step taken yet: nothing to interpolate
+  std::size_t k = 1;
+  while (true) {
+    // Output times covered by the last step: interpolated by its dense
+    // output (before the state is changed), then projected.
+    while (k < times.size() &&
+           less_eq_with_sign(times[k], stepper.current_time(), stepper.current_time_step())) {
+      stepper.calc_state(times[k], xs);
+      project(xs);
+      observer(xs, times[k]);
+      checker.reset();
+      ++k;
+    }
+    if (k == times.size()) break;
+    if (steps > 0) {
+      // Restart from the projected state: the stored derivative (FSAL for
+      // dopri5) and the interpolation data belong to the unprojected one.
+      xs = stepper.current_state();
+      project(xs);
+      stepper.initialize(xs, stepper.current_time(), stepper.current_time_step());
+    }
+    if (!less_eq_with_sign(stepper.current_time() + stepper.current_time_step(), last,
+                           stepper.current_time_step()))
+      stepper.initialize(stepper.current_state(), stepper.current_time(),
+                         last - stepper.current_time());
+    stepper.do_step(rhs);
+    ++steps;
+    checker();
+  }
+  x = stepper.current_state();
+  project(x);
+  return steps;
+}
+
 }  // namespace
+
+template <class S>
+Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x) {
+  Vec<S> q, qd;
+  f.from_state(sys, x, q, qd);
+  return f.to_state(sys, q, project_velocity(sys, q, qd));
+}
 
 template <class S>
 void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
@@ -81,7 +183,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
 
   const Vec<S> x0 = f.to_state(sys, q0, qd0);
   OdeState<S> x(x0.data(), x0.data() + x0.size());
-  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls};
+  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls, opts.singular_margin};
   auto observer = [&](const OdeState<S>& xs, const S& t) {
     const Vec<S> xv = to_vec(xs);
     if (!xv.allFinite())
@@ -93,8 +195,41 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   const S dt0 = opts.dt_out < opts.t_end ? opts.dt_out / S(16) : opts.t_end / S(16);
   const odeint::max_step_checker checker(10000000);
 
+  std::function<void(OdeState<S>&)> project = [&](OdeState<S>& xs) {
+    const Vec<S> xp = project_state(sys, f, to_vec(xs));
+    xs.assign(xp.data(), xp.data() + xp.size());
+    ++st.projections;
+  };
+
   try {
-    if (stepper == "dopri5") {
+    if (opts.project) {
+      if (stepper == "dopri5") {
+        auto s = odeint::make_dense_output(
+            opts.atol, opts.rtol, odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
+        st.steps = integrate_times_projected<S>(s, odeint::dense_output_stepper_tag(),
+                                                std::ref(rhs), x, times, dt0, observer, project);
+      } else if (stepper == "fehlberg78") {
+        auto s = odeint::make_controlled(
+            opts.atol, opts.rtol,
+            odeint::runge_kutta_fehlberg78<OdeState<S>, S, OdeState<S>, S>());
+        st.steps = integrate_times_projected<S>(s, odeint::controlled_stepper_tag(),
+                                                std::ref(rhs), x, times, dt0, observer, project);
+      } else if (stepper == "bulirsch-stoer") {
+        if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
+          HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);  // controlled: no state kept
+          st.steps = integrate_times_projected<S>(s, odeint::controlled_stepper_tag(),
+                                                  std::ref(rhs), x, times, dt0, observer, project);
+        } else {
+          odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
+          st.steps = integrate_times_projected<S>(s, odeint::dense_output_stepper_tag(),
+                                                  std::ref(rhs), x, times, dt0, observer, project);
+        }
+      } else {
+        std::string known;
+        for (const auto& n : stepper_names()) known += " " + n;
+        throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
+      }
+    } else if (stepper == "dopri5") {
       auto s = odeint::make_dense_output(opts.atol, opts.rtol,
                                          odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
       st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
@@ -108,11 +243,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
         // Beyond 60 digits: 16 extrapolation columns (orders up to ~32),
         // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
-        odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
-                                    typename odeint::algebra_dispatcher<OdeState<S>>::algebra_type,
-                                    typename odeint::operations_dispatcher<OdeState<S>>::operations_type,
-                                    odeint::initially_resizer, kHighOrderColumns>
-            s(opts.atol, opts.rtol);
+        HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
         st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
                                            observer, checker);
       } else {

@@ -54,7 +54,7 @@ template <class S>
 MaggiField<S> maggi(const System<S>& sys, const Vec<S>& q, const Vec<S>& z) {
   const ParametrizationJacobians<S> P = parametrization_jacobians(sys, q, z);
   const auto context = [&] { return "at q = " + to_string(q) + ", z = " + to_string(z); };
-  require_full_rank<S>(P.psi_z, "rank loss of dpsi/dz", context());
+  require_full_rank<S>(P.psi_z, "rank loss of dpsi/dz", context);
   const Eigen::Index n = sys.n, m = sys.m;
 
   // 000 eq. 34: qddot = (d_h psi) psi^h + psi_beta zdot^beta.

@@ -8,13 +8,13 @@ namespace nhs {
 template <class S>
 Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   const auto g = factor_positive_definite<S>(inertia(sys, q, qd).g, "singular metric g",
-                                             state_context(q, qd));
+                                             [&] { return state_context(q, qd); });
   const S target = S(10) * epsilon<S>() * (S(1) + qd.squaredNorm());
   Vec<S> v = qd;
   for (int iteration = 0; iteration < 50; ++iteration) {
     const ConstraintJacobians<S> J = constraint_jacobians(sys, q, v);
     if (J.C.size() == 0 || J.C.cwiseAbs().maxCoeff() <= target) return v;
-    require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", state_context(q, v));
+    require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", [&] { return state_context(q, v); });
     const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));
     const Mat<S> H = J.C_qdot * X;
     v -= X * H.ldlt().solve(J.C);

@@ -13,7 +13,7 @@ NaiveReducedField<S> naive_reduced(const System<S>& sys, const Vec<S>& q,
   const DependentVelocities<S> dv = dependent_velocities(sys, q);
   NaiveReducedField<S> out;
   out.qdot = full_velocity(dv, qd_indep);
-  const std::string context = state_context(q, out.qdot);
+  const auto context = [&] { return state_context(q, out.qdot); };
 
   const ReducedKineticEnergy<S> K = reduced_kinetic_energy(sys, dv, q, qd_indep);
   const Vec<S> A = active_force(sys, q, out.qdot);

@@ -13,7 +13,7 @@ Vec<S> singular_values(const Mat<S>& M) {
 }
 
 template <class S>
-void require_full_rank(const Mat<S>& M, const std::string& condition, const std::string& context) {
+void require_full_rank(const Mat<S>& M, const std::string& condition, const Context& context) {
   const Vec<S> sv = singular_values(M);
   if (sv.size() == 0) return;
   using std::max;
@@ -22,12 +22,12 @@ void require_full_rank(const Mat<S>& M, const std::string& condition, const std:
   if (!finite || !(sv[sv.size() - 1] > threshold))
     throw SingularState(condition, "singular state: " + condition + " (" +
                                        std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +
-                                       ", singular values " + to_string<S>(sv) + ") " + context);
+                                       ", singular values " + to_string<S>(sv) + ") " + context());
 }
 
 template <class S>
 Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string& condition,
-                                             const std::string& context) {
+                                             const Context& context) {
   Eigen::LDLT<Mat<S>> ldlt(M);
   const Vec<S> d = ldlt.vectorD();
   const S largest = d.size() ? d.cwiseAbs().maxCoeff() : S(0);
@@ -35,7 +35,7 @@ Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string&
                   d.minCoeff() > regularity_tolerance<S>() * largest;
   if (!ok)
     throw SingularState(condition, "singular state: " + condition + " (LDLT pivots " +
-                                       to_string<S>(d) + ") " + context);
+                                       to_string<S>(d) + ") " + context());
   return ldlt;
 }
 

@@ -8,18 +8,18 @@ namespace nhs {
 template <class S>
 SecondKindField<S> second_kind(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   const ConstraintJacobians<S> J = constraint_jacobians(sys, q, qd);
-  require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", state_context(q, qd));
+  require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", [&] { return state_context(q, qd); });
 
   const Inertia<S> I = inertia(sys, q, qd);
   const Vec<S> A = active_force(sys, q, qd);
-  const auto g = factor_positive_definite<S>(I.g, "singular metric g", state_context(q, qd));
+  const auto g = factor_positive_definite<S>(I.g, "singular metric g", [&] { return state_context(q, qd); });
 
   const Vec<S> F = g.solve(A - I.gamma);                      // F^i
   const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));     // g^ij C^a_j, n x r
   const Mat<S> Hinv = J.C_qdot * X;                           // H^ab, r x r
   const Vec<S> b = J.C_qdot * F + J.C_q * qd;                 // C^b_j F^j + qdot^j dC^b/dq^j
   const auto H = factor_positive_definite<S>(Hinv, "rank loss of dC/dqdot (H^ab singular)",
-                                             state_context(q, qd));
+                                             [&] { return state_context(q, qd); });
 
   SecondKindField<S> out;
   out.multipliers = -H.solve(b);

@@ -47,7 +47,7 @@ DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& 
   const Mat<S> C_dep = Cqd(Eigen::all, dv.dependent);
   const Mat<S> C_indep = Cqd(Eigen::all, dv.independent);
   require_full_rank<S>(C_dep, "singular dependent block of dC/dqdot",
-                       voronec_detail::configuration_context(q));
+                       [&] { return voronec_detail::configuration_context(q); });
   const Eigen::PartialPivLU<Mat<S>> lu(C_dep);
   dv.a = -lu.solve(C_indep);
   dv.a_q.resize(static_cast<std::size_t>(n));
@@ -167,7 +167,7 @@ VoronecField<S> voronec(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd_
   const Eigen::Index r = sys.r;
   VoronecField<S> out;
   out.qdot = full_velocity(dv, qd_indep);
-  const std::string context = state_context(q, out.qdot);
+  const auto context = [&] { return state_context(q, out.qdot); };
 
   const ReducedKineticEnergy<S> K = reduced_kinetic_energy(sys, dv, q, qd_indep);
   const std::vector<Mat<S>> b = voronec_coefficients(dv);

@@ -3,6 +3,8 @@
 #pragma once
 
 #include "nhs/formulation.hpp"
+#include "nhs/singular_set.hpp"
+#include "nhs/manifold.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -66,6 +68,27 @@ struct IntegrationOptions {
   S atol = default_tolerance<S>();  ///< absolute error tolerance per step
   std::string stepper = "auto";     ///< "auto" (default_stepper<S>()) or a stepper_names() entry
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
+  /// When positive, every vector-field evaluation first checks the state's
+  /// margins to the singular sets (singular_set.hpp: sigma_min of dC/dqdot
+  /// and the system's own) and stops the motion with SingularState when one
+  /// is <= singular_margin. 0: only the formulations' own checks.
+  S singular_margin = S(0);
+  /// Projection onto C after every accepted step (off by default). Fields
+  /// that are only tangent to C (second-kind, udwadia-kalaba,
+  /// lagrange-multipliers, in (q, qdot)) drift off C at the level of the
+  /// local error; with `project` the state x is mapped to (q, qdot) with the
+  /// formulation's from_state, q is kept, qdot is replaced by
+  /// project_velocity(sys, q, qdot) (manifold.hpp: Newton iteration with
+  /// g-orthogonal corrections, i.e. minimum-norm steps in the kinetic-energy
+  /// metric, to max|C| <= 10 eps (1 + |qdot|^2)), and x = to_state(q, qdot).
+  /// Dense-output steppers (dopri5, bulirsch-stoer) are re-initialized at
+  /// the projected state (dopri5 loses its first-same-as-last derivative:
+  /// one extra RHS call per step); the controlled fehlberg78 needs nothing.
+  /// Output samples interpolated between two steps are projected the same
+  /// way before they are observed. Formulations in (q, z) (first-kind,
+  /// maggi, gibbs-appell, voronec) stay on C by construction: there the
+  /// projection is a no-op to round-off.
+  bool project = false;
 };
 
 /// One output sample of a motion.
@@ -80,6 +103,7 @@ struct IntegrationStats {
   std::uint64_t steps = 0;      ///< accepted steps
   std::uint64_t rhs_calls = 0;  ///< vector-field evaluations
   std::string stepper;          ///< the stepper actually used
+  std::uint64_t projections = 0;  ///< states projected onto C (IntegrationOptions::project)
 };
 
 /// Integrates the motion from (q0, qdot0) (on C; see admit_state) from t = 0
@@ -89,14 +113,27 @@ struct IntegrationStats {
 /// Throws NotApplicable, InvalidState/SingularState (at the initial state
 /// or, with the time, along the motion), UsageError (unknown stepper,
 /// non-positive t_end/dt_out/tolerances), IntegrationFailure (step size
-/// underflow, too many RHS calls, non-finite values). Samples observed
+/// underflow, too many RHS calls, non-finite values); with opts.project,
+/// also what project_velocity throws (SingularState where dC/dqdot loses
+/// rank, InvalidState when Newton does not converge). Samples observed
 /// before a failure have been delivered.
 template <class S>
 void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                const Vec<S>& qd0, const IntegrationOptions<S>& opts,
                const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats);
 
+/// The projection of IntegrationOptions::project on one state: x (the
+/// integration coordinates of f, size of f.to_state) to (q, qdot) with
+/// f.from_state, qdot replaced by project_velocity(sys, q, qdot), back with
+/// f.to_state. q is unchanged. A state already on C is returned unchanged to
+/// round-off. Throws what project_velocity throws (SingularState,
+/// InvalidState).
+template <class S>
+Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x);
+
 #define NHS_INTEGRATE_INSTANTIATE(EXTERN, S)                                               \
+  EXTERN template Vec<S> project_state<S>(const System<S>&, const Formulation<S>&,         \
+                                          const Vec<S>&);                                  \
   EXTERN template void integrate<S>(const System<S>&, const Formulation<S>&, const Vec<S>&, \
                                     const Vec<S>&, const IntegrationOptions<S>&,             \
                                     const std::function<void(const Sample<S>&)>&,            \

@@ -41,6 +41,17 @@ struct SystemInfo {
   std::vector<int> dependent_velocities = {};
 };
 
+/// A named distance of a state to a singular set of the system: 0 on the
+/// set, positive off it (e.g. the bipendulum's max(|x1|, |x2|), which
+/// vanishes on 000 eq. 72a). `condition` names the singular set, as
+/// SingularState::condition does.
+template <class S>
+struct Margin {
+  std::string name;       ///< CSV-friendly, e.g. "margin_72a"
+  S value;                ///< >= 0; 0 on the singular set
+  std::string condition;  ///< e.g. "P0 undefined (000 eq. 72a: x1 = x2 = 0)"
+};
+
 /// Parameter values lifted into the evaluation type T, indexed in the order
 /// of SystemInfo::parameters (descriptions use an enum for the indices).
 template <class T>
@@ -104,6 +115,11 @@ struct System {
   BodiesFn<AD2<S>> bodies_ad2;
   bool has_bodies() const { return static_cast<bool>(bodies); }
 
+  /// The system's own singular sets beyond rank loss of dC/dqdot and
+  /// dpsi/dz (which the formulations detect generically), as margins at
+  /// (q, qdot); empty if the description declares none (singular_set.hpp).
+  std::function<std::vector<Margin<S>>(const Vec<S>&, const Vec<S>&)> singular_margins;
+
   /// Value of the named parameter; throws UsageError for an unknown name.
   const S& parameter(const std::string& name) const {
     for (std::size_t i = 0; i < info.parameters.size(); ++i)
@@ -125,16 +141,23 @@ struct System {
 ///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
 ///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
+///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
 /// Descriptions write constants with ratio<T>(num, den), never double
 /// literals, and call functions unqualified after `using std::sin;`.
 /// Parameters arrive as AD constants with allocated zero derivatives, so
 /// products of parameters may be written in any order; a ratio<T> constant
 /// has empty derivatives: multiply it into a parameter or a variable, not
 /// into another ratio.
+///
+/// The overload with an explicit `info` serves descriptions whose size is
+/// chosen at run time (e.g. the N-trailer, n = N + 3): D then needs no
+/// static info(), and its functions take the sizes from their arguments
+/// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
+/// from `info` (coordinates, constraint_names, quasi_velocities).
 template <class S, class D>
-System<S> describe(const std::vector<S>& values) {
+System<S> describe(const std::vector<S>& values, SystemInfo info) {
   System<S> sys;
-  sys.info = D::info();
+  sys.info = std::move(info);
   if (values.size() != sys.info.parameters.size())
     throw UsageError("system '" + sys.info.name + "' takes " +
                      std::to_string(sys.info.parameters.size()) + " parameters, got " +
@@ -183,6 +206,11 @@ System<S> describe(const std::vector<S>& values) {
                                      Vec<AD1<S>>& qd) { D::parametrization(pPsi, q, z, qd); };
     sys.chart = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) { D::chart(pS, q, qd, z); };
   }
+  if constexpr (requires(const Vec<S>& q) { D::singular_margins(pS, q, q); }) {
+    sys.singular_margins = [pS](const Vec<S>& q, const Vec<S>& qd) {
+      return D::singular_margins(pS, q, qd);
+    };
+  }
   if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { D::bodies(pS, q, q, b); }) {
     const Params<AD2<S>> pB(values, 2 * n, 1);  // outer (q, qdot), inner one direction
     sys.bodies = [pS](const Vec<S>& q, const Vec<S>& qd, Bodies<S>& b) { D::bodies(pS, q, qd, b); };
@@ -191,6 +219,12 @@ System<S> describe(const std::vector<S>& values) {
     };
   }
   return sys;
+}
+
+/// describe<S, D>(values, D::info()): the description's static info().
+template <class S, class D>
+System<S> describe(const std::vector<S>& values) {
+  return describe<S, D>(values, D::info());
 }
 
 }  // namespace nhs

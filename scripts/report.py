@@ -1,0 +1,752 @@
+#!/usr/bin/python3
+"""Regenerates reports/REPORT.md and the figures under reports/figures/ from
+the outputs of `nhs verify` and of the measurement programs.
+
+Inputs (each optional; missing ones are listed in the report, never fatal):
+  <verify-dir>/summary.md                 nhs verify's table (cross-validation)
+  <verify-dir>/trajectories/*.csv         nhs verify's runs, named
+                                          <study>.<formulation>.<precision>.<motion>.csv,
+                                          columns t, q, q_dot, energy, C1..Cr,
+                                          invariants[, error]
+  <verify-dir>/studies/*.csv              study-specific curves (t or x first
+                                          column, then named series), e.g. the
+                                          bipendulum's special motions; see EXPECTED_STUDY_CSV
+  reports/bench/drift.json                bench/drift (max |C|, energy error,
+                                          with and without --project)
+  reports/bench/work_precision.json       bench/work_precision
+  reports/bench/rhs.json                  bench_rhs (Google Benchmark JSON)
+  reports/bench/closed_form_ratios.{md,json}, reports/bench/sympy.json
+  reports/bench/scaling*.json             scaling benchmark (Google Benchmark JSON)
+
+Usage: scripts/report.py [--verify-dir DIR] [--reports DIR]
+Runs with Debian's python3 and python3-matplotlib (Agg backend).
+Raises nothing on missing or malformed inputs: each section catches its own
+errors and reports them in REPORT.md.
+"""
+import argparse
+import csv
+import glob
+import json
+import math
+import os
+import re
+import sys
+import traceback
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# Study CSV files the lead adds under <verify-dir>/studies/ (glob patterns
+# and what they show). The report plots every CSV found there and lists
+# the expected ones that are missing.
+# Written by `nhs findings` (apps/nhs/findings.cpp); plotted by
+# section_bipendulum. The bipendulum's special motions come with every other
+# study's from verify's trajectories.
+EXPECTED_STUDY_CSV = [
+    ("bipendulum_symmetric_pendulum.csv", "symmetric bipendulum against the simple pendulum"),
+    ("bipendulum_near_singular.csv", "digits kept per precision near the singular turning point"),
+    ("bipendulum_epsilon_circle.csv", "the epsilon-limit of the circle of eq. 89"),
+    ("bipendulum_epsilon_circle_paths.csv", "P1's paths for each epsilon"),
+    ("bipendulum_linear_nonlinear.csv", "linear vs non-linear bipendulum (Hertz's limit)"),
+    ("bipendulum_energy_separation.csv", "energy separation T_k + V_k, eqs. 85-86"),
+]
+FINDINGS_CMD = "nhs findings"
+
+TINY = 1e-300  # floor for log plots (exact zeros)
+
+
+class Report:
+    def __init__(self, reports, verify_dir):
+        self.reports = reports
+        self.verify_dir = verify_dir
+        self.figdir = os.path.join(reports, "figures")
+        os.makedirs(self.figdir, exist_ok=True)
+        self.lines = []
+        self.missing = []
+        self.problems = []
+        self.figures = []
+
+    def md(self, text=""):
+        self.lines.append(text)
+
+    def figure(self, fig, name, caption):
+        path = os.path.join(self.figdir, name)
+        fig.savefig(path, dpi=90, bbox_inches="tight")
+        plt.close(fig)
+        rel = os.path.relpath(path, self.reports)
+        self.figures.append(rel)
+        self.md(f"![{name}]({rel})")
+        self.md()
+        self.md(f"*{caption}*")
+        self.md()
+
+    def section(self, title, fn):
+        self.md(f"## {title}")
+        self.md()
+        try:
+            fn()
+        except Exception as e:  # a broken input never stops the report
+            self.problems.append(f"{title}: {type(e).__name__}: {e}")
+            self.md(f"(section failed: `{type(e).__name__}: {e}`)")
+            traceback.print_exc()
+        self.md()
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    if not rows:
+        return [], {}
+    header = rows[0]
+    cols = {h: [] for h in header}
+    for r in rows[1:]:
+        if len(r) != len(header):
+            continue
+        for h, v in zip(header, r):
+            try:
+                cols[h].append(float(v))
+            except ValueError:
+                cols[h].append(float("nan"))
+    return header, cols
+
+
+def fmt(x, digits=3):
+    if x is None:
+        return "-"
+    if isinstance(x, str):
+        return x
+    if x == 0:
+        return "0"
+    return f"{x:.{digits}g}"
+
+
+def clamp(values):
+    return [max(abs(v), TINY) if v == v else float("nan") for v in values]
+
+
+class LogLines:
+    """Buffers semilogy/loglog lines of one axes; draw() puts exact zeros
+    (and values below it) at a floor a decade under the smallest positive
+    value, so that they do not stretch the axis to 1e-300."""
+
+    def __init__(self, ax, loglog=False):
+        self.ax, self.loglog, self.lines = ax, loglog, []
+
+    def add(self, x, y, *args, **kw):
+        self.lines.append((list(x), [abs(v) for v in y], args, kw))
+
+    def draw(self):
+        pos = [v for _, y, _, _ in self.lines for v in y if v > 0 and v == v]
+        floor = min(pos) / 10 if pos else 1e-16
+        for x, y, args, kw in self.lines:
+            f = self.ax.loglog if self.loglog else self.ax.semilogy
+            f(x, [max(v, floor) if v == v else float("nan") for v in y], *args, **kw)
+        return floor
+
+
+def verify_command(verify_dir):
+    path = os.path.join(verify_dir, "summary.md")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"by `([^`]*)`", line)
+            if m:
+                return m.group(1)
+    return None
+
+
+# --- trajectories of nhs verify ---------------------------------------------
+
+
+def trajectory_files(verify_dir):
+    out = []
+    for path in sorted(glob.glob(os.path.join(verify_dir, "trajectories", "*.csv"))):
+        base = os.path.basename(path)[:-4]
+        parts = base.split(".")
+        if len(parts) < 4:
+            continue
+        # the motion slug may contain dots (e.g. "incline-g-2.5")
+        study, formulation, precision = parts[0], parts[1], parts[2]
+        motion = ".".join(parts[3:])
+        out.append(dict(path=path, study=study, formulation=formulation, precision=precision,
+                        motion=motion))
+    return out
+
+
+def section_special_motions(rep):
+    files = [f for f in trajectory_files(rep.verify_dir) if f["motion"] != "default-state"]
+    cmd = verify_command(rep.verify_dir) or "nhs verify"
+    if not files:
+        rep.missing.append(f"{rep.verify_dir}/trajectories/*.csv (run `nhs verify`)")
+        rep.md("No trajectories found.")
+        return
+    by_motion = defaultdict(list)
+    for f in files:
+        by_motion[(f["study"], f["motion"])].append(f)
+    for (study, motion), fs in sorted(by_motion.items()):
+        # Path of the first two coordinates for one run; error against the
+        # closed form for every formulation x precision.
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+        ref = next((f for f in fs if f["precision"] == "double"), fs[0])
+        header, cols = read_csv(ref["path"])
+        if len(header) < 3:
+            plt.close(fig)
+            continue
+        ax1.plot(cols[header[1]], cols[header[2]], "-", lw=1)
+        ax1.set_xlabel(header[1])
+        ax1.set_ylabel(header[2])
+        ax1.set_title(f"{study}: {motion} ({ref['formulation']}, {ref['precision']})")
+        ax1.set_aspect("equal", adjustable="datalim")
+        ll = LogLines(ax2)
+        for f in sorted(fs, key=lambda f: (f["precision"], f["formulation"])):
+            h, c = read_csv(f["path"])
+            if "error" not in c:
+                continue
+            ll.add(c["t"], c["error"], "-" if f["precision"] == "double" else "--",
+                   lw=1, label=f"{f['formulation']} {f['precision']}")
+        ll.draw()
+        ax2.set_xlabel("t")
+        ax2.set_ylabel("max-norm error vs closed form")
+        ax2.set_title("error along the motion")
+        ax2.legend(fontsize=6, ncol=2)
+        precisions = sorted({f["precision"] for f in fs})
+        rep.figure(fig, f"special-{study}-{motion}.png",
+                   f"{study}, special motion '{motion}': path ({header[1]}, {header[2]}) and the "
+                   f"max-norm error of (q, qdot) against the closed form at the output samples, "
+                   f"every formulation, precisions {', '.join(precisions)}. Made by `{cmd}` "
+                   f"(double: dopri5, rtol = atol = 1e-14; mp50: bulirsch-stoer, 1e-36; see the "
+                   f"summary's settings); data {os.path.relpath(rep.verify_dir, rep.reports)}"
+                   f"/trajectories/{study}.*.{motion}.csv.")
+
+
+def section_energy(rep):
+    files = trajectory_files(rep.verify_dir)
+    cmd = verify_command(rep.verify_dir) or "nhs verify"
+    if not files:
+        rep.md("No trajectories found.")
+        return
+    by_study = defaultdict(list)
+    for f in files:
+        if f["motion"] == "default-state":
+            by_study[f["study"]].append(f)
+    for study, fs in sorted(by_study.items()):
+        fig, axes = plt.subplots(1, 3, figsize=(15, 4))
+        lls = [LogLines(ax) for ax in axes]
+        inv_names = []
+        for f in sorted(fs, key=lambda f: (f["precision"], f["formulation"])):
+            header, c = read_csv(f["path"])
+            if "energy" not in c or not c["t"]:
+                continue
+            style = "-" if f["precision"] == "double" else "--"
+            lab = f"{f['formulation']} {f['precision']}"
+            E0 = c["energy"][0]
+            lls[0].add(c["t"], [e - E0 for e in c["energy"]], style, lw=1, label=lab)
+            i_energy = header.index("energy")
+            cs = [h for h in header[i_energy + 1:] if re.fullmatch(r"C\d+", h)]
+            invs = [h for h in header[i_energy + 1 + len(cs):] if h != "error"]
+            inv_names = invs
+            cmax = [max(abs(c[h][k]) for h in cs) if cs else 0 for k in range(len(c["t"]))]
+            lls[1].add(c["t"], cmax, style, lw=1, label=lab)
+            if invs:
+                dev = [max(abs(c[h][k] - c[h][0]) for h in invs) for k in range(len(c["t"]))]
+                lls[2].add(c["t"], dev, style, lw=1, label=lab)
+        for ll in lls:
+            ll.draw()
+        axes[0].set_title(f"{study}: |E(t) - E(0)|")
+        axes[1].set_title("max_a |C^a(t)|")
+        axes[2].set_title("max |I(t) - I(0)| over the invariants" +
+                          (f" ({', '.join(inv_names)})" if inv_names else " (none)"))
+        for ax in axes:
+            ax.set_xlabel("t")
+        axes[0].legend(fontsize=6, ncol=2)
+        rep.figure(fig, f"energy-{study}.png",
+                   f"{study}, default state: energy error |E - E0|, constraint residual max |C| "
+                   f"and the drift of the study's invariants (separate energies and momenta where "
+                   f"the study defines them; some are not conserved, e.g. with friction) against "
+                   f"time, every formulation and precision (solid: double, dashed: mp50; exact "
+                   f"zeros are drawn a decade below the smallest positive value). Made "
+                   f"by `{cmd}`; data {os.path.relpath(rep.verify_dir, rep.reports)}"
+                   f"/trajectories/{study}.*.default-state.csv.")
+
+
+def section_study_csv(rep):
+    d = os.path.join(rep.verify_dir, "studies")
+    files = sorted(glob.glob(os.path.join(d, "*.csv")))
+    rel = os.path.relpath(d, rep.reports)
+    for pattern, what in EXPECTED_STUDY_CSV:
+        if not any(glob.fnmatch.fnmatch(os.path.basename(p), pattern) for p in files):
+            rep.missing.append(f"{rel}/{pattern}: {what}")
+    if not files:
+        rep.md(f"No study CSV files in `{rel}/` yet (expected: "
+               + "; ".join(w for _, w in EXPECTED_STUDY_CSV) + ").")
+        return
+    known = {p for p, _ in EXPECTED_STUDY_CSV}
+    for path in files:
+        if os.path.basename(path) in known:
+            continue  # plotted by section_bipendulum
+        header, c = read_csv(path)
+        if len(header) < 2:
+            continue
+        series = header[1:7]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        positive = all(v > 0 for h in series for v in c[h] if v == v)
+        for h in series:
+            (ax.semilogy if positive else ax.plot)(c[header[0]], c[h], lw=1, label=h)
+        ax.set_xlabel(header[0])
+        ax.legend(fontsize=7)
+        name = os.path.basename(path)[:-4]
+        ax.set_title(name)
+        rep.figure(fig, f"study-{name}.png",
+                   f"{name}: columns {', '.join(series)} against {header[0]}, from "
+                   f"{rel}/{os.path.basename(path)} (see the study's documentation for the "
+                   f"command, precision and tolerance that made it).")
+
+
+# --- bipendulum findings ---------------------------------------------------------
+
+
+def _pos(v):
+    return [x if x == x and x > 0 else float("nan") for x in v]
+
+
+def section_bipendulum(rep):
+    d = os.path.join(rep.verify_dir, "studies")
+    rel = os.path.relpath(d, rep.reports)
+
+    def load(name):
+        path = os.path.join(d, name)
+        if not os.path.exists(path):
+            rep.md(f"`{rel}/{name}` missing (run `{FINDINGS_CMD} --out-dir {rep.verify_dir}`).")
+            rep.md()
+            return None, None
+        return read_csv(path)
+
+    rep.md("Made by `" + FINDINGS_CMD + "` (apps/nhs/findings.cpp), second-kind formulation; "
+           "the same library functions are asserted in tests/test_bipendulum.cpp.")
+    rep.md()
+    h, c = load("bipendulum_symmetric_pendulum.csv")
+    if h:
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
+        a0.plot(c["t_over_quarter_period"], c["theta_exact"], lw=1)
+        a0.set_xlabel("t / (T/4)")
+        a0.set_ylabel("theta (exact, Jacobi sn)")
+        a1.semilogy(c["t_over_quarter_period"], _pos(c["error_double"]), lw=1,
+                    label="max error vs pendulum (double)")
+        a1.semilogy(c["t_over_quarter_period"], _pos(c["sigma_min_dC_dqdot"]), lw=1,
+                    label="sigma_min(dC/dqdot)")
+        a1.axvline(1.0, color="k", lw=0.5, ls=":")
+        a1.set_xlabel("t / (T/4)")
+        a1.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-symmetric-pendulum.png",
+                   "Symmetric bipendulum (m1 = m2 = 1.2, g = 3, l = 1.5, amplitude 1 rad) against "
+                   "the exact pendulum theta(t) = 2 asin(k sn(omega t | k)), up to 0.999 T/4: the "
+                   "error and the margin sigma_min(dC/dqdot), which vanishes at the turning point "
+                   "T/4 (v = 0, eq. 72c: the motion meets the singular set). double, rtol = atol "
+                   f"= 1e-13. Data {rel}/bipendulum_symmetric_pendulum.csv.")
+    h, c = load("bipendulum_near_singular.csv")
+    if h:
+        x = c["one_minus_fraction"]
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax.loglog(x, _pos(c["error_double"]), "o-", lw=1, label="error, double (rtol 1e-13)")
+        ax.loglog(x, _pos(c["error_mp50"]), "s-", lw=1, label="error, mp50 (rtol 1e-40)")
+        ax.loglog(x, _pos(c["sigma_min_double"]), ":", lw=1, label="sigma_min(dC/dqdot)")
+        ax.set_xlabel("1 - t / (T/4)")
+        ax.invert_xaxis()
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-near-singular.png",
+                   "Accuracy of the symmetric motion as it approaches the singular turning point: "
+                   "max error against the exact pendulum at t = (1 - x) T/4, per precision. "
+                   f"Data {rel}/bipendulum_near_singular.csv.")
+    h, c = load("bipendulum_epsilon_circle.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(6.5, 4))
+        ax.loglog(c["epsilon"], c["distance_from_eq89"], "o-", label="|P1(3) - P1_89(3)|")
+        ax.loglog(c["epsilon"], c["radial_distance"], "s-", label="radial distance from the circle")
+        ax.loglog(c["epsilon"], c["min_sigma_dC_dqdot"], "^-", label="min sigma_min(dC/dqdot)")
+        ax.set_xlabel("epsilon (v2(0) = (0, epsilon))")
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-epsilon-circle.png",
+                   "The circle of 000 eq. 89 as the epsilon -> 0 limit of regular motions (x2 = 0, "
+                   "P2 = P0 = (0, -0.4), v2 = (0, epsilon), P1 = (1, 0.5), w1 = 0.9): distances at "
+                   "t = 3 and the margin to the singular set, all linear in epsilon. mp50, "
+                   f"rtol = atol = 1e-25. Data {rel}/bipendulum_epsilon_circle.csv.")
+    h, c = load("bipendulum_epsilon_circle_paths.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(5, 5))
+        eps = sorted(set(c["epsilon"]), reverse=True)
+        for e in eps:
+            idx = [i for i, v in enumerate(c["epsilon"]) if v == e]
+            ax.plot([c["x1"][i] for i in idx], [c["y1"][i] for i in idx], lw=1,
+                    label=f"P1, epsilon = {e:g}")
+        th = [2 * math.pi * k / 200 for k in range(201)]
+        r = math.hypot(1.0, 0.9)
+        ax.plot([r * math.cos(t) for t in th], [-0.4 + r * math.sin(t) for t in th], "k:", lw=0.8,
+                label="circle of eq. 89")
+        ax.set_aspect("equal")
+        ax.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-epsilon-circle-paths.png",
+                   "P1's path over t in [0, 3] for each epsilon, and the circle of eq. 89 about "
+                   f"P0 = (0, -0.4). mp50. Data {rel}/bipendulum_epsilon_circle_paths.csv.")
+    h, c = load("bipendulum_linear_nonlinear.csv")
+    if h:
+        fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
+        a0.plot(c["t"], c["distance_P1"], lw=1, label="|P1 linear - P1 bipendulum|")
+        a0.plot(c["t"], c["distance_P2"], lw=1, label="|P2 linear - P2 bipendulum|")
+        a0.set_xlabel("t")
+        a0.legend(fontsize=7)
+        a1.plot(c["t"], c["y0_bipendulum"], lw=1, label="y0, bipendulum (eq. 75)")
+        a1.plot(c["t"], c["y0_linear_m0_1"], lw=1, label="y0, linear, m0 = 1")
+        a1.plot(c["t"], c["y0_linear_m0_1e-8"], "--", lw=1, label="y0, linear, m0 = 1e-8")
+        a1.set_xlabel("t")
+        a1.legend(fontsize=7)
+        rep.figure(fig, "bipendulum-linear-vs-nonlinear.png",
+                   "Finding: Hertz's limit m0 -> 0 does not give the bipendulum. From the common "
+                   "state of SPECIAL_MOTIONS.md (a) (y0, y0d from the bipendulum at t = 0), the "
+                   "linear bipendulum's constraints do not contain y0d, so no reaction acts on P0: "
+                   "y0 moves uniformly and the motion is the same for every m0 > 0 (the m0 = 1 and "
+                   "1e-8 curves coincide), while the bipendulum's P0 does not move uniformly. double, "
+                   f"rtol = atol = 1e-13. Data {rel}/bipendulum_linear_nonlinear.csv.")
+    h, c = load("bipendulum_energy_separation.csv")
+    if h:
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for k in h[1:]:
+            ax.semilogy(c["t"], _pos(c[k]), lw=1, label=k)
+        ax.set_xlabel("t")
+        ax.set_ylabel("|E_k(t) - E_k(0)|")
+        ax.legend(fontsize=6)
+        rep.figure(fig, "bipendulum-energy-separation.png",
+                   "Energy separation (000 eqs. 85-86): T_k + V_k of each point is constant, not only "
+                   "the sum, on the incline (g = 2.2, state (a), to t = 2) and under a harmonic pull "
+                   "k/2 |P_k|^2 (k = 1, P1 = (1.5, 0), P2 = (0.5, 1), z = (0, 1, -1), to t = 20), "
+                   "m1 = 0.8, m2 = 1.5; double (rtol 1e-12) and mp50 (rtol 1e-40). "
+                   f"Data {rel}/bipendulum_energy_separation.csv.")
+
+
+# --- drift ------------------------------------------------------------------
+
+
+def section_drift(rep):
+    path = os.path.join(rep.reports, "bench", "drift.json")
+    if not os.path.exists(path):
+        rep.missing.append("bench/drift.json (run `./build/bench/drift --quick`)")
+        rep.md("No drift measurements.")
+        return
+    d = read_json(path)
+    runs = d.get("runs", [])
+    cmd = d.get("command", "drift")
+    rep.md(f"`{cmd}` ({d.get('generated', '?')}): each study's default state, double, "
+           f"{d.get('stepper', 'dopri5')}, rtol = atol = {d.get('rtol')}, to t = {d.get('t_end')}; "
+           f"without and with `--project` (projection of qdot onto C after every step). "
+           f"Energy error = max |E - E0| over the samples (where energy is not a first "
+           f"integral, e.g. the rolling disc with viscous torque, it measures the physical "
+           f"change, not an error).")
+    rep.md()
+    rep.md("| study | formulation | max \\|C\\| | max \\|C\\| projected | energy error | "
+           "energy error projected | RHS calls | RHS calls projected | wall [s] | wall projected [s] | status |")
+    rep.md("|---|---|---|---|---|---|---|---|---|---|---|")
+    pairs = defaultdict(dict)
+    for r in runs:
+        pairs[(r["study"], r["formulation"])][bool(r["project"])] = r
+    for (study, form), p in sorted(pairs.items()):
+        a, b = p.get(False, {}), p.get(True, {})
+        status = "; ".join(sorted({x.get("status", "?") for x in (a, b) if x}))
+        note = "" if all(x.get("energy_conserved", True) for x in (a, b) if x) else " (not conserved)"
+        rep.md(f"| {study} | {form} | {fmt(a.get('max_C'))} | {fmt(b.get('max_C'))} | "
+               f"{fmt(a.get('energy_error'))}{note} | {fmt(b.get('energy_error'))} | "
+               f"{a.get('rhs_calls', '-')} | {b.get('rhs_calls', '-')} | {fmt(a.get('wall_s'))} | "
+               f"{fmt(b.get('wall_s'))} | {status} |")
+    rep.md()
+    for s in d.get("skipped", []):
+        rep.md(f"- not run: {s['study']} {s['formulation']}: {s['reason']}")
+    rep.md()
+    by_study = defaultdict(list)
+    for r in runs:
+        by_study[r["study"]].append(r)
+    for study, rs in sorted(by_study.items()):
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4))
+        ll1, ll2 = LogLines(ax1), LogLines(ax2)
+        forms = sorted({r["formulation"] for r in rs})
+        colors = {f: plt.cm.tab10(i % 10) for i, f in enumerate(forms)}
+        for r in sorted(rs, key=lambda r: (r["formulation"], r["project"])):
+            s = r.get("series", {})
+            if not s.get("t"):
+                continue
+            style = "--" if r["project"] else "-"
+            lab = r["formulation"] + (" projected" if r["project"] else "")
+            ll1.add(s["t"], s["C"], style, color=colors[r["formulation"]], lw=1, label=lab)
+            ll2.add(s["t"], s["energy_error"], style, color=colors[r["formulation"]], lw=1, label=lab)
+        ll1.draw()
+        ll2.draw()
+        ax1.set_title(f"{study}: max_a |C^a(t)|")
+        ax2.set_title(f"{study}: |E(t) - E(0)|")
+        for ax in (ax1, ax2):
+            ax.set_xlabel("t")
+        ax1.legend(fontsize=6, ncol=2)
+        rep.figure(fig, f"drift-{study}.png",
+                   f"{study}: constraint residual and energy error against time, default state, "
+                   f"double, dopri5 at rtol = atol = {d.get('rtol')}, to t = {d.get('t_end')}; solid "
+                   f"without, dashed with `--project`. Made by `{cmd}` "
+                   f"(data bench/drift.json); exact zeros are drawn a decade below the smallest "
+                   f"positive value.")
+
+
+# --- work-precision ---------------------------------------------------------
+
+
+def section_work_precision(rep):
+    path = os.path.join(rep.reports, "bench", "work_precision.json")
+    if not os.path.exists(path):
+        rep.missing.append("bench/work_precision.json (run `./build/bench/work_precision --quick`)")
+        rep.md("No work-precision measurements.")
+        return
+    d = read_json(path)
+    runs = d.get("runs", [])
+    cmd = d.get("command", "work_precision")
+    rep.md(f"`{cmd}` ({d.get('generated', '?')}): error = {d.get('error')}; {d.get('tolerance')}; "
+           f"RHS budget per run {d.get('max_rhs_calls')}.")
+    rep.md()
+    groups = defaultdict(list)
+    for r in runs:
+        groups[(r["study"], r["motion"])].append(r)
+    steppers = ["dopri5", "fehlberg78", "bulirsch-stoer"]
+    for (study, motion), rs in sorted(groups.items()):
+        for xkey, xlabel, tag in (("rhs_calls", "RHS evaluations", "rhs"), ("wall_s", "wall time [s]", "wall")):
+            fig, axes = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
+            forms = sorted({r["formulation"] for r in rs})
+            colors = {f: plt.cm.tab10(i % 10) for i, f in enumerate(forms)}
+            precs = sorted({r["precision"] for r in rs})
+            for ax, stp in zip(axes, steppers):
+                for f in forms:
+                    for prec in precs:
+                        pts = sorted((r[xkey], r["error"]) for r in rs
+                                     if r["stepper"] == stp and r["formulation"] == f
+                                     and r["precision"] == prec and r.get("status") == "ok"
+                                     and r.get("error") is not None and r.get(xkey))
+                        if not pts:
+                            continue
+                        ax.loglog([p[0] for p in pts], [max(p[1], 1e-60) for p in pts],
+                                  "o-" if prec == "double" else "s--", ms=3, lw=1,
+                                  color=colors[f], label=f"{f} {prec}")
+                ax.set_title(f"{stp}")
+                ax.set_xlabel(xlabel)
+            axes[0].set_ylabel(f"error at t = {fmt(rs[0].get('t_end'))}")
+            axes[0].legend(fontsize=6)
+            fig.suptitle(f"{study}: {motion}")
+            tols = sorted({r["tol"] for r in rs}, key=lambda t: -float(t))
+            safe = re.sub(r"[^A-Za-z0-9.-]+", "-", motion).strip("-")
+            rep.figure(fig, f"wp-{tag}-{study}-{safe}.png",
+                       f"Work-precision, {study} '{motion}': error of (q, qdot) at t_end against "
+                       f"{xlabel}, one line per formulation, one panel per stepper, tolerances "
+                       f"rtol = atol in {', '.join(tols)} ({', '.join(precs)}). Made by `{cmd}` "
+                       f"(data bench/work_precision.json).")
+    # Summary: cheapest formulation x stepper reaching error <= 1e-8 (double).
+    rep.md("Cheapest run reaching error <= 1e-8 in double, per study (RHS evaluations; wall time):")
+    rep.md()
+    rep.md("| study | motion | formulation | stepper | tol | error | RHS calls | wall [s] |")
+    rep.md("|---|---|---|---|---|---|---|---|")
+    for (study, motion), rs in sorted(groups.items()):
+        ok = [r for r in rs if r.get("status") == "ok" and r["precision"] == "double"
+              and r.get("error") is not None and r["error"] <= 1e-8]
+        if not ok:
+            rep.md(f"| {study} | {motion} | - | - | - | - | - | - |")
+            continue
+        b = min(ok, key=lambda r: r["rhs_calls"])
+        rep.md(f"| {study} | {motion} | {b['formulation']} | {b['stepper']} | {b['tol']} | "
+               f"{fmt(b['error'])} | {b['rhs_calls']} | {fmt(b['wall_s'])} |")
+    rep.md()
+    failed = [r for r in runs if r.get("status", "ok") != "ok"]
+    if failed:
+        rep.md(f"{len(failed)} runs did not finish (RHS budget or failure); e.g. "
+               + "; ".join(f"{r['study']} {r['formulation']} {r['precision']} {r['stepper']} "
+                           f"tol {r['tol']}: {r['status'][:80]}" for r in failed[:5]) + ".")
+
+
+# --- cost tables ------------------------------------------------------------
+
+
+def gbench_rows(d):
+    return [b for b in d.get("benchmarks", []) if b.get("run_type", "iteration") == "iteration"]
+
+
+def section_costs(rep):
+    bench = os.path.join(rep.reports, "bench")
+    found = False
+    md = os.path.join(bench, "closed_form_ratios.md")
+    js = os.path.join(bench, "closed_form_ratios.json")
+    if os.path.exists(md):
+        found = True
+        rep.md("From `bench/closed_form_ratios.md`:")
+        rep.md()
+        with open(md) as f:
+            rep.md(f.read().rstrip())
+        rep.md()
+    elif os.path.exists(js):
+        found = True
+        rep.md("From `bench/closed_form_ratios.json`:")
+        rep.md()
+        generic_table(rep, read_json(js))
+    else:
+        rep.missing.append("bench/closed_form_ratios.{md,json} (closed-form benchmarks)")
+    sp = os.path.join(bench, "sympy.json")
+    if os.path.exists(sp):
+        found = True
+        rep.md("From `bench/sympy.json`:")
+        rep.md()
+        generic_table(rep, read_json(sp))
+    else:
+        rep.missing.append("bench/sympy.json (SymPy comparison)")
+    rhs = os.path.join(bench, "rhs.json")
+    if os.path.exists(rhs):
+        found = True
+        rows = gbench_rows(read_json(rhs))
+        table = defaultdict(dict)
+        for b in rows:
+            parts = b["name"].split("/")
+            if len(parts) >= 4 and "error_occurred" not in b:
+                table[(parts[1], parts[3])][parts[2]] = b.get("cpu_time", b.get("real_time"))
+        forms = sorted({f for v in table.values() for f in v})
+        rep.md("Acceleration cost per call from `bench/rhs.json` (`bench_rhs`), in the benchmark's "
+               "time unit, with the ratio to second-kind in parentheses:")
+        rep.md()
+        rep.md("| study | precision | " + " | ".join(forms) + " |")
+        rep.md("|---|---|" + "---|" * len(forms))
+        for (study, prec), v in sorted(table.items()):
+            base = v.get("second-kind")
+            cells = [f"{fmt(v[f])} ({fmt(v[f] / base, 2)})" if f in v and base else fmt(v.get(f))
+                     for f in forms]
+            rep.md(f"| {study} | {prec} | " + " | ".join(cells) + " |")
+        rep.md()
+    else:
+        rep.missing.append("bench/rhs.json (`./build/bench/bench_rhs --benchmark_out=reports/bench/rhs.json`)")
+    if not found:
+        rep.md("No cost measurements yet.")
+
+
+def generic_table(rep, d):
+    rows = d if isinstance(d, list) else d.get("rows") or d.get("runs") or d.get("results")
+    if isinstance(d, dict) and rows is None:
+        rows = [dict(key=k, **(v if isinstance(v, dict) else {"value": v})) for k, v in d.items()]
+    if not rows or not isinstance(rows[0], dict):
+        rep.md("```")
+        rep.md(json.dumps(d, indent=1)[:3000])
+        rep.md("```")
+        return
+    keys = []
+    for r in rows:
+        for k, v in r.items():
+            if k not in keys and not isinstance(v, (list, dict)):
+                keys.append(k)
+    rep.md("| " + " | ".join(keys) + " |")
+    rep.md("|" + "---|" * len(keys))
+    for r in rows:
+        rep.md("| " + " | ".join(fmt(r.get(k)) if isinstance(r.get(k), float) else str(r.get(k, "-"))
+                                 for k in keys) + " |")
+    rep.md()
+
+
+def section_scaling(rep):
+    files = sorted(glob.glob(os.path.join(rep.reports, "bench", "scaling*.json")))
+    if not files:
+        rep.missing.append("bench/scaling*.json (n-trailer scaling benchmark)")
+        rep.md("No scaling measurements yet.")
+        return
+    for path in files:
+        d = read_json(path)
+        rows = gbench_rows(d) if isinstance(d, dict) else []
+        series = defaultdict(list)
+        for b in rows:
+            m = re.match(r"(.*?)/(\d+)(/.*)?$", b.get("name", ""))
+            if m:
+                series[m.group(1)].append((int(m.group(2)), b.get("real_time")))
+        name = os.path.basename(path)
+        if not series:
+            rep.md(f"`{name}`: format not recognised (expected Google Benchmark JSON with names "
+                   f"`<series>/<n>`); raw:")
+            generic_table(rep, d)
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for label, pts in sorted(series.items()):
+            pts.sort()
+            ax.loglog([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1, label=label)
+        unit = rows[0].get("time_unit", "")
+        ax.set_xlabel("n")
+        ax.set_ylabel(f"time per call [{unit}]")
+        ax.legend(fontsize=6)
+        ctx = d.get("context", {})
+        rep.figure(fig, f"scaling-{name[:-5]}.png",
+                   f"Scaling: time per call against the size n, from `bench/{name}` "
+                   f"({ctx.get('executable', 'benchmark')}, {ctx.get('date', '')}).")
+
+
+def section_verify(rep):
+    path = os.path.join(rep.verify_dir, "summary.md")
+    if not os.path.exists(path):
+        rep.missing.append(f"{os.path.relpath(path, rep.reports)} (run `nhs verify`)")
+        rep.md("No verify summary.")
+        return
+    with open(path) as f:
+        text = f.read()
+    # Headings one level down, so that the report keeps its own outline.
+    text = re.sub(r"^# ", "### ", text, flags=re.M)
+    rep.md(f"From `{os.path.relpath(path, rep.reports)}`:")
+    rep.md()
+    rep.md(text.rstrip())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    ap.add_argument("--reports", default=os.path.join(root, "reports"))
+    ap.add_argument("--verify-dir", default=None,
+                    help="nhs verify's --out-dir (default: <reports>/latest)")
+    ap.add_argument("--command", default="bash scripts/report.sh",
+                    help="the command that regenerated everything, for the report's header")
+    a = ap.parse_args()
+    verify_dir = os.path.abspath(a.verify_dir or os.path.join(a.reports, "latest"))
+    rep = Report(os.path.abspath(a.reports), verify_dir)
+    for old in glob.glob(os.path.join(rep.figdir, "*.png")):
+        os.remove(old)
+
+    rep.section("Cross-validation (nhs verify)", lambda: section_verify(rep))
+    rep.section("Special motions", lambda: section_special_motions(rep))
+    rep.section("Energy, separate energies and constraint residuals along the default motions",
+                lambda: section_energy(rep))
+    rep.section("The bipendulum: findings", lambda: section_bipendulum(rep))
+    rep.section("Study curves", lambda: section_study_csv(rep))
+    rep.section("Constraint drift with and without projection onto C", lambda: section_drift(rep))
+    rep.section("Work-precision", lambda: section_work_precision(rep))
+    rep.section("Cost of the vector field", lambda: section_costs(rep))
+    rep.section("Scaling", lambda: section_scaling(rep))
+
+    head = [
+        "# nhs report",
+        "",
+        f"Regenerated by `{a.command}` (scripts/report.py over the JSON/CSV outputs; "
+        f"verify data from `{os.path.relpath(verify_dir, rep.reports)}/`). "
+        f"{len(rep.figures)} figures under `figures/`.",
+        "",
+    ]
+    if rep.missing:
+        head += ["Inputs not found (their sections are empty or partial):", ""]
+        head += [f"- {m}" for m in rep.missing] + [""]
+    if rep.problems:
+        head += ["Sections that failed:", ""] + [f"- {p}" for p in rep.problems] + [""]
+    head += ["Figures:", ""] + [f"- [{os.path.basename(f)}]({f})" for f in rep.figures] + [""]
+    with open(os.path.join(rep.reports, "REPORT.md"), "w") as f:
+        f.write("\n".join(head + rep.lines).rstrip() + "\n")
+    print(f"report.py: wrote {os.path.join(rep.reports, 'REPORT.md')} and "
+          f"{len(rep.figures)} figures", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
