@@ -82,7 +82,7 @@ double seconds_since(Clock::time_point t0) {
 ///   analytic error    1e-9      1e-12        1e-25     1e-40    1e-80   (max-norm over q, qdot)
 ///   energy, |C|,      1e-9      1e-12        1e-25     1e-40    1e-80   (x (1 + scale))
 ///   invariant drift
-///   stepper           dopri5    fehlberg78   bulirsch-stoer (default_stepper<S>())
+///   stepper           dopri5    dopri5       bulirsch-stoer (default_stepper<S>())
 ///   rtol = atol       1e-14     1e-17        1e-30     1e-46    1e-90
 /// qddot agreement is default_tolerance<S>() (3 digits of margin over
 /// epsilon up to 33 digits, 5 above). The analytic bounds are the issue's

@@ -29,18 +29,18 @@ constexpr int decimal_digits() {
 }
 
 /// The stepper "auto" stands for, by the decimal digits d of S: "dopri5"
-/// for double (d <= 15), "fehlberg78" for long double (d <= 18),
-/// "bulirsch-stoer" above (float128, mp50, mp100). Measured on the skate on
-/// the incline (SPECIAL_MOTIONS.md) to t = 20 at the default tolerance,
-/// first-kind (README "Precisions"): in long double at 1e-15, dopri5 9.1e-14
-/// error with 15.2k RHS calls, fehlberg78 8.5e-14 with 2.8k, bulirsch-stoer
-/// 1.2e-12 with 1.3k (its dense output is the weak point at low accuracy);
-/// in float128 at 1e-30, bulirsch-stoer 8.5k calls, fehlberg78 173k.
+/// up to 18 digits (double, long double), "bulirsch-stoer" above
+/// (float128, mp50, mp100). Measured (README "Precisions"): in long double
+/// at 1e-15 on the skate on the incline to t = 20, fehlberg78 was cheaper
+/// (8.5e-14 error with 2.8k RHS calls against dopri5's 9.1e-14 with 15.2k),
+/// but on the rolling disc's circle its error estimate (41/840 (k1 + k11 -
+/// k12 - k13)) nearly vanishes and it took 546 RHS calls to an error of
+/// 1.4e-12 to 1.6e-11 at rtol 1e-16; dopri5 has no such blind spot. In
+/// float128 at 1e-30, bulirsch-stoer 8.5k calls, fehlberg78 173k.
 /// DEPENDENCIES.md: dopri5 cannot reach 1e-40 in practice.
 template <class S>
 std::string default_stepper() {
-  const int d = decimal_digits<S>();
-  return d <= 15 ? "dopri5" : d <= 18 ? "fehlberg78" : "bulirsch-stoer";
+  return decimal_digits<S>() <= 18 ? "dopri5" : "bulirsch-stoer";
 }
 
 /// 10^e in S, correctly rounded (parsed from "1e<e>"; never a double).
