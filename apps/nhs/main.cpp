@@ -139,7 +139,8 @@ int run_main(int argc, char** argv) {
   auto* verify_cmd = app.add_subcommand(
       "verify", "the main job: every study x formulation x precision against each other, the "
                 "analytic solutions and the invariants");
-  verify_cmd->add_option("--precision", verify.precision, "all, " + join(precision_names()))
+  verify_cmd->add_option("--precision", verify.precision,
+                         "all, or comma-separated: " + join(precision_names()))
       ->capture_default_str();
   verify_cmd->add_option("--out-dir", verify.out_dir, "where summary.md and the CSVs go")
       ->capture_default_str();
