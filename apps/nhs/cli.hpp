@@ -285,6 +285,7 @@ class Recorder {
     if (exact_) {
       const State<S> x = exact_(s.t);
       err = max((s.q - x.q).cwiseAbs().maxCoeff(), (s.qdot - x.qdot).cwiseAbs().maxCoeff());
+      exact_scale = max(exact_scale, max(x.q.cwiseAbs().maxCoeff(), x.qdot.cwiseAbs().maxCoeff()));
     }
     if (samples == 0) {
       E0 = E;
@@ -328,6 +329,7 @@ class Recorder {
   S max_C{0};         ///< max_a,t |C^a|
   S max_qdot2{0};     ///< max |qdot|^2
   S max_error{0};     ///< max-norm error against the closed form
+  S exact_scale{0};   ///< max-norm of the closed form's (q, qdot) over the samples
   S nonconservative_power{0};  ///< max |F . qdot| of the non-conservative forces
   S min_margin{0};              ///< smallest margin to a singular set seen (singular_set.hpp)
   std::string min_margin_name;  ///< which margin it was (empty: none)
