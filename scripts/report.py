@@ -654,7 +654,11 @@ def generic_table(rep, d):
 
 
 def section_scaling(rep):
-    files = sorted(glob.glob(os.path.join(rep.reports, "bench", "scaling*.json")))
+    # Google Benchmark JSON from bench/bench_scaling: names `<group>/<series>/N=<N>`
+    # with the counters N and n (= N + 3 for the n-trailer); scaling_fit.json
+    # (bench/fit_scaling.py) is a table, not benchmark output.
+    files = [p for p in sorted(glob.glob(os.path.join(rep.reports, "bench", "scaling*.json")))
+             if not p.endswith("_fit.json")]
     if not files:
         rep.missing.append("bench/scaling*.json (n-trailer scaling benchmark)")
         rep.md("No scaling measurements yet.")
@@ -664,27 +668,39 @@ def section_scaling(rep):
         rows = gbench_rows(d) if isinstance(d, dict) else []
         series = defaultdict(list)
         for b in rows:
-            m = re.match(r"(.*?)/(\d+)(/.*)?$", b.get("name", ""))
+            m = re.match(r"(.*?)/N=(\d+)$", b.get("name", ""))
             if m:
-                series[m.group(1)].append((int(m.group(2)), b.get("real_time")))
+                n = int(b.get("n", int(m.group(2)) + 3))
+                series[m.group(1)].append((n, b.get("cpu_time")))
         name = os.path.basename(path)
         if not series:
             rep.md(f"`{name}`: format not recognised (expected Google Benchmark JSON with names "
-                   f"`<series>/<n>`); raw:")
+                   f"`<series>/N=<N>`); raw:")
             generic_table(rep, d)
             continue
         fig, ax = plt.subplots(figsize=(7, 4.5))
         for label, pts in sorted(series.items()):
             pts.sort()
-            ax.loglog([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1, label=label)
+            style = "o-" if label.startswith("scaling/") else "s--"
+            ax.loglog([p[0] for p in pts], [p[1] for p in pts], style, ms=3, lw=1, label=label)
         unit = rows[0].get("time_unit", "")
-        ax.set_xlabel("n")
-        ax.set_ylabel(f"time per call [{unit}]")
+        ax.set_xlabel("n (coordinates; N trailers, n = N + 3)")
+        ax.set_ylabel(f"CPU time per call [{unit}]")
         ax.legend(fontsize=6)
         ctx = d.get("context", {})
         rep.figure(fig, f"scaling-{name[:-5]}.png",
-                   f"Scaling: time per call against the size n, from `bench/{name}` "
-                   f"({ctx.get('executable', 'benchmark')}, {ctx.get('date', '')}).")
+                   f"Scaling: CPU time of one RHS (and of its parts) against n on the n-trailer, "
+                   f"double, from `bench/{name}` (`bench_scaling --benchmark_out=...`, "
+                   f"{ctx.get('date', '')}, load average {ctx.get('load_avg', '?')}).")
+    fit = os.path.join(rep.reports, "bench", "scaling_fit.md")
+    if os.path.exists(fit):
+        with open(fit) as f:
+            text = f.read()
+        rep.md("Fitted exponents p (cost proportional to n^p), from `bench/scaling_fit.md` "
+               "(`bench/fit_scaling.py`):")
+        rep.md()
+        rep.md(re.sub(r"^# .*\n", "", text).rstrip())
+        rep.md()
 
 
 def section_verify(rep):
