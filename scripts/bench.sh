@@ -1,23 +1,61 @@
 #!/usr/bin/env bash
-# Against the limit and against sympy (issue 6): builds the Release tree with
-# the benchmarks, runs bench_closed_form (5 repetitions, medians), the
-# ratio table, the allocation counts and the sympy comparison. Results in
-# reports/bench/: closed_form.json, closed_form_ratios.{md,json},
-# allocations.json, sympy.json. Takes a few minutes on 2 cores.
+# Every benchmark of issue 6, one command. Builds the Release tree with the
+# benchmarks and writes reports/bench/:
+#   rhs.json                      bench_rhs: one acceleration, study x formulation x precision
+#   closed_form.json, closed_form_ratios.{md,json}
+#                                 bench_closed_form: generic vs hand-written closed form
+#   allocations.json              test_allocations: heap allocations per call (double)
+#   breakdown.json, fixed_ad.json where the time of one RHS goes; fixed-size AD prototype
+#   sympy.json                    bench/sympy_compare.py: sympy.physics.mechanics (Kane)
+#   scaling.json, scaling_fit.{json,md}
+#                                 bench_scaling on the n-trailer (N = 1..100), fitted exponents
+#   drift.json                    bench/drift: max |C| and energy error, with and without --project
+#   work_precision.json           bench/work_precision: error at t = 20 against cost
+#
+#   bash scripts/bench.sh           # full: drift to t = 1e4, work-precision double and mp50 (hours)
+#   bash scripts/bench.sh --quick   # drift to t = 100, work-precision in double (~30 min on 2 cores)
+#
+# Then `/usr/bin/python3 scripts/report.py` makes reports/REPORT.md from them.
+# A benchmark that fails keeps what it wrote; the script goes on and exits
+# non-zero at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+quick=0
+for a in "$@"; do
+  case "$a" in
+    --quick) quick=1 ;;
+    *) echo "usage: bash scripts/bench.sh [--quick]" >&2; exit 2 ;;
+  esac
+done
 bash scripts/setup.sh
 build=${NHS_BENCH_BUILD:-build}
+jobs=${NHS_JOBS:-$(nproc)}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON -DNHS_BUILD_TESTS=ON
-cmake --build "$build" -j2 --target bench_closed_form bench_rhs_breakdown bench_fixed_ad test_allocations nhs_cli
+cmake --build "$build" -j"$jobs" --target bench_rhs bench_closed_form bench_rhs_breakdown bench_fixed_ad \
+  bench_scaling drift work_precision test_allocations nhs_cli
 mkdir -p reports/bench
-"$build"/bench/bench_closed_form --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out=reports/bench/closed_form.json --benchmark_out_format=json
-/usr/bin/python3 bench/closed_form_ratios.py reports/bench/closed_form.json
-NHS_ALLOC_JSON=reports/bench/allocations.json "$build"/tests/test_allocations
-"$build"/bench/bench_rhs_breakdown --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out=reports/bench/breakdown.json --benchmark_out_format=json
-"$build"/bench/bench_fixed_ad --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
-  --benchmark_out=reports/bench/fixed_ad.json --benchmark_out_format=json
-/usr/bin/python3 bench/sympy_compare.py --nhs "$build"/nhs --bench reports/bench/closed_form.json \
-  --out reports/bench/sympy.json
+out=reports/bench
+status=0
+run() { echo "bench: $*" >&2; "$@" || status=$?; }
+gb=(--benchmark_out_format=json)
+run "$build"/bench/bench_closed_form --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out=$out/closed_form.json "${gb[@]}"
+run /usr/bin/python3 bench/closed_form_ratios.py $out/closed_form.json
+run env NHS_ALLOC_JSON=$out/allocations.json "$build"/tests/test_allocations
+run "$build"/bench/bench_rhs_breakdown --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out=$out/breakdown.json "${gb[@]}"
+run "$build"/bench/bench_fixed_ad --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_out=$out/fixed_ad.json "${gb[@]}"
+run /usr/bin/python3 bench/sympy_compare.py --nhs "$build"/nhs --bench $out/closed_form.json \
+  --out $out/sympy.json
+run "$build"/bench/bench_rhs --benchmark_min_time=0.1 --benchmark_out=$out/rhs.json "${gb[@]}"
+run "$build"/bench/bench_scaling --benchmark_out=$out/scaling.json "${gb[@]}"
+run /usr/bin/python3 bench/fit_scaling.py $out/scaling.json
+if [ "$quick" = 1 ]; then
+  run "$build"/bench/drift --quick --jobs "$jobs"
+  run "$build"/bench/work_precision --quick --jobs "$jobs"
+else
+  run "$build"/bench/drift --jobs "$jobs"
+  run "$build"/bench/work_precision --jobs "$jobs"
+fi
+exit "$status"
