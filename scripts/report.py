@@ -427,7 +427,8 @@ def section_bipendulum(rep):
                    "Energy separation (000 eqs. 85-86): T_k + V_k of each point is constant, not only "
                    "the sum, on the incline (g = 2.2, state (a), to t = 2) and under a harmonic pull "
                    "k/2 |P_k|^2 (k = 1, P1 = (1.5, 0), P2 = (0.5, 1), z = (0, 1, -1), to t = 20), "
-                   "m1 = 0.8, m2 = 1.5; double (rtol 1e-12) and mp50 (rtol 1e-40). "
+                   "m1 = 0.8, m2 = 1.5; second-kind at the default tolerances: the incline in double "
+                   "(rtol 1e-12), the harmonic pull in double (1e-12) and mp50 (1e-45). "
                    f"Data {rel}/bipendulum_energy_separation.csv.")
 
 
