@@ -1,10 +1,11 @@
 // The bipendulum (000 §13) and the linear bipendulum (000 §13.7) as a
-// researcher would check them: singular sets reported by name, energy
-// separation (eqs. 85-86) for two kinds of separate potentials, the special
-// motions that need more than a closed form (spontaneous motions, the
-// printed eq. 90, the epsilon-limit of the circle of eq. 89) and Hertz's
-// limit. The closed-form special motions (b)-(e) run in
-// test_special_motions*.cpp with every other study's.
+// researcher would check them: singular sets reported by name, the inverse
+// chart (eq. 75) against psi, Voronec's refusal of the non-linear eq. 73,
+// energy separation (eqs. 85-86) for two kinds of separate potentials (more
+// in test_energy_separation.cpp), the special motions that need more than a
+// closed form (spontaneous motions, the printed eq. 90, the epsilon-limit of
+// the circle of eq. 89) and Hertz's limit. The closed-form special motions
+// (b)-(e) run in test_special_motions*.cpp with every other study's.
 // ctest-labels: study
 #include "scalar_test.hpp"
 
@@ -15,6 +16,7 @@
 #include "nhs/singular_set.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/bipendulum.hpp"
+#include "nhs/voronec.hpp"
 
 #include <cmath>
 #include <iostream>
@@ -36,16 +38,6 @@ Vec<S> vec4(const S& a, const S& b, const S& c, const S& d) {
 template <class S>
 S num(const char* text) {
   return from_string<S>(text);
-}
-
-// Integration tolerance well below what is asserted (the bound is the claim):
-// Tolerance<S>::analytic / 10^4, 1e-13 in double (as before) and 1e-44 in
-// mp50. (10^4 Tolerance::cross left one digit once cross became 1e-45: E2
-// drifted 1.26e-40 > 1e-40 on the harmonic case. integration_tolerance<mp50>
-// = 1e-46 passes but made EnergiesSeparate take 246 s instead of 75 s.)
-template <class S>
-S tight_tolerance() {
-  return Tolerance<S>::analytic / S(10000);
 }
 
 template <class S>
@@ -100,6 +92,87 @@ TYPED_TEST(Bipendulum, SingularSetsAreReportedByName) {
     const State<S> x = st.random_state(sys, rng);
     EXPECT_NO_THROW(require_margins(sys, x.q, x.qdot, tol));
   }
+}
+
+// The inverse chart (eq. 75 and w_k = v_k . J(P_k - P0) / |P_k - P0|^2)
+// against the parametrization psi: at the study's random regular states
+// psi(q, chart(q, qdot)) = qdot, and at random (q, z) away from the chart's
+// singular sets (P0 defined: max(|y1d|, |y2d|) >= 1/4; each w_k defined:
+// |P_k - P0| >= 1/4) chart(q, psi(q, z)) = z, to cross tolerance relative
+// to 1 + the largest component.
+TYPED_TEST(Bipendulum, InverseChartRoundTrip) {
+  using S = TypeParam;
+  using std::abs;
+  using std::max;
+  const Study<S>& st = find_study<S>("bipendulum");
+  const System<S> sys = st.build(st.default_parameters());
+  std::mt19937_64 rng(11);
+  const S tol = Tolerance<S>::cross;
+  S worst_qdot(0), worst_z(0);  // relative errors, reported
+  for (int k = 0; k < 20; ++k) {
+    const State<S> x = st.random_state(sys, rng);
+    Vec<S> z(3), qd(4);
+    sys.chart(x.q, x.qdot, z);
+    sys.parametrization(x.q, z, qd);
+    const S err = max_abs<S>(qd - x.qdot) / (S(1) + max_abs<S>(x.qdot));
+    worst_qdot = max(worst_qdot, err);
+    EXPECT_LE(err, tol) << "state " << k;
+  }
+  int checked = 0;
+  while (checked < 20) {
+    Vec<S> q(4), z(3), qd(4), back(3);
+    for (int i = 0; i < 4; ++i) q[i] = uniform<S>(rng, -3, 3);
+    for (int i = 0; i < 3; ++i) z[i] = uniform<S>(rng, -2, 2);
+    sys.parametrization(q, z, qd);
+    bool regular = max(abs(qd[1]), abs(qd[3])) >= S(1) / S(4);
+    for (int j = 0; j < 2; ++j) {
+      const S dy = q[2 * j + 1] - z[0];
+      regular = regular && q[2 * j] * q[2 * j] + dy * dy >= S(1) / S(16);
+    }
+    if (!regular) continue;
+    sys.chart(q, qd, back);
+    const S err = max_abs<S>(back - z) / (S(1) + max_abs<S>(z));
+    worst_z = max(worst_z, err);
+    EXPECT_LE(err, tol) << "draw " << checked;
+    ++checked;
+  }
+  std::cout << "[ chart    ] max relative error: psi(q, chart(q, qdot)) " << double(worst_qdot)
+            << ", chart(q, psi(q, z)) " << double(worst_z) << "\n";
+}
+
+// Voronec's equations need linear constraints solved for the dependent
+// velocities (002 eq. 8); the bipendulum's eq. 73 is quadratic in qdot, and
+// the formulation refuses it with NotApplicable naming the non-linearity
+// (as test_voronec.cpp checks for parallel-points), at the system, at a
+// state and when integrating.
+TYPED_TEST(Bipendulum, VoronecRefusesTheNonLinearConstraint) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("bipendulum");
+  const System<S> sys = st.build(st.default_parameters());
+  const State<S> x = st.default_state(sys);
+  const Formulation<S>& f = find_formulation<S>("voronec");
+  EXPECT_NE(f.not_applicable_reason(sys).find("not linear"), std::string::npos)
+      << f.not_applicable_reason(sys);
+  const auto message = [](auto&& call) -> std::string {
+    try {
+      call();
+    } catch (const NotApplicable& e) {
+      return e.what();
+    }
+    return "(no NotApplicable thrown)";
+  };
+  IntegrationOptions<S> io;
+  io.t_end = S(1);
+  for (const std::string& what :
+       {message([&] { f.require_applicable(sys); }),
+        message([&] { f.acceleration(sys, x.q, x.qdot); }),
+        message([&] {
+          integrate<S>(sys, f, x.q, x.qdot, io, [](const Sample<S>&) {}, nullptr);
+        })}) {
+    EXPECT_NE(what.find("not linear"), std::string::npos) << what;
+    EXPECT_NE(what.find("bipendulum"), std::string::npos) << what;
+  }
+  EXPECT_THROW(voronec<S>(sys, x.q, Vec<S>(Vec<S>::Zero(3))), NotApplicable);
 }
 
 // A run approaching the singular set stops with SingularState before it is

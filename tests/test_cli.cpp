@@ -16,6 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <functional>
@@ -225,6 +227,50 @@ TEST_F(Cli, StateFromChartParameters) {
   expect_error({"accel", "bipendulum", "--q", "1,2,3,4", "--qdot", "1,2,3,4", "--z", "1,2,3"}, 2,
                "--z needs --q");
   expect_error({"accel", "skate", "--q", "1,2", "--z", "1,2"}, 2, "--q has 2 values");
+}
+
+// run's y0 column is the hidden point P0 = (0, y0) of 000 eq. 75, where the
+// normals to v1 at P1 and to v2 at P2 meet the y axis: computed here from
+// each row's own columns, x_k x_kd + (y_k - y0) y_kd = 0, i.e.
+// y0 = y_k + x_k x_kd / y_kd for k = 1 and k = 2. On C both agree
+// (y0_1 - y0_2 = C / (y1d y2d)); the run keeps |C| below ~1e-12 with
+// |y_kd| >= 0.69, hence the 1e-10 tolerance. At t = 0 it is the y0 of --z.
+TEST_F(Cli, RunY0ColumnIsTheHiddenPoint) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  const Result r = nhs({"run", "bipendulum", "--q", "1.2,0.3,-0.9,-0.5", "--z", "0.4,0.6,-0.8",
+                        "--t-end", "1", "--dt-out", "0.5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(r.out);
+  ASSERT_EQ(rows.size(), 4u) << r.out;  // header + t = 0, 0.5, 1
+  const auto header = split(rows[0], ',');
+  const auto column = [&](const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name << " not in " << rows[0];
+    return static_cast<std::size_t>(it - header.begin());
+  };
+  const std::size_t iy0 = column("y0"), ix1 = column("x1"), iy1 = column("y1"),
+                    ix2 = column("x2"), iy2 = column("y2"), ix1d = column("x1_dot"),
+                    iy1d = column("y1_dot"), ix2d = column("x2_dot"), iy2d = column("y2_dot");
+  for (std::size_t j : {iy0, ix1, iy1, ix2, iy2, ix1d, iy1d, ix2d, iy2d})
+    ASSERT_LT(j, header.size()) << rows[0];
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto c = split(rows[i], ',');
+    ASSERT_EQ(c.size(), header.size()) << rows[i];
+    const auto v = [&](std::size_t j) { return std::stod(c[j]); };
+    const double y0 = v(iy0);
+    ASSERT_GT(std::abs(v(iy1d)), 0.5) << rows[i];
+    ASSERT_GT(std::abs(v(iy2d)), 0.5) << rows[i];
+    const double from_p1 = v(iy1) + v(ix1) * v(ix1d) / v(iy1d);
+    const double from_p2 = v(iy2) + v(ix2) * v(ix2d) / v(iy2d);
+    EXPECT_NEAR(y0, from_p1, 1e-10 * (1 + std::abs(y0))) << "t = " << c[0];
+    EXPECT_NEAR(y0, from_p2, 1e-10 * (1 + std::abs(y0))) << "t = " << c[0];
+    if (i == 1) {
+      EXPECT_EQ(std::stod(c[0]), 0.0);
+      EXPECT_NEAR(y0, 0.4, 1e-14);
+    }
+  }
+  // P0 moves: y0(1) is not y0(0), so the per-row check is not a constant's.
+  EXPECT_GT(std::stod(split(rows.back(), ',')[iy0]) - 0.4, 0.5);
 }
 
 TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
