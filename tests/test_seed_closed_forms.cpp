@@ -30,7 +30,13 @@ namespace {
 
 template <class S>
 class SeedClosedForms : public ::testing::Test {};
-TYPED_TEST_SUITE(SeedClosedForms, TestScalars, ScalarNames);
+// The scalars: TestScalars here; test_precision_closed_forms.cpp includes
+// this file with NHS_SEED_CLOSED_FORM_SCALARS = ExtraScalars (long double,
+// float128, mp100).
+#ifndef NHS_SEED_CLOSED_FORM_SCALARS
+#define NHS_SEED_CLOSED_FORM_SCALARS TestScalars
+#endif
+TYPED_TEST_SUITE(SeedClosedForms, NHS_SEED_CLOSED_FORM_SCALARS, ScalarNames);
 
 constexpr int kStates = 24;
 
