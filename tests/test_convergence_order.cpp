@@ -1,6 +1,7 @@
 // Observed order of each stepper against the closed form of the skate on
-// the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), and exactness of
-// Odeint's method coefficients in 100 digits.
+// the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), Bulirsch-Stoer's
+// error against its tolerance in mp50 and mp100 (16 columns), and exactness
+// of Odeint's method coefficients in 100 digits.
 // ctest-labels: mp
 //
 // (1) Coefficients: one step of y' = J y (a rotation, y(h) = exp(hJ) y0)
@@ -23,6 +24,9 @@
 //     tolerance: error at t = 2 against rtol = atol from 1e-15 to 1e-45
 //     (mp50, nhs::integrate), log-log slope 1 +- 0.5, and the error never
 //     above 100 x the tolerance.
+// (4) The same in mp100 from 1e-50 to 1e-90, where "bulirsch-stoer" (and
+//     "auto") is the 16-column controlled variant
+//     (lib/src/detail/bulirsch_stoer_kmax.hpp).
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -142,15 +146,16 @@ TEST(CoefficientsExactIn100Digits, OneTinyStepOfEachStepper) {
 
 using P = mp50;
 
+template <class T = P>
 struct SkateSetup {
-  const Study<P>& study = find_study<P>("skate");
-  SpecialMotion<P> motion = study.special_motions().front();  // omega = 0.9
-  System<P> sys = study.build(motion.parameters);
-  const Formulation<P>& f = find_formulation<P>("first-kind");
+  const Study<T>& study = find_study<T>("skate");
+  SpecialMotion<T> motion = study.special_motions().front();  // omega = 0.9
+  System<T> sys = study.build(motion.parameters);
+  const Formulation<T>& f = find_formulation<T>("first-kind");
 };
 
 struct Field {
-  const SkateSetup& s;
+  const SkateSetup<>& s;
   void operator()(const OdeState<P>& x, OdeState<P>& dx, const P&) const {
     const Vec<P> d = s.f.field(s.sys, Eigen::Map<const Vec<P>>(x.data(), static_cast<Eigen::Index>(x.size())));
     dx.assign(d.data(), d.data() + d.size());
@@ -159,7 +164,7 @@ struct Field {
 
 /// Max-norm error over (q, qdot) at t = 1 after 2^k fixed steps.
 template <class Stepper>
-P fixed_step_error(const SkateSetup& s, int k) {
+P fixed_step_error(const SkateSetup<>& s, int k) {
   const Vec<P> x0 = s.f.to_state(s.sys, s.motion.initial.q, s.motion.initial.qdot);
   OdeState<P> x(x0.data(), x0.data() + x0.size());
   const int steps = 1 << k;
@@ -176,7 +181,7 @@ P fixed_step_error(const SkateSetup& s, int k) {
 template <class Stepper>
 void check_fixed_order(const std::string& name, int k_min, int k_max, double order,
                        double below) {
-  const SkateSetup s;
+  const SkateSetup<> s;
   std::vector<double> hs, errs;
   for (int k = k_min; k <= k_max; ++k) {
     const P err = fixed_step_error<Stepper>(s, k);
@@ -201,34 +206,53 @@ TEST(ConvergenceOrder, Fehlberg78FixedSteps) {
       "fehlberg78", 2, 7, 8.0, 1e-18);
 }
 
-TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
-  const SkateSetup s;
+/// Bulirsch-Stoer on the skate to t = 2 in T (nhs::integrate, first kind,
+/// stepper "bulirsch-stoer": Odeint's dense-output one up to 60 digits, the
+/// 16-column controlled one above): error against rtol = atol = 10^-e for
+/// e = e_min, e_min + 10, ..., e_max; each error <= 100 x the tolerance and
+/// the log-log slope 1 +- 0.5.
+template <class T>
+void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
+  const SkateSetup<T> s;
   std::vector<double> tols, errs;
-  for (int e = 15; e <= 45; e += 5) {
-    IntegrationOptions<P> opts;
-    opts.t_end = P(2);
-    opts.dt_out = P(2);
+  for (int e = e_min; e <= e_max; e += e_step) {
+    IntegrationOptions<T> opts;
+    opts.t_end = T(2);
+    opts.dt_out = T(2);
     opts.stepper = "bulirsch-stoer";
-    opts.rtol = opts.atol = power_of_ten<P>(-e);
-    P err(0);
+    opts.rtol = opts.atol = power_of_ten<T>(-e);
+    T err(0);
     IntegrationStats stats;
-    integrate<P>(s.sys, s.f, s.motion.initial.q, s.motion.initial.qdot, opts,
-                 [&](const Sample<P>& x) {
+    integrate<T>(s.sys, s.f, s.motion.initial.q, s.motion.initial.qdot, opts,
+                 [&](const Sample<T>& x) {
                    using std::max;
-                   const State<P> ex = s.motion.exact(x.t);
+                   const State<T> ex = s.motion.exact(x.t);
                    err = max(err, max((x.q - ex.q).cwiseAbs().maxCoeff(),
                                       (x.qdot - ex.qdot).cwiseAbs().maxCoeff()));
                  },
                  &stats);
     tols.push_back(std::pow(10.0, -e));
     errs.push_back(std::pow(10.0, log10_of(err)));
-    std::cout << "[ order    ] bulirsch-stoer rtol 1e-" << e << ": error " << errs.back() << ", "
-              << stats.rhs_calls << " RHS calls\n";
-    EXPECT_LE(err, P(100) * opts.rtol) << "rtol 1e-" << e;
+    std::cout << "[ order    ] " << ScalarName<T>::value << " bulirsch-stoer rtol 1e-" << e
+              << ": error " << errs.back() << ", " << stats.rhs_calls << " RHS calls\n";
+    EXPECT_LE(err, T(100) * opts.rtol) << "rtol 1e-" << e;
   }
   const double slope = loglog_slope(tols, errs);
-  std::cout << "[ order    ] bulirsch-stoer: error ~ tol^" << slope << "\n";
+  std::cout << "[ order    ] " << ScalarName<T>::value << " bulirsch-stoer: error ~ tol^" << slope
+            << "\n";
   EXPECT_NEAR(slope, 1.0, 0.5);
+}
+
+TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
+  check_bulirsch_stoer_follows_tolerance<P>(15, 45, 5);
+}
+
+// (4) The 16-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp),
+//     what "bulirsch-stoer" and "auto" run above 60 digits: as (3) in mp100
+//     at rtol = atol from 1e-50 to 1e-90.
+TEST(ConvergenceOrder, BulirschStoer16ColumnsErrorFollowsToleranceInMp100) {
+  ASSERT_EQ(default_stepper<mp100>(), "bulirsch-stoer");
+  check_bulirsch_stoer_follows_tolerance<mp100>(50, 90, 10);
 }
 
 }  // namespace

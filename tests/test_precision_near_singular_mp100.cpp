@@ -1,0 +1,16 @@
+// Compares the symmetric bipendulum integrated towards its singular turning point (000 §13, eqs. 93-94; SPECIAL_MOTIONS.md bipendulum (e)) with the exact pendulum in mp100: the digits kept near the singular set.
+// ctest-labels: mp slow
+//
+// The check and the table of every precision: near_singular_check.hpp.
+// Slow: ~100 s at rtol 1e-90 (16-column Bulirsch-Stoer, 2 cores shared).
+#include "near_singular_check.hpp"
+
+namespace nhs {
+namespace {
+
+TEST(PrecisionNearSingularMp100, DigitsKeptNearTheTurningPoint) {
+  check_digits_kept_near_the_turning_point<mp100>();
+}
+
+}  // namespace
+}  // namespace nhs
