@@ -1,7 +1,8 @@
 // Against the limit: one acceleration evaluation of every applicable generic
 // formulation next to the hand-written closed form of the same study
 // (nhs/studies/closed_forms.hpp: 001 §9.1-9.4, 000 eqs. 80-82), at the
-// study's default state and parameters, in double and mp50, in one run.
+// study's default state and parameters, in every precision
+// (NHS_FOR_EACH_SCALAR; filter with e.g. --benchmark_filter=/double), in one run.
 //
 //   closed-form/<study>/<scalar>                 qddot = x_rhs(p, q, qdot), fixed-size, no heap
 //   generic/<study>/<formulation>/<scalar>       Formulation::acceleration(sys, q, qdot)

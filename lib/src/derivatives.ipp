@@ -7,12 +7,15 @@ namespace {
 
 // Entry i of an AD derivative vector; Eigen leaves the vector empty for a
 // quantity that is constant in every variable.
-template <class T>
-T entry_or_zero(const Vec<T>& d, Eigen::Index i) {
+template <class V>
+typename V::Scalar entry_or_zero(const V& d, Eigen::Index i) {
+  using T = typename V::Scalar;
   return d.size() == 0 ? T(0) : d[i];
 }
-template <class S>
-S entry_or_zero_ad1(const Vec<AD1<S>>& d, Eigen::Index i, Eigen::Index k) {
+// Inner derivative k of outer entry i of a second-order AD derivative vector.
+template <class V>
+auto entry_or_zero_ad1(const V& d, Eigen::Index i, Eigen::Index k) {
+  using S = typename V::Scalar::Real;
   if (d.size() == 0) return S(0);
   return entry_or_zero(d[i].derivatives(), k);
 }
@@ -26,41 +29,56 @@ Vec<AD1<S>> seed_ad1(const Vec<S>& x, Eigen::Index offset, Eigen::Index size) {
   return out;
 }
 
-}  // namespace
+// inertia() with T evaluated in the second-order AD type A2 (AD2<S> or
+// InlineAD2<S>): outer variables x = (q, qdot), 2n; inner variables qdot, n.
+template <class S, class A2>
+Inertia<S> inertia_in(const std::function<A2(const Vec<A2>&, const Vec<A2>&)>& kinetic_energy,
+                      const Vec<S>& q, const Vec<S>& qd) {
+  using A1 = typename A2::Real;
+  using OuterVec = typename A2::DerType;
+  using InnerVec = typename A1::DerType;
+  const Eigen::Index n = q.size();
+  const InnerVec inner_zero = InnerVec::Zero(n);
+  OuterVec outer_zero(2 * n);
+  for (Eigen::Index j = 0; j < 2 * n; ++j) outer_zero[j] = A1(S(0), inner_zero);
 
-template <class S>
-Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
-  const Eigen::Index n = sys.n;
-  const Vec<S> inner_zero = Vec<S>::Zero(n);
-  Vec<AD1<S>> outer_zero(2 * n);
-  for (Eigen::Index j = 0; j < 2 * n; ++j) outer_zero[j] = AD1<S>(S(0), inner_zero);
-
-  // Outer variables x = (q, qdot); inner variables qdot.
-  Vec<AD2<S>> Q(n), QD(n);
+  // Seeded in place (no temporaries of the large inline types).
+  Vec<A2> Q(n), QD(n);
   for (Eigen::Index i = 0; i < n; ++i) {
-    Vec<AD1<S>> dq = outer_zero;
-    dq[i] = AD1<S>(S(1), inner_zero);
-    Q[i] = AD2<S>(AD1<S>(q[i], inner_zero), dq);
-    Vec<AD1<S>> dqd = outer_zero;
-    dqd[n + i] = AD1<S>(S(1), inner_zero);
-    QD[i] = AD2<S>(AD1<S>(qd[i], Vec<S>::Unit(n, i)), dqd);
+    Q[i].value() = A1(q[i], inner_zero);
+    Q[i].derivatives() = outer_zero;
+    Q[i].derivatives()[i].value() = S(1);
+    QD[i].value() = A1(qd[i], InnerVec::Unit(n, i));
+    QD[i].derivatives() = outer_zero;
+    QD[i].derivatives()[n + i].value() = S(1);
   }
-  const AD2<S> T = sys.kinetic_energy_ad2(Q, QD);
-  const Vec<AD1<S>>& dT = T.derivatives();  // dT/dx_j, with inner d/dqdot_k
+  const A2 T = kinetic_energy(Q, QD);
+  const OuterVec& dT = T.derivatives();  // dT/dx_j, with inner d/dqdot_k
 
   Inertia<S> out;
   out.g.resize(n, n);
   out.gamma.resize(n);
   for (Eigen::Index k = 0; k < n; ++k) {
     for (Eigen::Index l = 0; l < n; ++l)
-      out.g(k, l) = entry_or_zero_ad1<S>(dT, n + l, k);  // d^2T/dqdot_l dqdot_k
+      out.g(k, l) = entry_or_zero_ad1(dT, n + l, k);  // d^2T/dqdot_l dqdot_k
     S mixed = S(0);
     for (Eigen::Index j = 0; j < n; ++j)
-      mixed += entry_or_zero_ad1<S>(dT, j, k) * qd[j];  // (d^2T/dq_j dqdot_k) qdot^j
+      mixed += entry_or_zero_ad1(dT, j, k) * qd[j];  // (d^2T/dq_j dqdot_k) qdot^j
     const S dT_dq = dT.size() == 0 ? S(0) : dT[k].value();
     out.gamma[k] = mixed - dT_dq;
   }
   return out;
+}
+
+}  // namespace
+
+template <class S>
+Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  // The inline AD types when the system has them (no heap allocation per
+  // AD operation: inertia ~3x faster in double), the dynamic ones otherwise.
+  if constexpr (has_inline_ad<S>)
+    if (sys.kinetic_energy_inline_ad2) return inertia_in<S>(sys.kinetic_energy_inline_ad2, q, qd);
+  return inertia_in<S>(sys.kinetic_energy_ad2, q, qd);
 }
 
 template <class S>

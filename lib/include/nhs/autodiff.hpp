@@ -5,6 +5,12 @@
 // AD1<S> carries first derivatives; AD2<S> nests AD1 inside AD1 and carries
 // second derivatives. Three levels do not compile with multiprecision S
 // (DEPENDENCIES.md), and the equations of motion need only two.
+//
+// InlineAD1<S> / InlineAD2<S> are the same with derivative vectors stored
+// inline (Eigen's Dynamic size with a compile-time maximum,
+// kInlineADVariables): no heap allocation per operation, for derivations
+// with at most that many variables, in the types where an inline array of
+// them is cheap (has_inline_ad<S>: the hardware types).
 #pragma once
 
 #include "nhs/scalar.hpp"
@@ -26,6 +32,29 @@ using AD1 = Eigen::AutoDiffScalar<Vec<S>>;
 /// Second-order forward AD over S (AD1 over AD1).
 template <class S>
 using AD2 = Eigen::AutoDiffScalar<Vec<AD1<S>>>;
+
+/// Capacity of the inline AD derivative vectors: derivations over at most
+/// this many variables (2n for the Hessian of T: systems with n <= 8) can
+/// use InlineAD1/InlineAD2.
+inline constexpr int kInlineADVariables = 16;
+
+/// Whether S has the inline AD types: double, long double and float128,
+/// whose inline arrays are plain memory. Not MPFR: an inline array of
+/// kInlineADVariables (squared, for AD2) MPFR numbers would construct every
+/// one of them on every AD temporary, used or not.
+template <class S>
+inline constexpr bool has_inline_ad = std::is_floating_point_v<S> || std::is_same_v<S, float128>;
+
+/// A derivative vector of runtime size <= kInlineADVariables, stored inline.
+template <class S>
+using InlineVec = Eigen::Matrix<S, Eigen::Dynamic, 1, 0, kInlineADVariables, 1>;
+/// First-order forward AD over S with inline derivative vectors.
+template <class S>
+using InlineAD1 = Eigen::AutoDiffScalar<InlineVec<S>>;
+/// Second-order forward AD over S with inline derivative vectors (InlineAD1
+/// over InlineAD1).
+template <class S>
+using InlineAD2 = Eigen::AutoDiffScalar<InlineVec<InlineAD1<S>>>;
 
 namespace detail {
 template <class T>
@@ -53,17 +82,24 @@ T lift(const S& x) {
 /// and resizes it only when it meets a variable directly; an expression of
 /// two such constants keeps size 0 and then mixes sizes with a variable.
 /// Constants of the right size avoid that (used for system parameters).
+/// T is S, a first-order AD type over S (AD1<S>, InlineAD1<S>) or a
+/// second-order one (AD2<S>, InlineAD2<S>); outer and inner must not exceed
+/// the capacity of an inline type's derivative vectors.
 template <class T, class S>
 T sized_constant(const S& x, Eigen::Index outer, Eigen::Index inner = 0) {
   if constexpr (std::is_same_v<T, S>) {
     return x;
-  } else if constexpr (std::is_same_v<T, AD1<S>>) {
-    return T(x, Vec<S>::Zero(outer));
   } else {
-    static_assert(std::is_same_v<T, AD2<S>>, "T must be S, AD1<S> or AD2<S>");
-    Vec<AD1<S>> d(outer);
-    for (Eigen::Index i = 0; i < outer; ++i) d[i] = AD1<S>(S(0), Vec<S>::Zero(inner));
-    return T(AD1<S>(x, Vec<S>::Zero(inner)), d);
+    static_assert(detail::IsAutoDiff<T>::value, "T must be S or an AD type over S");
+    using Der = typename T::DerType;
+    using Inner = typename Der::Scalar;
+    if constexpr (std::is_same_v<Inner, S>) {
+      return T(x, Der::Zero(outer));
+    } else {
+      Der d(outer);
+      for (Eigen::Index i = 0; i < outer; ++i) d[i] = sized_constant<Inner>(S(0), inner);
+      return T(sized_constant<Inner>(x, inner), d);
+    }
   }
 }
 

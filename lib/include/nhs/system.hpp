@@ -95,6 +95,11 @@ struct System {
 
   Fn1<S> kinetic_energy;           ///< T(q, qdot)
   Fn1<AD2<S>> kinetic_energy_ad2;  ///< T(q, qdot) in AD2
+  /// T(q, qdot) in InlineAD2 (no heap allocation per operation), with
+  /// parameters sized as kinetic_energy_ad2's; set only when
+  /// has_inline_ad<S> and 2n <= kInlineADVariables, empty otherwise
+  /// (derivatives.hpp uses it when set).
+  Fn1<InlineAD2<S>> kinetic_energy_inline_ad2;
   Fn0<S> potential;                ///< V(q)
   Fn0<AD1<S>> potential_ad1;       ///< V(q) in AD1
   VecFn<S> constraints;            ///< (q, qdot) -> C^a, size r
@@ -179,6 +184,15 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
   sys.kinetic_energy_ad2 = [p2](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
     return D::kinetic_energy(p2, q, qd);
   };
+  if constexpr (has_inline_ad<S>) {
+    if (2 * n <= kInlineADVariables) {
+      const Params<InlineAD2<S>> p2i(values, 2 * n, n);
+      sys.kinetic_energy_inline_ad2 = [p2i](const Vec<InlineAD2<S>>& q,
+                                            const Vec<InlineAD2<S>>& qd) {
+        return D::kinetic_energy(p2i, q, qd);
+      };
+    }
+  }
   if constexpr (requires(const Vec<S>& q) { D::potential(pS, q); }) {
     sys.potential = [pS](const Vec<S>& q) { return D::potential(pS, q); };
     sys.potential_ad1 = [pV](const Vec<AD1<S>>& q) { return D::potential(pV, q); };
