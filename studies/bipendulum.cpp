@@ -32,6 +32,7 @@ enum Param { m1, m2, g, k };
 /// The description of STUDIES.md `bipendulum` for describe<S, Bipendulum>:
 /// n = 4, r = 1, m = 3.
 struct Bipendulum {
+  static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"bipendulum",
             "Benenti's non-holonomic bipendulum, non-linear constraint (hidden point P0)",

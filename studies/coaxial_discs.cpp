@@ -30,6 +30,7 @@ enum Param { m, R, A, B, a, g };
 /// describe<S, CoaxialDiscs>: n = 5, r = 3, m = 2. Generic over the
 /// evaluation type T (S, AD1<S>, AD2<S>) except the chart (S only).
 struct CoaxialDiscs {
+  static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"coaxial-discs",
             "two co-axial rolling discs on a common axle, on an incline, linear constraints",

@@ -21,6 +21,7 @@ enum Param { m1, m2, m0, g };
 /// The description of STUDIES.md `linear-bipendulum` for
 /// describe<S, LinearBipendulum>: n = 5, r = 2, m = 3.
 struct LinearBipendulum {
+  static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"linear-bipendulum",
             "bipendulum with a massive hidden point P0 on the y axis, linear constraints",

@@ -26,6 +26,7 @@ enum Param { m1, m2, g };
 /// describe<S, ParallelPoints>: n = 4, r = 1, m = 3. Generic over the
 /// evaluation type T (S, AD1<S>, AD2<S>) except the chart (S only).
 struct ParallelPoints {
+  static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"parallel-points",
             "two points with parallel velocities on an incline, non-linear constraint",

@@ -26,6 +26,7 @@ enum Param { m, R, A, B, g, k };
 /// (S, AD1<S>, AD2<S>) except the chart and the non-conservative force
 /// (evaluated in S only).
 struct RollingDisc {
+  static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"rolling-disc",
             "vertical rolling disc on an incline, with viscous rolling torque, linear constraints",

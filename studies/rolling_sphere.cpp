@@ -32,6 +32,7 @@ enum Param { m, R };
 /// generic over the evaluation type T (S, AD1<S>, AD2<S>) except the chart
 /// (S only).
 struct RollingSphere {
+  static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"rolling-sphere",
             "homogeneous sphere rolling on a horizontal plane (Euler angles), linear constraints",

@@ -12,6 +12,7 @@ namespace {
 enum Param { m, I, g };
 
 struct Skate {
+  static constexpr int n = 3;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
     return {"skate",
             "skate (Chaplygin sleigh blade) on an incline, linear constraint",

@@ -10,7 +10,8 @@
 // inline (Eigen's Dynamic size with a compile-time maximum,
 // kInlineADVariables): no heap allocation per operation, for derivations
 // with at most that many variables, in the types where an inline array of
-// them is cheap (has_inline_ad<S>: the hardware types).
+// them is cheap (has_inline_ad<S>: the hardware types). FixedAD1/FixedAD2
+// have sizes fixed at compile time, for systems whose n is.
 #pragma once
 
 #include "nhs/scalar.hpp"
@@ -56,6 +57,15 @@ using InlineAD1 = Eigen::AutoDiffScalar<InlineVec<S>>;
 template <class S>
 using InlineAD2 = Eigen::AutoDiffScalar<InlineVec<InlineAD1<S>>>;
 
+/// First-order forward AD over S with N derivatives, fixed at compile time
+/// (for systems whose sizes are: no heap allocation, unrolled loops).
+template <class S, int N>
+using FixedAD1 = Eigen::AutoDiffScalar<Eigen::Matrix<S, N, 1>>;
+/// Second-order forward AD over S with fixed sizes: Outer derivatives, each
+/// a FixedAD1 with Inner derivatives.
+template <class S, int Outer, int Inner>
+using FixedAD2 = Eigen::AutoDiffScalar<Eigen::Matrix<FixedAD1<S, Inner>, Outer, 1>>;
+
 namespace detail {
 template <class T>
 struct IsAutoDiff : std::false_type {};
@@ -82,9 +92,10 @@ T lift(const S& x) {
 /// and resizes it only when it meets a variable directly; an expression of
 /// two such constants keeps size 0 and then mixes sizes with a variable.
 /// Constants of the right size avoid that (used for system parameters).
-/// T is S, a first-order AD type over S (AD1<S>, InlineAD1<S>) or a
-/// second-order one (AD2<S>, InlineAD2<S>); outer and inner must not exceed
-/// the capacity of an inline type's derivative vectors.
+/// T is S, a first-order AD type over S (AD1<S>, InlineAD1<S>,
+/// FixedAD1<S, N>) or a second-order one (AD2<S>, InlineAD2<S>,
+/// FixedAD2<S, N, M>); outer and inner must not exceed the capacity of an
+/// inline type's derivative vectors and must equal a fixed type's sizes.
 template <class T, class S>
 T sized_constant(const S& x, Eigen::Index outer, Eigen::Index inner = 0) {
   if constexpr (std::is_same_v<T, S>) {
@@ -96,9 +107,8 @@ T sized_constant(const S& x, Eigen::Index outer, Eigen::Index inner = 0) {
     if constexpr (std::is_same_v<Inner, S>) {
       return T(x, Der::Zero(outer));
     } else {
-      Der d(outer);
-      for (Eigen::Index i = 0; i < outer; ++i) d[i] = sized_constant<Inner>(S(0), inner);
-      return T(sized_constant<Inner>(x, inner), d);
+      return T(sized_constant<Inner>(x, inner),
+               Der::Constant(outer, sized_constant<Inner>(S(0), inner)));
     }
   }
 }

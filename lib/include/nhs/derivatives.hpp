@@ -1,20 +1,14 @@
 // The quantities every formulation is built from, derived from a System by
 // forward automatic differentiation (autodiff.hpp). Nothing here is written
-// for a particular system.
+// for a particular system. The result types and the derivations themselves
+// are in ad_derivations.hpp; these functions pick the AD type: the one
+// describe() bound for the system (fixed-size or inline: System::fast), the
+// dynamic one otherwise.
 #pragma once
 
 #include "nhs/system.hpp"
 
 namespace nhs {
-
-/// Metric and quadratic inertial term of the Lagrange equations
-///   d/dt dT/dqdot^k - dT/dq^k = g_kj qddot^j + Gamma_ij,k qdot^i qdot^j
-/// (001 eqs. 3.14-3.15; 000 eq. 27).
-template <class S>
-struct Inertia {
-  Mat<S> g;      ///< g_ij = d^2T / dqdot^i dqdot^j, n x n
-  Vec<S> gamma;  ///< Gamma_ij,k qdot^i qdot^j = (d^2T/dqdot^k dq^j) qdot^j - dT/dq^k, n
-};
 
 /// g and Gamma(qdot, qdot) at (q, qdot), from the Hessian of T by AD2
 /// (outer derivatives in (q, qdot), 2n; inner in qdot, n). q, qd: size n.
@@ -30,14 +24,6 @@ Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 template <class S>
 S energy(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 
-/// The constraints and their Jacobians at (q, qdot) (001 eq. 2.4, 3.13).
-template <class S>
-struct ConstraintJacobians {
-  Vec<S> C;       ///< C^a(q, qdot), size r
-  Mat<S> C_qdot;  ///< C^a_i = dC^a/dqdot^i, r x n
-  Mat<S> C_q;     ///< dC^a/dq^i, r x n
-};
-
 /// C, dC/dqdot and dC/dq by AD1 over the 2n variables (q, qdot).
 template <class S>
 ConstraintJacobians<S> constraint_jacobians(const System<S>& sys, const Vec<S>& q,
@@ -46,15 +32,6 @@ ConstraintJacobians<S> constraint_jacobians(const System<S>& sys, const Vec<S>& 
 /// The constraint residuals C^a(q, qdot), size r.
 template <class S>
 Vec<S> constraint_residuals(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
-
-/// The parametric representation and its Jacobians at (q, z) (001 eqs.
-/// 2.1, 2.4, 3.13).
-template <class S>
-struct ParametrizationJacobians {
-  Vec<S> psi;    ///< qdot^i = psi^i(q, z), size n
-  Mat<S> psi_z;  ///< psi^i_alpha = dpsi^i/dz^alpha, n x m
-  Mat<S> psi_q;  ///< psi^i_j = dpsi^i/dq^j, n x n
-};
 
 /// psi, dpsi/dz and dpsi/dq by AD1 over the n + m variables (q, z).
 /// Precondition: sys.has_parametrization() (NotApplicable otherwise).

@@ -5,6 +5,7 @@
 // derived by automatic differentiation in derivatives.hpp.
 #pragma once
 
+#include "nhs/ad_derivations.hpp"
 #include "nhs/autodiff.hpp"
 #include "nhs/bodies.hpp"
 #include "nhs/errors.hpp"
@@ -95,11 +96,6 @@ struct System {
 
   Fn1<S> kinetic_energy;           ///< T(q, qdot)
   Fn1<AD2<S>> kinetic_energy_ad2;  ///< T(q, qdot) in AD2
-  /// T(q, qdot) in InlineAD2 (no heap allocation per operation), with
-  /// parameters sized as kinetic_energy_ad2's; set only when
-  /// has_inline_ad<S> and 2n <= kInlineADVariables, empty otherwise
-  /// (derivatives.hpp uses it when set).
-  Fn1<InlineAD2<S>> kinetic_energy_inline_ad2;
   Fn0<S> potential;                ///< V(q)
   Fn0<AD1<S>> potential_ad1;       ///< V(q) in AD1
   VecFn<S> constraints;            ///< (q, qdot) -> C^a, size r
@@ -110,6 +106,24 @@ struct System {
   VecFn<S> chart;                  ///< inverse chart (q, qdot) -> z; empty if none
 
   bool has_parametrization() const { return static_cast<bool>(parametrization); }
+
+  /// The derivations of derivatives.hpp (ad_derivations.hpp) bound by
+  /// describe() to an AD type faster than the dynamic AD1/AD2, when the
+  /// system allows one, in the hardware types (has_inline_ad<S>):
+  /// fixed-size (FixedAD1/2) when the description declares its n at compile
+  /// time (`static constexpr int n`), inline (InlineAD1/2) when 2n <= 16.
+  /// Empty otherwise (MPFR, large runtime n): derivatives.hpp then uses the
+  /// dynamic types. Same results to rounding (test_fast_derivations).
+  struct FastDerivations {
+    std::string ad_type = "dynamic";  ///< "fixed", "inline" or "dynamic"
+    std::function<Inertia<S>(const Vec<S>&, const Vec<S>&)> inertia;
+    std::function<Vec<S>(const Vec<S>&)> minus_potential_gradient;  ///< -dV/dq, size n
+    std::function<ConstraintJacobians<S>(const Vec<S>&, const Vec<S>&)> constraint_jacobians;
+    /// empty also when the system has no psi
+    std::function<ParametrizationJacobians<S>(const Vec<S>&, const Vec<S>&)>
+        parametrization_jacobians;
+  };
+  FastDerivations fast;
 
   /// The bodies (bodies.hpp) at (q, qdot); empty if the description has none.
   template <class T>
@@ -133,6 +147,53 @@ struct System {
   }
 };
 
+namespace detail {
+
+/// Binds sys.fast to D's functions evaluated in AV (first order over q, n
+/// variables: V), AX (first order over (q, qdot), 2n, and over (q, z),
+/// n + m: C and psi) and A2 (second order, outer (q, qdot), inner qdot: T).
+/// Parameters are sized to each derivation (sized_constant).
+template <class S, class D, class AV, class AX, class A2>
+void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const char* ad_type) {
+  const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
+  const Eigen::Index r = sys.r;
+  sys.fast.ad_type = ad_type;
+  const Params<A2> pT(values, ad::slots<A2>(2 * n), ad::slots<typename A2::Real>(n));
+  sys.fast.inertia = [pT](const Vec<S>& q, const Vec<S>& qd) {
+    return ad::inertia<S, A2>(
+        [&pT](const Vec<A2>& Q, const Vec<A2>& QD) { return D::kinetic_energy(pT, Q, QD); }, q, qd);
+  };
+  if constexpr (requires(const Params<S>& p, const Vec<S>& q) { D::potential(p, q); }) {
+    const Params<AV> pV(values, ad::slots<AV>(n));
+    sys.fast.minus_potential_gradient = [pV](const Vec<S>& q) {
+      return ad::minus_potential_gradient<S, AV>(
+          [&pV](const Vec<AV>& Q) { return D::potential(pV, Q); }, q);
+    };
+  } else {
+    sys.fast.minus_potential_gradient = [](const Vec<S>& q) { return Vec<S>::Zero(q.size()); };
+  }
+  const Params<AX> pC(values, ad::slots<AX>(2 * n));
+  sys.fast.constraint_jacobians = [pC, r](const Vec<S>& q, const Vec<S>& qd) {
+    return ad::constraint_jacobians<S, AX>(
+        [&pC](const Vec<AX>& Q, const Vec<AX>& QD, Vec<AX>& C) { D::constraints(pC, Q, QD, C); },
+        r, q, qd);
+  };
+  if constexpr (requires(const Params<S>& p, const Vec<S>& q, Vec<S>& out) {
+                  D::parametrization(p, q, q, out);
+                }) {
+    const Params<AX> pPsi(values, ad::slots<AX>(n + m));
+    sys.fast.parametrization_jacobians = [pPsi](const Vec<S>& q, const Vec<S>& z) {
+      return ad::parametrization_jacobians<S, AX>(
+          [&pPsi](const Vec<AX>& Q, const Vec<AX>& Z, Vec<AX>& qd) {
+            D::parametrization(pPsi, Q, Z, qd);
+          },
+          q, z);
+    };
+  }
+}
+
+}  // namespace detail
+
 /// Builds System<S> from a description D with parameter values (in the
 /// order of D::info().parameters; size checked, UsageError otherwise).
 ///
@@ -147,6 +208,9 @@ struct System {
 ///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
 ///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
+///   static constexpr int n;  // coordinates, when fixed: derivations in
+///                            // fixed-size AD (System::fast); must equal
+///                            // info().coordinates.size() (UsageError)
 /// Descriptions write constants with ratio<T>(num, den), never double
 /// literals, and call functions unqualified after `using std::sin;`.
 /// Parameters arrive as AD constants with allocated zero derivatives, so
@@ -184,15 +248,6 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
   sys.kinetic_energy_ad2 = [p2](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
     return D::kinetic_energy(p2, q, qd);
   };
-  if constexpr (has_inline_ad<S>) {
-    if (2 * n <= kInlineADVariables) {
-      const Params<InlineAD2<S>> p2i(values, 2 * n, n);
-      sys.kinetic_energy_inline_ad2 = [p2i](const Vec<InlineAD2<S>>& q,
-                                            const Vec<InlineAD2<S>>& qd) {
-        return D::kinetic_energy(p2i, q, qd);
-      };
-    }
-  }
   if constexpr (requires(const Vec<S>& q) { D::potential(pS, q); }) {
     sys.potential = [pS](const Vec<S>& q) { return D::potential(pS, q); };
     sys.potential_ad1 = [pV](const Vec<AD1<S>>& q) { return D::potential(pV, q); };
@@ -231,6 +286,20 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
     sys.bodies_ad2 = [pB](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd, Bodies<AD2<S>>& b) {
       D::bodies(pB, q, qd, b);
     };
+  }
+  if constexpr (has_inline_ad<S>) {
+    if constexpr (requires { D::n; }) {
+      if (sys.n != D::n)
+        throw UsageError("system '" + sys.info.name + "': description declares n = " +
+                         std::to_string(D::n) + " but names " + std::to_string(sys.n) +
+                         " coordinates");
+      constexpr int N = D::n;
+      detail::bind_fast_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>>(
+          sys, values, "fixed");
+    } else if (2 * n <= kInlineADVariables) {
+      detail::bind_fast_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>>(sys, values,
+                                                                                    "inline");
+    }
   }
   return sys;
 }

@@ -1,0 +1,151 @@
+// The fast derivations bound by describe() (System::fast: fixed-size AD for
+// the studies whose n is fixed at compile time, inline AD for the N-trailer
+// while 2n <= 16) against the dynamic AD1/AD2 evaluation of the same
+// derivatives: g_ij, Gamma_ij,k qdot^i qdot^j, -dV/dq, C with dC/dqdot and
+// dC/dq, psi with dpsi/dz and dpsi/dq, at random regular states of every
+// study (default and randomized parameters), in double, long double and
+// float128. Catches a wrong size, seed or padding slot, or a parameter
+// bound to the wrong derivation; which path a system takes is asserted too.
+// ctest-labels: unit
+#include "scalar_test.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <iostream>
+#include <random>
+#include <string>
+
+namespace nhs {
+namespace {
+
+// Relative max-norm difference of two results of equal shape, against
+// max(1, |b|): the derivatives mix scales (lengths, masses, angles).
+template <class S, class M>
+S difference(const M& a, const M& b) {
+  EXPECT_EQ(a.rows(), b.rows());
+  EXPECT_EQ(a.cols(), b.cols());
+  if (a.size() == 0 || a.rows() != b.rows() || a.cols() != b.cols()) return S(0);
+  using std::max;
+  return (a - b).cwiseAbs().maxCoeff() / max(S(1), b.cwiseAbs().maxCoeff());
+}
+
+// Largest difference between sys's fast derivations and the dynamic ones at
+// (q, qdot) (and at z = chart(q, qdot) for psi).
+template <class S>
+S fast_against_dynamic(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  System<S> dyn = sys;
+  dyn.fast = {};  // derivatives.hpp falls back to the dynamic AD types
+  EXPECT_FALSE(static_cast<bool>(dyn.fast.inertia));
+  using std::max;
+  S worst(0);
+  const Inertia<S> fi = inertia(sys, q, qd), di = inertia(dyn, q, qd);
+  worst = max(worst, difference<S>(fi.g, di.g));
+  worst = max(worst, difference<S>(fi.gamma, di.gamma));
+  worst = max(worst, difference<S>(active_force(sys, q, qd), active_force(dyn, q, qd)));
+  const ConstraintJacobians<S> fc = constraint_jacobians(sys, q, qd),
+                               dc = constraint_jacobians(dyn, q, qd);
+  worst = max(worst, difference<S>(fc.C, dc.C));
+  worst = max(worst, difference<S>(fc.C_qdot, dc.C_qdot));
+  worst = max(worst, difference<S>(fc.C_q, dc.C_q));
+  if (sys.has_parametrization()) {
+    Vec<S> z(sys.m);
+    sys.chart(q, qd, z);
+    const ParametrizationJacobians<S> fp = parametrization_jacobians(sys, q, z),
+                                      dp = parametrization_jacobians(dyn, q, z);
+    worst = max(worst, difference<S>(fp.psi, dp.psi));
+    worst = max(worst, difference<S>(fp.psi_z, dp.psi_z));
+    worst = max(worst, difference<S>(fp.psi_q, dp.psi_q));
+  }
+  return worst;
+}
+
+using HardwareScalars = ::testing::Types<double, long double, float128>;
+
+template <class S>
+class FastDerivations : public ::testing::Test {};
+TYPED_TEST_SUITE(FastDerivations, HardwareScalars, ScalarNames);
+
+TYPED_TEST(FastDerivations, AgreeWithDynamicADAtRandomRegularStates) {
+  using S = TypeParam;
+  std::mt19937_64 rng(20261123);
+  // Same arithmetic in the same order: a few ulps at most (FMA contraction
+  // may differ between the unrolled and the looped code).
+  const S bound = S(64) * epsilon<S>();
+  for (const Study<S>& st : studies<S>()) {
+    S worst(0);
+    for (int k = 0; k < 20; ++k) {
+      const System<S> sys =
+          st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
+      ASSERT_NE(sys.fast.ad_type, "dynamic") << st.info.name;
+      ASSERT_TRUE(sys.fast.inertia && sys.fast.minus_potential_gradient &&
+                  sys.fast.constraint_jacobians)
+          << st.info.name;
+      ASSERT_EQ(static_cast<bool>(sys.fast.parametrization_jacobians), sys.has_parametrization())
+          << st.info.name;
+      const State<S> x = st.random_state(sys, rng);
+      using std::max;
+      worst = max(worst, fast_against_dynamic(sys, x.q, x.qdot));
+    }
+    EXPECT_LE(worst, bound) << st.info.name;
+    std::cout << "[ fast     ] " << ScalarName<S>::value << " " << st.info.name << " ("
+              << st.build(st.default_parameters()).fast.ad_type << "): max difference "
+              << static_cast<double>(worst / epsilon<S>()) << " eps\n";
+  }
+}
+
+TYPED_TEST(FastDerivations, NTrailerInlineUpToEightCoordinatesThenDynamic) {
+  using S = TypeParam;
+  std::mt19937_64 rng(7);
+  for (int N : {1, 5, 6}) {
+    const Study<S> st = n_trailer_study<S>(N);
+    const System<S> sys = st.build(randomized_parameters(st, rng));
+    EXPECT_EQ(sys.fast.ad_type, N <= 5 ? "inline" : "dynamic") << "N = " << N;
+    EXPECT_EQ(static_cast<bool>(sys.fast.inertia), N <= 5) << "N = " << N;
+    if (N <= 5) {
+      const State<S> x = st.random_state(sys, rng);
+      EXPECT_LE(fast_against_dynamic(sys, x.q, x.qdot), S(64) * epsilon<S>()) << "N = " << N;
+    }
+  }
+}
+
+TEST(FastDerivationsMp50, MpfrKeepsTheDynamicTypes) {
+  for (const Study<mp50>& st : studies<mp50>()) {
+    const System<mp50> sys = st.build(st.default_parameters());
+    EXPECT_EQ(sys.fast.ad_type, "dynamic") << st.info.name;
+    EXPECT_FALSE(static_cast<bool>(sys.fast.inertia)) << st.info.name;
+  }
+}
+
+// A description whose compile-time n disagrees with its coordinate names.
+struct Wrong {
+  static constexpr int n = 3;
+  static SystemInfo info() {
+    SystemInfo info;
+    info.name = "wrong";
+    info.coordinates = {"x", "y"};
+    info.constraint_names = {"C1"};
+    return info;
+  }
+  template <class T>
+  static T kinetic_energy(const Params<T>&, const Vec<T>&, const Vec<T>& qd) {
+    return qd.squaredNorm();
+  }
+  template <class T>
+  static void constraints(const Params<T>&, const Vec<T>&, const Vec<T>& qd, Vec<T>& C) {
+    C[0] = qd[0];
+  }
+};
+TEST(FastDerivationsErrors, DeclaredSizeMustMatchTheCoordinates) {
+  try {
+    describe<double, Wrong>({});
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("declares n = 3 but names 2 coordinates"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace nhs
