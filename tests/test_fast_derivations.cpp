@@ -1,8 +1,9 @@
 // The fast derivations bound by describe() (System::fast: fixed-size AD for
 // the studies whose n is fixed at compile time, inline AD for the N-trailer
 // while 2n <= 16) against the dynamic AD1/AD2 evaluation of the same
-// derivatives: g_ij, Gamma_ij,k qdot^i qdot^j, -dV/dq, C with dC/dqdot and
-// dC/dq, psi with dpsi/dz and dpsi/dq, at random regular states of every
+// derivatives: g_ij, Gamma_ij,k qdot^i qdot^j, T at a dense second-order
+// jet (Maggi, Voronec), -dV/dq, C with dC/dqdot and dC/dq, psi with
+// dpsi/dz and dpsi/dq, at random regular states of every
 // study (default and randomized parameters), in double, long double and
 // float128. Catches a wrong size, seed or padding slot, or a parameter
 // bound to the wrong derivation; which path a system takes is asserted too.
@@ -48,6 +49,32 @@ S fast_against_dynamic(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) 
   worst = max(worst, difference<S>(fc.C, dc.C));
   worst = max(worst, difference<S>(fc.C_qdot, dc.C_qdot));
   worst = max(worst, difference<S>(fc.C_q, dc.C_q));
+  // T at a dense second-order jet (every seed entry nonzero), as Maggi and
+  // Voronec use it with sparser seeds.
+  const Eigen::Index n = sys.n;
+  KineticEnergySeed<S> seed;
+  seed.outer = 2 * n;
+  seed.inner = n;
+  seed.q = q;
+  seed.qd = qd;
+  const auto filled = [&](Eigen::Index rows, Eigen::Index cols, int salt) {
+    Mat<S> a(rows, cols);
+    for (Eigen::Index i = 0; i < rows; ++i)
+      for (Eigen::Index j = 0; j < cols; ++j)
+        a(i, j) = S(((i + 1) * 7 + (j + 1) * 3 + salt) % 11 - 5) / S(4);
+    return a;
+  };
+  seed.q_inner = filled(n, n, 1);
+  seed.qd_inner = filled(n, n, 2);
+  seed.q_outer = filled(n, 2 * n, 3);
+  seed.qd_outer = filled(n, 2 * n, 4);
+  for (Eigen::Index i = 0; i < n; ++i)
+    seed.qd_outer_inner.push_back(filled(2 * n, n, 5 + static_cast<int>(i)));
+  const KineticEnergyJet<S> fj = kinetic_energy_jet(sys, seed), dj = kinetic_energy_jet(dyn, seed);
+  worst = max(worst, difference<S>(Vec<S>::Constant(1, fj.T), Vec<S>::Constant(1, dj.T)));
+  worst = max(worst, difference<S>(fj.T_inner, dj.T_inner));
+  worst = max(worst, difference<S>(fj.T_outer, dj.T_outer));
+  worst = max(worst, difference<S>(fj.T_outer_inner, dj.T_outer_inner));
   if (sys.has_parametrization()) {
     Vec<S> z(sys.m);
     sys.chart(q, qd, z);
@@ -78,8 +105,8 @@ TYPED_TEST(FastDerivations, AgreeWithDynamicADAtRandomRegularStates) {
       const System<S> sys =
           st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
       ASSERT_NE(sys.fast.ad_type, "dynamic") << st.info.name;
-      ASSERT_TRUE(sys.fast.inertia && sys.fast.minus_potential_gradient &&
-                  sys.fast.constraint_jacobians)
+      ASSERT_TRUE(sys.fast.inertia && sys.fast.kinetic_energy_jet &&
+                  sys.fast.minus_potential_gradient && sys.fast.constraint_jacobians)
           << st.info.name;
       ASSERT_EQ(static_cast<bool>(sys.fast.parametrization_jacobians), sys.has_parametrization())
           << st.info.name;

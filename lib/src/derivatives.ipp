@@ -11,6 +11,12 @@ Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
 }
 
 template <class S>
+KineticEnergyJet<S> kinetic_energy_jet(const System<S>& sys, const KineticEnergySeed<S>& seed) {
+  if (sys.fast.kinetic_energy_jet) return sys.fast.kinetic_energy_jet(seed);
+  return ad::kinetic_energy_jet<S, AD2<S>>(sys.kinetic_energy_ad2, seed);
+}
+
+template <class S>
 Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   Vec<S> A = sys.fast.minus_potential_gradient
                  ? sys.fast.minus_potential_gradient(q)

@@ -15,36 +15,28 @@ namespace maggi_detail {
 // Derivatives of T and of the momenta p_i = dT/dqdot^i along K directions
 // (dq_k, dqd_k) of (q, qdot) space (the columns of dq, dqd, n x K), at
 // (q, qd): dT[k] = T'(q, qd)(dq_k, dqd_k), dp(i, k) = p_i'(q, qd)(dq_k, dqd_k).
-// One AD2 evaluation of T per 2n directions: outer variables are the
-// directions (2n of them, the size the system's AD2 parameters are made
-// for; unused ones zero), inner variables qdot (n).
+// One second-order evaluation of T (kinetic_energy_jet) per 2n directions:
+// outer variables the directions, inner variables qdot (n).
 template <class S>
 void directional_derivatives(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd,
                              const Mat<S>& dq, const Mat<S>& dqd, Vec<S>& dT, Mat<S>& dp) {
   const Eigen::Index n = sys.n, K = dq.cols(), slots = 2 * n;
   dT.setZero(K);
   dp.setZero(n, K);
-  const Vec<S> inner_zero = Vec<S>::Zero(n);
+  KineticEnergySeed<S> seed;
+  seed.inner = n;
+  seed.q = q;
+  seed.qd = qd;
+  seed.q_inner = Mat<S>::Zero(n, n);
+  seed.qd_inner = Mat<S>::Identity(n, n);
   for (Eigen::Index start = 0; start < K; start += slots) {
     const Eigen::Index count = std::min(slots, K - start);
-    Vec<AD2<S>> Q(n), QD(n);
-    for (Eigen::Index i = 0; i < n; ++i) {
-      Vec<AD1<S>> outer_q(slots), outer_qd(slots);
-      for (Eigen::Index k = 0; k < slots; ++k) {
-        outer_q[k] = AD1<S>(k < count ? dq(i, start + k) : S(0), inner_zero);
-        outer_qd[k] = AD1<S>(k < count ? dqd(i, start + k) : S(0), inner_zero);
-      }
-      Q[i] = AD2<S>(AD1<S>(q[i], inner_zero), outer_q);
-      QD[i] = AD2<S>(AD1<S>(qd[i], Vec<S>::Unit(n, i)), outer_qd);
-    }
-    const AD2<S> T = sys.kinetic_energy_ad2(Q, QD);
-    const Vec<AD1<S>>& d = T.derivatives();  // d/d(direction k), with inner d/dqdot
-    if (d.size() == 0) continue;             // T constant along every direction
-    for (Eigen::Index k = 0; k < count; ++k) {
-      dT[start + k] = d[k].value();
-      if (d[k].derivatives().size() == 0) continue;
-      for (Eigen::Index i = 0; i < n; ++i) dp(i, start + k) = d[k].derivatives()[i];
-    }
+    seed.outer = count;
+    seed.q_outer = dq.middleCols(start, count);
+    seed.qd_outer = dqd.middleCols(start, count);
+    const KineticEnergyJet<S> jet = kinetic_energy_jet(sys, seed);
+    dT.segment(start, count) = jet.T_outer;
+    dp.middleCols(start, count) = jet.T_outer_inner.transpose();  // (i, k): d/dqdot_i of d/d dir k
   }
 }
 

@@ -10,13 +10,6 @@
 namespace nhs {
 namespace voronec_detail {
 
-// Entry i of an AD derivative vector; Eigen leaves the vector empty for a
-// quantity that is constant in every variable.
-template <class T>
-T entry(const Vec<T>& d, Eigen::Index i) {
-  return d.size() == 0 ? T(0) : d[i];
-}
-
 template <class S>
 std::string configuration_context(const Vec<S>& q) {
   return "at q = " + to_string(q);
@@ -74,55 +67,44 @@ template <class S>
 ReducedKineticEnergy<S> reduced_kinetic_energy(const System<S>& sys,
                                                const DependentVelocities<S>& dv,
                                                const Vec<S>& q, const Vec<S>& qd_indep) {
-  using voronec_detail::entry;
   const Eigen::Index n = sys.n, r = sys.r, m = n - r;
-  // Outer variables (2n, the size the system's AD2 parameters carry):
-  // q^k at k, qdot_indep_j at n + j, the dependent-velocity offset w_l at
-  // n + m + l. Inner variables (n): qdot_indep_j at j, the last r unused.
-  const Vec<S> inner_zero = Vec<S>::Zero(n);
-  const auto inner = [&](const auto& row) {  // (row_0..row_{m-1}, 0, ..., 0)
-    Vec<S> v = inner_zero;
-    v.head(m) = row.transpose();
-    return v;
-  };
-  Vec<AD1<S>> outer_zero(2 * n);
-  for (Eigen::Index j = 0; j < 2 * n; ++j) outer_zero[j] = AD1<S>(S(0), inner_zero);
-
-  Vec<AD2<S>> Q(n), QD(n);
-  for (Eigen::Index k = 0; k < n; ++k) {
-    Vec<AD1<S>> d = outer_zero;
-    d[k] = AD1<S>(S(1), inner_zero);
-    Q[k] = AD2<S>(AD1<S>(q[k], inner_zero), d);
-  }
+  // Outer variables (2n): q^k at k, qdot_indep_j at n + j, the
+  // dependent-velocity offset w_l at n + m + l. Inner variables (m):
+  // qdot_indep_j.
+  KineticEnergySeed<S> seed;
+  seed.outer = 2 * n;
+  seed.inner = m;
+  seed.q = q;
+  seed.qd = full_velocity(dv, qd_indep);
+  seed.q_inner = Mat<S>::Zero(n, m);
+  seed.qd_inner = Mat<S>::Zero(n, m);
+  seed.q_outer = Mat<S>::Zero(n, 2 * n);
+  seed.q_outer.leftCols(n) = Mat<S>::Identity(n, n);
+  seed.qd_outer = Mat<S>::Zero(n, 2 * n);
+  seed.qd_outer_inner.assign(static_cast<std::size_t>(n), Mat<S>::Zero(2 * n, m));
   for (Eigen::Index j = 0; j < m; ++j) {
-    Vec<AD1<S>> d = outer_zero;
-    d[n + j] = AD1<S>(S(1), inner_zero);
-    QD[dv.independent[static_cast<std::size_t>(j)]] =
-        AD2<S>(AD1<S>(qd_indep[j], Vec<S>::Unit(n, j)), d);
+    const Eigen::Index i = dv.independent[static_cast<std::size_t>(j)];
+    seed.qd_inner(i, j) = S(1);
+    seed.qd_outer(i, n + j) = S(1);
   }
   // qdot_dep_l = a_l(q) . qdot_indep + w_l: value and inner derivative a_l;
   // d/dq^k: (da_l/dq^k) . qdot_indep with inner derivative da_l/dq^k;
   // d/dqdot_indep_j: a_lj; d/dw_l: 1.
   for (Eigen::Index l = 0; l < r; ++l) {
-    Vec<AD1<S>> d = outer_zero;
+    const Eigen::Index i = dv.dependent[static_cast<std::size_t>(l)];
+    Mat<S>& outer_inner = seed.qd_outer_inner[static_cast<std::size_t>(i)];
+    seed.qd_inner.row(i) = dv.a.row(l);
     for (Eigen::Index k = 0; k < n; ++k) {
       const auto row = dv.a_q[static_cast<std::size_t>(k)].row(l);
-      d[k] = AD1<S>(row.dot(qd_indep), inner(row));
+      seed.qd_outer(i, k) = row.dot(qd_indep);
+      outer_inner.row(k) = row;
     }
-    for (Eigen::Index j = 0; j < m; ++j) d[n + j] = AD1<S>(dv.a(l, j), inner_zero);
-    d[n + m + l] = AD1<S>(S(1), inner_zero);
-    QD[dv.dependent[static_cast<std::size_t>(l)]] =
-        AD2<S>(AD1<S>(dv.a.row(l).dot(qd_indep), inner(dv.a.row(l))), d);
+    for (Eigen::Index j = 0; j < m; ++j) seed.qd_outer(i, n + j) = dv.a(l, j);
+    seed.qd_outer(i, n + m + l) = S(1);
   }
-
-  const AD2<S> Tbar = sys.kinetic_energy_ad2(Q, QD);
-  const Vec<AD1<S>>& dT = Tbar.derivatives();
-  const auto outer_value = [&](Eigen::Index i) {
-    return dT.size() == 0 ? S(0) : dT[i].value();
-  };
-  const auto mixed = [&](Eigen::Index i, Eigen::Index j) {  // d/d(inner j) of d/d(outer i)
-    return dT.size() == 0 ? S(0) : entry(dT[i].derivatives(), j);
-  };
+  const KineticEnergyJet<S> jet = kinetic_energy_jet(sys, seed);
+  const auto outer_value = [&](Eigen::Index i) { return jet.T_outer[i]; };
+  const auto mixed = [&](Eigen::Index i, Eigen::Index j) { return jet.T_outer_inner(i, j); };
 
   ReducedKineticEnergy<S> out;
   out.G.resize(m, m);

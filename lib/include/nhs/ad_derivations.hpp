@@ -13,6 +13,8 @@
 
 #include "nhs/autodiff.hpp"
 
+#include <vector>
+
 namespace nhs {
 
 /// Metric and quadratic inertial term of the Lagrange equations
@@ -39,6 +41,34 @@ struct ParametrizationJacobians {
   Vec<S> psi;    ///< qdot^i = psi^i(q, z), size n
   Mat<S> psi_z;  ///< psi^i_alpha = dpsi^i/dz^alpha, n x m
   Mat<S> psi_q;  ///< psi^i_j = dpsi^i/dq^j, n x n
+};
+
+/// A second-order jet of (q, qdot) at which to evaluate T, for derivatives
+/// of T and of the momenta dT/dqdot along chosen directions (Maggi's
+/// d/dt dT/dqdot, 000 eq. 32; Voronec's reduced T, 002 eqs. 9-11). Each
+/// input x (q^i, qdot^i) is a value, its derivatives along `outer`
+/// directions, and the derivatives of both in `inner` variables:
+/// x = value + outer . e + inner-part, truncated at order 1 in each level.
+/// Sizes: outer <= 2n, inner <= n (the sizes the system's AD2 parameters
+/// carry); all matrices n x (outer or inner); qd_outer_inner empty (zero)
+/// or n matrices outer x inner; q's outer derivatives have no inner part.
+template <class S>
+struct KineticEnergySeed {
+  Eigen::Index outer = 0, inner = 0;
+  Vec<S> q, qd;                       ///< values, n
+  Mat<S> q_inner, qd_inner;           ///< inner derivatives of the values, n x inner
+  Mat<S> q_outer, qd_outer;           ///< outer derivatives, n x outer
+  std::vector<Mat<S>> qd_outer_inner; ///< inner derivatives of qd_outer: [i](k, j)
+};
+
+/// T at a KineticEnergySeed: its value, inner and outer derivatives and
+/// the inner derivatives of the outer ones.
+template <class S>
+struct KineticEnergyJet {
+  S T = S(0);
+  Vec<S> T_inner;        ///< inner
+  Vec<S> T_outer;        ///< outer
+  Mat<S> T_outer_inner;  ///< outer x inner: d/d(inner j) of d/d(outer k)
 };
 
 namespace ad {
@@ -121,6 +151,54 @@ Inertia<S> inertia(const KineticEnergy& kinetic_energy, const Vec<S>& q, const V
       mixed += entry_or_zero2(dT, j, k) * qd[j];  // (d^2T/dq_j dqdot_k) qdot^j
     const S dT_dq = dT.size() == 0 ? S(0) : dT[k].value();
     out.gamma[k] = mixed - dT_dq;
+  }
+  return out;
+}
+
+/// T evaluated in the second-order type A2 at a seed (KineticEnergySeed).
+/// kinetic_energy: (Vec<A2> q, Vec<A2> qdot) -> A2. The derivative vectors
+/// have 2n outer and n inner slots (parameters are sized for those); the
+/// seed's unused slots are zero.
+template <class S, class A2, class KineticEnergy>
+KineticEnergyJet<S> kinetic_energy_jet(const KineticEnergy& kinetic_energy,
+                                       const KineticEnergySeed<S>& seed) {
+  using A1 = typename A2::Real;
+  using OuterVec = typename A2::DerType;
+  using InnerVec = typename A1::DerType;
+  const Eigen::Index n = seed.q.size(), K = seed.outer, J = seed.inner;
+  const Eigen::Index outer = slots<A2>(2 * n), inner = slots<A1>(n);
+  const InnerVec inner_zero = InnerVec::Zero(inner);
+  const OuterVec outer_zero = OuterVec::Constant(outer, A1(S(0), inner_zero));
+  Vec<A2> Q(n), QD(n);
+  for (Eigen::Index i = 0; i < n; ++i) {
+    Q[i].value() = A1(seed.q[i], inner_zero);
+    QD[i].value() = A1(seed.qd[i], inner_zero);
+    Q[i].derivatives() = outer_zero;
+    QD[i].derivatives() = outer_zero;
+    for (Eigen::Index j = 0; j < J; ++j) {
+      Q[i].value().derivatives()[j] = seed.q_inner(i, j);
+      QD[i].value().derivatives()[j] = seed.qd_inner(i, j);
+    }
+    for (Eigen::Index k = 0; k < K; ++k) {
+      Q[i].derivatives()[k].value() = seed.q_outer(i, k);
+      QD[i].derivatives()[k].value() = seed.qd_outer(i, k);
+      if (!seed.qd_outer_inner.empty())
+        for (Eigen::Index j = 0; j < J; ++j)
+          QD[i].derivatives()[k].derivatives()[j] =
+              seed.qd_outer_inner[static_cast<std::size_t>(i)](k, j);
+    }
+  }
+  const A2 T = kinetic_energy(Q, QD);
+  KineticEnergyJet<S> out;
+  out.T = T.value().value();
+  out.T_inner.resize(J);
+  for (Eigen::Index j = 0; j < J; ++j) out.T_inner[j] = entry_or_zero(T.value().derivatives(), j);
+  out.T_outer.resize(K);
+  out.T_outer_inner.resize(K, J);
+  const OuterVec& d = T.derivatives();
+  for (Eigen::Index k = 0; k < K; ++k) {
+    out.T_outer[k] = d.size() == 0 ? S(0) : d[k].value();
+    for (Eigen::Index j = 0; j < J; ++j) out.T_outer_inner(k, j) = entry_or_zero2(d, k, j);
   }
   return out;
 }

@@ -15,6 +15,12 @@ namespace nhs {
 template <class S>
 Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 
+/// T and its derivatives at a second-order jet of (q, qdot)
+/// (KineticEnergySeed: outer <= 2n directions, inner <= n variables;
+/// ad_derivations.hpp), for Maggi's and Voronec's directional derivatives.
+template <class S>
+KineticEnergyJet<S> kinetic_energy_jet(const System<S>& sys, const KineticEnergySeed<S>& seed);
+
 /// Lagrangian active forces A_i = -dV/dq^i + F_i(q, qdot) (001 eq. 3.16),
 /// size n; F_i is the system's non-conservative force, if any.
 template <class S>
@@ -41,6 +47,8 @@ ParametrizationJacobians<S> parametrization_jacobians(const System<S>& sys, cons
 
 #define NHS_DERIVATIVES_INSTANTIATE(EXTERN, S)                                                  \
   EXTERN template Inertia<S> inertia<S>(const System<S>&, const Vec<S>&, const Vec<S>&);       \
+  EXTERN template KineticEnergyJet<S> kinetic_energy_jet<S>(const System<S>&,                   \
+                                                           const KineticEnergySeed<S>&);        \
   EXTERN template Vec<S> active_force<S>(const System<S>&, const Vec<S>&, const Vec<S>&);      \
   EXTERN template S energy<S>(const System<S>&, const Vec<S>&, const Vec<S>&);                 \
   EXTERN template ConstraintJacobians<S> constraint_jacobians<S>(const System<S>&,             \

@@ -117,6 +117,7 @@ struct System {
   struct FastDerivations {
     std::string ad_type = "dynamic";  ///< "fixed", "inline" or "dynamic"
     std::function<Inertia<S>(const Vec<S>&, const Vec<S>&)> inertia;
+    std::function<KineticEnergyJet<S>(const KineticEnergySeed<S>&)> kinetic_energy_jet;
     std::function<Vec<S>(const Vec<S>&)> minus_potential_gradient;  ///< -dV/dq, size n
     std::function<ConstraintJacobians<S>(const Vec<S>&, const Vec<S>&)> constraint_jacobians;
     /// empty also when the system has no psi
@@ -162,6 +163,10 @@ void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const c
   sys.fast.inertia = [pT](const Vec<S>& q, const Vec<S>& qd) {
     return ad::inertia<S, A2>(
         [&pT](const Vec<A2>& Q, const Vec<A2>& QD) { return D::kinetic_energy(pT, Q, QD); }, q, qd);
+  };
+  sys.fast.kinetic_energy_jet = [pT](const KineticEnergySeed<S>& seed) {
+    return ad::kinetic_energy_jet<S, A2>(
+        [&pT](const Vec<A2>& Q, const Vec<A2>& QD) { return D::kinetic_energy(pT, Q, QD); }, seed);
   };
   if constexpr (requires(const Params<S>& p, const Vec<S>& q) { D::potential(p, q); }) {
     const Params<AV> pV(values, ad::slots<AV>(n));
