@@ -1,13 +1,16 @@
-// Prototype, not library code: what a fixed-size AD path would gain. The
-// metric g and Gamma(qdot, qdot) of coaxial-discs (n = 5) from the Hessian of
-// T, computed
-//   ad2/dynamic   by nhs::inertia (nested Eigen AutoDiffScalar, dynamic
-//                 derivative vectors, T called through std::function): the library today;
-//   ad2/fixed     by the same nested AD with fixed-size derivative vectors
-//                 (inner Matrix<double, 5, 1>, outer Matrix<inner, 10, 1>), T inlined,
-//                 no heap allocation;
-//   closed-form   the whole qddot by nhs/studies/closed_forms.hpp, for scale.
-// The fixed version is checked against nhs::inertia before timing.
+// What remains between the library's fixed-size AD and AD written for one
+// system. The metric g and Gamma(qdot, qdot) of coaxial-discs (n = 5) from
+// the Hessian of T, computed
+//   library-dynamic  by nhs::inertia on the dynamic AD2 (nested Eigen
+//                    AutoDiffScalar, heap derivative vectors; what MPFR and
+//                    large systems use);
+//   library-fixed    by nhs::inertia on the system's fixed-size binding
+//                    (System::fast, FixedAD2<double, 10, 5>; parameters as
+//                    AD2 constants, T through std::function on Vec<AD2>);
+//   prototype-fixed  by the same nested fixed-size AD with T inlined and the
+//                    parameters plain doubles (this file only);
+//   closed-form      the whole qddot by nhs/studies/closed_forms.hpp, for scale.
+// The prototype is checked against nhs::inertia before timing.
 //
 //   ./build/bench/bench_fixed_ad --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
 #include "nhs/derivatives.hpp"
@@ -95,11 +98,18 @@ const Setup& setup() {
   return s;
 }
 
-void ad2_dynamic(benchmark::State& state) {
+void library_dynamic(benchmark::State& state) {
   const Setup& s = setup();
+  nhs::System<double> dynamic = s.sys;
+  dynamic.fast = {};  // derivatives.hpp falls back to the dynamic AD types
+  for (auto _ : state) benchmark::DoNotOptimize(nhs::inertia(dynamic, s.q, s.qd));
+}
+void library_fixed(benchmark::State& state) {
+  const Setup& s = setup();
+  if (s.sys.fast.ad_type != "fixed") state.SkipWithError("coaxial-discs has no fixed-size binding");
   for (auto _ : state) benchmark::DoNotOptimize(nhs::inertia(s.sys, s.q, s.qd));
 }
-void ad2_fixed(benchmark::State& state) {
+void prototype_fixed(benchmark::State& state) {
   const Setup& s = setup();
   const Eigen::Matrix<double, n, 1> q = s.q, qd = s.qd;
   for (auto _ : state) {
@@ -119,7 +129,8 @@ void closed_form(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(ad2_dynamic)->Name("inertia/coaxial-discs/ad2-dynamic/double");
-BENCHMARK(ad2_fixed)->Name("inertia/coaxial-discs/ad2-fixed/double");
+BENCHMARK(library_dynamic)->Name("inertia/coaxial-discs/library-dynamic/double");
+BENCHMARK(library_fixed)->Name("inertia/coaxial-discs/library-fixed/double");
+BENCHMARK(prototype_fixed)->Name("inertia/coaxial-discs/prototype-fixed/double");
 BENCHMARK(closed_form)->Name("qddot/coaxial-discs/closed-form/double");
 BENCHMARK_MAIN();
