@@ -113,6 +113,23 @@ Vec<A> seed(const Vec<S>& x, Eigen::Index offset, Eigen::Index variables) {
   return out;
 }
 
+/// The values of first-order AD results y (size k) and their Jacobians in
+/// two blocks of variables: first = dy/d(variables 0 .. a-1), k x a;
+/// second = dy/d(variables a .. a+b-1), k x b.
+template <class S, class A1>
+void split_jacobian(const Vec<A1>& y, Eigen::Index a, Eigen::Index b, Vec<S>& value,
+                    Mat<S>& first, Mat<S>& second) {
+  const Eigen::Index k = y.size();
+  value.resize(k);
+  first.resize(k, a);
+  second.resize(k, b);
+  for (Eigen::Index i = 0; i < k; ++i) {
+    value[i] = y[i].value();
+    for (Eigen::Index j = 0; j < a; ++j) first(i, j) = entry_or_zero(y[i].derivatives(), j);
+    for (Eigen::Index j = 0; j < b; ++j) second(i, j) = entry_or_zero(y[i].derivatives(), a + j);
+  }
+}
+
 /// g and Gamma(qdot, qdot) at (q, qdot) from the Hessian of T evaluated in
 /// the second-order type A2 (outer variables (q, qdot), 2n; inner qdot, n).
 /// kinetic_energy: (Vec<A2> q, Vec<A2> qdot) -> A2. q, qd: size n. A
@@ -224,16 +241,7 @@ ConstraintJacobians<S> constraint_jacobians(const Constraints& constraints, Eige
   Vec<A1> C(r);
   constraints(seed<A1>(q, 0, 2 * n), seed<A1>(qd, n, 2 * n), C);
   ConstraintJacobians<S> out;
-  out.C.resize(r);
-  out.C_qdot.resize(r, n);
-  out.C_q.resize(r, n);
-  for (Eigen::Index a = 0; a < r; ++a) {
-    out.C[a] = C[a].value();
-    for (Eigen::Index i = 0; i < n; ++i) {
-      out.C_q(a, i) = entry_or_zero(C[a].derivatives(), i);
-      out.C_qdot(a, i) = entry_or_zero(C[a].derivatives(), n + i);
-    }
-  }
+  split_jacobian(C, n, n, out.C, out.C_q, out.C_qdot);
   return out;
 }
 
@@ -247,15 +255,7 @@ ParametrizationJacobians<S> parametrization_jacobians(const Parametrization& par
   Vec<A1> psi(n);
   parametrization(seed<A1>(q, 0, n + m), seed<A1>(z, n, n + m), psi);
   ParametrizationJacobians<S> out;
-  out.psi.resize(n);
-  out.psi_z.resize(n, m);
-  out.psi_q.resize(n, n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    out.psi[i] = psi[i].value();
-    for (Eigen::Index j = 0; j < n; ++j) out.psi_q(i, j) = entry_or_zero(psi[i].derivatives(), j);
-    for (Eigen::Index a = 0; a < m; ++a)
-      out.psi_z(i, a) = entry_or_zero(psi[i].derivatives(), n + a);
-  }
+  split_jacobian(psi, n, m, out.psi, out.psi_q, out.psi_z);
   return out;
 }
 
