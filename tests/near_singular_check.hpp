@@ -9,18 +9,20 @@
 //
 // Tolerance (rtol = atol) as in test_bipendulum.cpp (double, mp50):
 // 10^-(d-2) for the hardware-like types (double 1e-13; long double 1e-16,
-// float128 1e-31), 10^-(d-10) for MPFR (mp50 1e-40; mp100 1e-90).
+// float128 1e-31), 10^-(d-10) for mp100 (1e-90), 10^-(d-8) for mp50 (1e-42).
 //
 // Measured (each file's output; double and mp50 from test_bipendulum.cpp):
 //                 tol      far (0.9 T/4)       near ((1 - 1e-5) T/4)   lost
 //   double        1e-13    8.4e-13  (12.1)     7.2e-9   ( 8.1)         3.9
 //   long double   1e-16    5.6e-16  (15.2)     4.8e-12  (11.3)         3.9
 //   float128      1e-31    6.1e-30  (29.2)     1.6e-26  (25.8)         3.4
-//   mp50          1e-40    6.3e-42  (41.2)     3.9e-35  (34.4)         6.8
+//   mp50          1e-42    7.4e-43  (42.1)     1.2e-39  (38.9)         3.2
 //   mp100         1e-90    2.8e-92  (91.6)     1.7e-89  (88.8)         2.8
 // (digits kept in parentheses), sigma_min 3.4e-5 at the near point in
 // each. Every precision loses 3-4 digits over the 4 decades of approach
-// (mp50 7 at its looser tolerance): float128 keeps 25 digits near the
+// (mp50 lost 6.8, from 6.3e-42 to 3.9e-35, at rtol 1e-40 with Odeint's
+// 8-column dense Bulirsch-Stoer; with the 16-column one it now uses, 3.0e-40
+// to 3.3e-37 at 1e-40, hence its tolerance 1e-42): float128 keeps 25 digits near the
 // turning point where double keeps 8, mp100 88. Asserted: each error below
 // its bound (about a decade above what was measured; for mp100's far point
 // the tolerance itself), and near > 100 x far.

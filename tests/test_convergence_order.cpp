@@ -23,10 +23,11 @@
 //     order to observe; what is meaningful is that the error follows the
 //     tolerance: error at t = 2 against rtol = atol from 1e-15 to 1e-45
 //     (mp50, nhs::integrate), log-log slope 1 +- 0.5, and the error never
-//     above 100 x the tolerance.
-// (4) The same in mp100 from 1e-50 to 1e-90, where "bulirsch-stoer" (and
+//     above 100 x the tolerance. From 50 digits on, "bulirsch-stoer" (and
 //     "auto") is the 16-column controlled variant
-//     (lib/src/detail/bulirsch_stoer_kmax.hpp).
+//     (lib/src/detail/bulirsch_stoer_kmax.hpp); in float128, from 1e-12 to
+//     1e-30, it is Odeint's 8-column dense-output one.
+// (4) The same in mp100 from 1e-50 to 1e-90.
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -207,7 +208,7 @@ TEST(ConvergenceOrder, Fehlberg78FixedSteps) {
 }
 
 /// Bulirsch-Stoer on the skate to t = 2 in T (nhs::integrate, first kind,
-/// stepper "bulirsch-stoer": Odeint's dense-output one up to 60 digits, the
+/// stepper "bulirsch-stoer": Odeint's dense-output one up to 33 digits, the
 /// 16-column controlled one above): error against rtol = atol = 10^-e for
 /// e = e_min, e_min + 10, ..., e_max; each error <= 100 x the tolerance and
 /// the log-log slope 1 +- 0.5.
@@ -247,9 +248,13 @@ TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
   check_bulirsch_stoer_follows_tolerance<P>(15, 45, 5);
 }
 
-// (4) The 16-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp),
-//     what "bulirsch-stoer" and "auto" run above 60 digits: as (3) in mp100
-//     at rtol = atol from 1e-50 to 1e-90.
+TEST(ConvergenceOrder, DenseBulirschStoerErrorFollowsToleranceInFloat128) {
+  ASSERT_EQ(default_stepper<float128>(), "bulirsch-stoer");
+  check_bulirsch_stoer_follows_tolerance<float128>(12, 30, 6);
+}
+
+// (4) The 16-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp)
+//     in mp100, at rtol = atol from 1e-50 to 1e-90.
 TEST(ConvergenceOrder, BulirschStoer16ColumnsErrorFollowsToleranceInMp100) {
   ASSERT_EQ(default_stepper<mp100>(), "bulirsch-stoer");
   check_bulirsch_stoer_follows_tolerance<mp100>(50, 90, 10);

@@ -152,7 +152,7 @@ int findings_command(const FindingsOptions& opts) {
     for (const char* f : {"0.1", "0.01", "0.001", "0.0001", "0.00001"}) {
       const auto d = symmetric_near_turning_point<double>(1.0 - std::stod(f), {1e-13});
       const auto m = symmetric_near_turning_point<mp50>(mp50(1) - from_string<mp50>(f),
-                                                        {from_string<mp50>("1e-40")});
+                                                        {from_string<mp50>("1e-42")});
       csv.row(std::string(f), d.error, m.error, d.sigma_min, m.sigma_min);
     }
   }

@@ -16,11 +16,21 @@ template <class S>
 using OdeState = std::vector<S>;
 
 // "bulirsch-stoer" is Odeint's dense-output Gragg-Bulirsch-Stoer (8
-// extrapolation columns) up to this many digits, and above it the
-// controlled one with kHighOrderColumns columns: at 100 digits, 8 columns
-// cap the order at ~16 and the cost grows x5.7 per 10 digits of tolerance
-// (detail/bulirsch_stoer_kmax.hpp; README "Precisions").
-constexpr int kDenseBulirschStoerDigits = 60;
+// extrapolation columns) up to this many digits (float128), and above it
+// (mp50, mp100) the controlled one with kHighOrderColumns columns
+// (detail/bulirsch_stoer_kmax.hpp; README "Precisions"). 8 columns cap the
+// order near 16: at 100 digits the cost grew x5.7 per 10 digits of
+// tolerance, and at 50 digits the steps stay small (mp50, skate to t = 20,
+// second kind, rtol 1e-46, output every 0.5: 1268 steps, 195k RHS calls,
+// 23.4 s with 8 dense columns; 50 steps, 9.4k calls, 1.1 s with 16
+// controlled ones, error against mp100 1.8e-45 and 1.0e-44). The controlled
+// stepper ends a step on every output time, so very fine output costs more
+// (rolling disc, mp50, t = 10, default tolerance: output every 0.1, 9.5k
+// calls against 26.7k; every 0.01, 57k against 26k). A dense-output copy
+// with 16 columns was measured and not kept: without interpolation error
+// control its interpolant lost 8 digits (max|C| 2e-38 at rtol 1e-45), with
+// it the run took 98k calls.
+constexpr int kDenseBulirschStoerDigits = 33;
 constexpr std::size_t kHighOrderColumns = 16;
 template <class S>
 using HighOrderBulirschStoer =
@@ -241,7 +251,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                                          observer, checker);
     } else if (stepper == "bulirsch-stoer") {
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-        // Beyond 60 digits: 16 extrapolation columns (orders up to ~32),
+        // Beyond 33 digits: 16 extrapolation columns (orders up to ~32),
         // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
         HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
         st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
