@@ -4,7 +4,9 @@
 // and grows without it (energy error of both runs printed); with it, every
 // stepper follows the analytic special motions (SPECIAL_MOTIONS.md) to the
 // verify tolerance wherever it does without, which checks the restart of
-// the dense-output steppers after the state is changed.
+// the dense-output steppers after the state is changed. Far from the
+// origin, where the bipendulum's quadratic C grows with |q|, the projection
+// still converges to C's round-off level.
 // ctest-labels: unit
 #include "scalar_test.hpp"
 
@@ -58,6 +60,40 @@ TYPED_TEST(Projection, IsANoOpOnStatesOnC) {
   }
 }
 
+// The projection's stopping test is relative to the size of C's terms:
+// the bipendulum's C = x1 x1d y2d - x2 x2d y1d + (y1 - y2) y1d y2d (000
+// eq. 73) grows with |q| |qdot|^2, so far from the origin its round-off
+// exceeds any bound in 1 + |qdot|^2 alone (a run with --project stopped at
+// t = 76 with "Newton did not converge" at the first state below, q ~ 70,
+// before the bound included sum_i |C_i qdot^i|). C is homogeneous of degree
+// 1 in q, so scaling q by 10^k keeps the state on C; qdot is perturbed by
+// 1e-6 to give Newton work to do. The result must satisfy C to its round-off
+// level, move qdot by about the perturbation, and be a fixed point.
+TYPED_TEST(Projection, ReachesRoundOffFarFromTheOrigin) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("bipendulum");
+  const System<S> sys = st.build(st.default_parameters());
+  Vec<S> q0(4), qd(4);
+  q0 << from_string<S>("39.071973251898577"), from_string<S>("39.90629650360421"),
+      from_string<S>("-27.10819559756855"), from_string<S>("72.477539115488739");
+  qd << from_string<S>("0.52711550458477752"), from_string<S>("0.49411460697553838"),
+      from_string<S>("-0.32437057940730352"), from_string<S>("0.96518585112669464");
+  for (int k = 0; k <= 3; ++k) {
+    const Vec<S> q = q0 * power_of_ten<S>(k);
+    Vec<S> perturbed = qd;
+    perturbed[0] += power_of_ten<S>(-6);
+    const Vec<S> v = project_velocity(sys, q, perturbed);
+    const ConstraintJacobians<S> J = constraint_jacobians(sys, q, v);
+    const S terms = (J.C_qdot.cwiseAbs() * v.cwiseAbs()).maxCoeff();
+    EXPECT_LE(abs(J.C[0]), S(10) * epsilon<S>() * terms) << "q scaled by 1e" << k;
+    EXPECT_LE(max_abs<S>(Vec<S>(v - perturbed)), S(2) * power_of_ten<S>(-6)) << "1e" << k;
+    EXPECT_GE(max_abs<S>(Vec<S>(v - perturbed)), power_of_ten<S>(-8)) << "1e" << k;
+    const Vec<S> again = project_velocity(sys, q, v);
+    EXPECT_LE(max_abs<S>(Vec<S>(again - v)), S(10) * epsilon<S>() * (S(1) + max_abs<S>(v)))
+        << "1e" << k;
+  }
+}
+
 struct RunFigures {
   double max_C = 0, energy_error = 0, max_qdot2 = 0;
   IntegrationStats stats;
@@ -108,6 +144,22 @@ TEST(ProjectionRun, KeepsSecondKindOnCWhereItOtherwiseDrifts) {
     EXPECT_GT(proj.stats.projections, proj.stats.steps) << study;  // steps and samples
     EXPECT_TRUE(std::isfinite(free.energy_error) && std::isfinite(proj.energy_error));
   }
+}
+
+// The bipendulum with the projection, second kind, default state, to
+// t = 300 (the points move off to |q| ~ 300): the projection converges at
+// every step (it failed at t = 76 when its bound ignored the size of C's
+// terms), and max |C| stays at that round-off level, below its value
+// without projection.
+TEST(ProjectionRun, FollowsTheBipendulumFarFromTheOrigin) {
+  const RunFigures free = long_run("bipendulum", "second-kind", 300, false);
+  const RunFigures proj = long_run("bipendulum", "second-kind", 300, true);
+  std::cout << "bipendulum second-kind dopri5 1e-12 to t = 300: max|C| " << free.max_C << " -> "
+            << proj.max_C << " with --project; energy error " << free.energy_error << " -> "
+            << proj.energy_error << "\n";
+  EXPECT_GT(proj.stats.projections, proj.stats.steps);
+  EXPECT_LT(proj.max_C, free.max_C);
+  EXPECT_LT(proj.energy_error, 1e-9);
 }
 
 // Every stepper with the projection follows the special motions of the

@@ -9,11 +9,16 @@ template <class S>
 Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   const auto g = factor_positive_definite<S>(inertia(sys, q, qd).g, "singular metric g",
                                              [&] { return state_context(q, qd); });
-  const S target = S(10) * epsilon<S>() * (S(1) + qd.squaredNorm());
+  const S floor = S(1) + qd.squaredNorm();
   Vec<S> v = qd;
   for (int iteration = 0; iteration < 50; ++iteration) {
     const ConstraintJacobians<S> J = constraint_jacobians(sys, q, v);
-    if (J.C.size() == 0 || J.C.cwiseAbs().maxCoeff() <= target) return v;
+    if (J.C.size() == 0) return v;
+    // Round-off level of each C^a: its terms' size sum_i |C^a_i qdot^i|
+    // (the whole of C^a when it is homogeneous in qdot; the bipendulum's
+    // x1 x1d y2d - ... grows with |q| |qdot|^2), at least 1 + |qdot|^2.
+    const Vec<S> scale = (J.C_qdot.cwiseAbs() * v.cwiseAbs()).cwiseMax(floor);
+    if ((J.C.cwiseAbs().array() <= S(10) * epsilon<S>() * scale.array()).all()) return v;
     require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", [&] { return state_context(q, v); });
     const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));
     const Mat<S> H = J.C_qdot * X;

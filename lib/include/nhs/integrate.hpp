@@ -81,7 +81,8 @@ struct IntegrationOptions {
   /// formulation's from_state, q is kept, qdot is replaced by
   /// project_velocity(sys, q, qdot) (manifold.hpp: Newton iteration with
   /// g-orthogonal corrections, i.e. minimum-norm steps in the kinetic-energy
-  /// metric, to max|C| <= 10 eps (1 + |qdot|^2)), and x = to_state(q, qdot).
+  /// metric, to |C^a| <= 10 eps max(1 + |qdot|^2, sum_i |C^a_i qdot^i|)),
+  /// and x = to_state(q, qdot).
   /// Dense-output steppers (dopri5, bulirsch-stoer) are re-initialized at
   /// the projected state (dopri5 loses its first-same-as-last derivative:
   /// one extra RHS call per step); the controlled fehlberg78 needs nothing.

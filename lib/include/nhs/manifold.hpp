@@ -16,8 +16,10 @@ S default_manifold_tolerance() {
 }
 
 /// Projects qdot onto C at fixed q along the g-orthogonal direction
-/// (Newton iteration on C^a(q, qdot + g^-1 C_qdot^T mu) = 0), until max|C^a|
-/// <= 10 epsilon (1 + |qdot|^2) or 50 iterations. q, qd: size n.
+/// (Newton iteration on C^a(q, qdot + g^-1 C_qdot^T mu) = 0), until every
+/// |C^a| <= 10 epsilon max(1 + |qdot|^2, sum_i |dC^a/dqdot^i qdot^i|) (the
+/// round-off level of C^a: its terms' size, which for the bipendulum's
+/// quadratic C grows with |q| |qdot|^2) or 50 iterations. q, qd: size n.
 /// Throws SingularState where dC/dqdot loses rank, InvalidState when
 /// Newton does not converge.
 template <class S>
