@@ -14,7 +14,10 @@
 //                                          # decades), every special motion
 //   options: --out FILE (reports/bench/work_precision.json), --jobs N (2),
 //            --precision double|mp50|all, --study NAME (repeatable),
-//            --max-rhs-calls N (per run; default 2e6 double, 3e5 mp50)
+//            --max-rhs-calls N (per run; default 2e6 double, 3e5 mp50),
+//            --longest-motion (one motion per study, the longest, as
+//            --quick does, with the full tolerance sweeps: the mp50 sweep
+//            over every motion takes hours on one core)
 //
 // A run that exceeds --max-rhs-calls is recorded with its status, and the
 // tighter tolerances of the same study x motion x formulation x stepper
@@ -40,6 +43,7 @@ namespace bench = nhs::bench;
 
 struct Config {
   bool quick = false;
+  bool longest_motion = false;  // --longest-motion (implied by --quick)
   unsigned jobs = 2;
   std::vector<std::string> only_studies;
   std::uint64_t max_rhs_double = 2000000, max_rhs_mp = 300000;
@@ -77,7 +81,7 @@ void sweep(const Config& cfg, const std::vector<int>& exponents, bench::JsonLog&
     const auto motions = st.special_motions();
     if (motions.empty()) continue;
     std::vector<std::size_t> chosen;
-    if (cfg.quick) {  // the longest motion (the first of them)
+    if (cfg.quick || cfg.longest_motion) {  // the longest motion (the first of them)
       std::size_t best = 0;
       for (std::size_t m = 1; m < motions.size(); ++m)
         if (motions[m].t_end > motions[best].t_end) best = m;
@@ -186,6 +190,8 @@ int main(int argc, char** argv) {
     };
     if (a == "--quick") {
       cfg.quick = true;
+    } else if (a == "--longest-motion") {
+      cfg.longest_motion = true;
     } else if (a == "--out") {
       out = value();
     } else if (a == "--jobs") {
@@ -199,7 +205,8 @@ int main(int argc, char** argv) {
       cfg.max_rhs = std::stoull(value());
     } else {
       std::cerr << "usage: work_precision [--quick] [--out FILE] [--jobs N] "
-                   "[--precision double|mp50|all] [--study NAME]... [--max-rhs-calls N]\n";
+                   "[--precision double|mp50|all] [--study NAME]... [--max-rhs-calls N] "
+                   "[--longest-motion]\n";
       return a == "--help" ? 0 : 2;
     }
   }
@@ -216,6 +223,7 @@ int main(int argc, char** argv) {
   bench::JsonLog log(out, {{"command", command},
                            {"generated", bench::utc_now()},
                            {"quick", cfg.quick},
+                           {"longest_motion_only", cfg.quick || cfg.longest_motion},
                            {"error", "max-norm of (q, qdot) minus the closed form at t_end"},
                            {"tolerance", "rtol = atol = tol"},
                            {"max_rhs_calls", {{"double", cfg.max_rhs_given ? cfg.max_rhs : cfg.max_rhs_double},

@@ -3,7 +3,9 @@
 // while 2n <= 16) against the dynamic AD1/AD2 evaluation of the same
 // derivatives: g_ij, Gamma_ij,k qdot^i qdot^j, T at a dense second-order
 // jet (Maggi, Voronec), -dV/dq, C with dC/dqdot and dC/dq, psi with
-// dpsi/dz and dpsi/dq, at random regular states of every
+// dpsi/dz and dpsi/dq, the bodies' kinematics (Gibbs-Appell: positions,
+// their q-derivatives, omega with its Jacobians, J), at random regular
+// states of every
 // study (default and randomized parameters), in double, long double and
 // float128. Catches a wrong size, seed or padding slot, or a parameter
 // bound to the wrong derivation; which path a system takes is asserted too.
@@ -11,6 +13,7 @@
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
+#include "nhs/gibbs_appell.hpp"
 #include "nhs/studies/all.hpp"
 
 #include <iostream>
@@ -84,6 +87,27 @@ S fast_against_dynamic(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) 
     worst = max(worst, difference<S>(fp.psi_z, dp.psi_z));
     worst = max(worst, difference<S>(fp.psi_q, dp.psi_q));
   }
+  if (sys.has_bodies()) {
+    const BodyKinematics<S> fk = body_kinematics(sys, q, qd), dk = body_kinematics(dyn, q, qd);
+    const auto point = [&](const PointKinematics<S>& a, const PointKinematics<S>& b) {
+      worst = max(worst, difference<S>(Vec<S>::Constant(1, a.mass), Vec<S>::Constant(1, b.mass)));
+      worst = max(worst, difference<S>(a.r, b.r));
+      worst = max(worst, difference<S>(a.r_q, b.r_q));
+      worst = max(worst, difference<S>(a.r_qq, b.r_qq));
+    };
+    EXPECT_EQ(fk.points.size(), dk.points.size());
+    EXPECT_EQ(fk.rigid_bodies.size(), dk.rigid_bodies.size());
+    for (std::size_t k = 0; k < fk.points.size() && k < dk.points.size(); ++k)
+      point(fk.points[k], dk.points[k]);
+    for (std::size_t k = 0; k < fk.rigid_bodies.size() && k < dk.rigid_bodies.size(); ++k) {
+      const RigidKinematics<S>&a = fk.rigid_bodies[k], &b = dk.rigid_bodies[k];
+      point(a.centre, b.centre);
+      worst = max(worst, difference<S>(Vec<S>(a.omega), Vec<S>(b.omega)));
+      worst = max(worst, difference<S>(a.omega_q, b.omega_q));
+      worst = max(worst, difference<S>(a.omega_qd, b.omega_qd));
+      worst = max(worst, difference<S>(Mat<S>(a.inertia), Mat<S>(b.inertia)));
+    }
+  }
   return worst;
 }
 
@@ -110,6 +134,7 @@ TYPED_TEST(FastDerivations, AgreeWithDynamicADAtRandomRegularStates) {
           << st.info.name;
       ASSERT_EQ(static_cast<bool>(sys.fast.parametrization_jacobians), sys.has_parametrization())
           << st.info.name;
+      ASSERT_EQ(static_cast<bool>(sys.fast.body_kinematics), sys.has_bodies()) << st.info.name;
       const State<S> x = st.random_state(sys, rng);
       using std::max;
       worst = max(worst, fast_against_dynamic(sys, x.q, x.qdot));

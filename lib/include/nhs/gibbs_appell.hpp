@@ -23,7 +23,10 @@
 // (outer and inner m): its gradient at zdot = 0 is h and its Hessian H, so
 // that dS/dzdot = H zdot + h exactly (S is quadratic in zdot; 001 §6), and
 // H zdot = A_alpha - h is solved by LDLT. H equals G = psi^T g psi when the
-// bodies reproduce T; it is never formed from g here.
+// bodies reproduce T; it is never formed from g here. In double, long
+// double and float128 both AD2 evaluations avoid the heap where the sizes
+// allow: the bodies in FixedAD2 / InlineAD2 (System::fast), S in InlineAD2
+// when m <= 16.
 #pragma once
 
 #include "nhs/system.hpp"
@@ -32,38 +35,12 @@
 
 namespace nhs {
 
-/// A point (or a centre of mass) at (q, qdot): mass, position and the
-/// derivatives the acceleration needs.
-template <class S>
-struct PointKinematics {
-  S mass;       ///< m_nu (or M)
-  Vec<S> r;     ///< r(q), size d = 2 or 3
-  Mat<S> r_q;   ///< d r / d q^i, d x n (the velocity is r_q qdot)
-  Vec<S> r_qq;  ///< d^2 r / dq^i dq^j qdot^i qdot^j, size d
-};
-
-/// A rigid body at (q, qdot): its centre, omega with its Jacobians, J.
-template <class S>
-struct RigidKinematics {
-  PointKinematics<S> centre;  ///< M, r_G and its derivatives
-  Vector3<S> omega;           ///< omega(q, qdot), space frame
-  Mat<S> omega_q;             ///< d omega / d q^i, 3 x n
-  Mat<S> omega_qd;            ///< d omega / d qdot^i, 3 x n
-  Matrix3<S> inertia;         ///< J about G, space frame
-};
-
-/// All bodies of a system at (q, qdot).
-template <class S>
-struct BodyKinematics {
-  std::vector<PointKinematics<S>> points;
-  std::vector<RigidKinematics<S>> rigid_bodies;
-};
-
-/// The bodies' kinematics at (q, qdot) (both size n), by one AD2
-/// evaluation of the description's bodies (outer (q, qdot), inner the
-/// direction (qdot, 0)). Throws NotApplicable when the system has no bodies;
-/// UsageError when a position has a size other than 2 or 3 or depends on
-/// qdot.
+/// The bodies' kinematics at (q, qdot) (both size n; body_kinematics.hpp),
+/// by one AD2 evaluation of the description's bodies (outer (q, qdot),
+/// inner the direction (qdot, 0)), in the fixed-size or inline AD type
+/// System::fast binds when there is one. Throws NotApplicable when the
+/// system has no bodies; UsageError when a position has a size other than 2
+/// or 3 or depends on qdot.
 template <class S>
 BodyKinematics<S> body_kinematics(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 

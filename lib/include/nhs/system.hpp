@@ -8,6 +8,7 @@
 #include "nhs/ad_derivations.hpp"
 #include "nhs/autodiff.hpp"
 #include "nhs/bodies.hpp"
+#include "nhs/body_kinematics.hpp"
 #include "nhs/errors.hpp"
 
 #include <functional>
@@ -123,6 +124,9 @@ struct System {
     /// empty also when the system has no psi
     std::function<ParametrizationJacobians<S>(const Vec<S>&, const Vec<S>&)>
         parametrization_jacobians;
+    /// The bodies' kinematics (body_kinematics.hpp); empty also when the
+    /// description has no bodies.
+    std::function<BodyKinematics<S>(const Vec<S>&, const Vec<S>&)> body_kinematics;
   };
   FastDerivations fast;
 
@@ -152,9 +156,10 @@ namespace detail {
 
 /// Binds sys.fast to D's functions evaluated in AV (first order over q, n
 /// variables: V), AX (first order over (q, qdot), 2n, and over (q, z),
-/// n + m: C and psi) and A2 (second order, outer (q, qdot), inner qdot: T).
+/// n + m: C and psi), A2 (second order, outer (q, qdot), inner qdot: T) and
+/// AB (second order, outer (q, qdot), inner one direction: the bodies).
 /// Parameters are sized to each derivation (sized_constant).
-template <class S, class D, class AV, class AX, class A2>
+template <class S, class D, class AV, class AX, class A2, class AB>
 void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const char* ad_type) {
   const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
   const Eigen::Index r = sys.r;
@@ -193,6 +198,16 @@ void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const c
             D::parametrization(pPsi, Q, Z, qd);
           },
           q, z);
+    };
+  }
+  if constexpr (requires(const Params<S>& p, const Vec<S>& q, Bodies<S>& b) {
+                  D::bodies(p, q, q, b);
+                }) {
+    const Params<AB> pB(values, ad::slots<AB>(2 * n), ad::slots<typename AB::Real>(1));
+    sys.fast.body_kinematics = [pB, name = sys.info.name](const Vec<S>& q, const Vec<S>& qd) {
+      return ad::body_kinematics<S, AB>(
+          [&pB](const Vec<AB>& Q, const Vec<AB>& QD, Bodies<AB>& b) { D::bodies(pB, Q, QD, b); },
+          q, qd, name);
     };
   }
 }
@@ -299,11 +314,11 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
                          std::to_string(D::n) + " but names " + std::to_string(sys.n) +
                          " coordinates");
       constexpr int N = D::n;
-      detail::bind_fast_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>>(
-          sys, values, "fixed");
+      detail::bind_fast_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>,
+                                    FixedAD2<S, 2 * N, 1>>(sys, values, "fixed");
     } else if (2 * n <= kInlineADVariables) {
-      detail::bind_fast_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>>(sys, values,
-                                                                                    "inline");
+      detail::bind_fast_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>, InlineAD2<S>>(
+          sys, values, "inline");
     }
   }
   return sys;
