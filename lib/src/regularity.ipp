@@ -8,15 +8,20 @@ namespace nhs {
 template <class S>
 Vec<S> singular_values(const Mat<S>& M) {
   if (M.size() == 0) return Vec<S>();
+  if (M.rows() == 1 || M.cols() == 1) return Vec<S>::Constant(1, M.norm());
   Eigen::JacobiSVD<Mat<S>> svd(M);
   return svd.singularValues();
 }
 
 template <class S>
 void require_full_rank(const Mat<S>& M, const std::string& condition, const Context& context) {
-  const Vec<S> sv = singular_values(M);
-  if (sv.size() == 0) return;
+  if (M.size() == 0) return;
   using std::max;
+  if (M.rows() == 1 || M.cols() == 1) {  // one singular value, |M|, and no SVD
+    const S sigma = M.norm();
+    if (M.allFinite() && sigma > regularity_tolerance<S>() * max(S(1), sigma)) return;
+  }
+  const Vec<S> sv = singular_values(M);
   const S threshold = regularity_tolerance<S>() * max(S(1), sv[0]);
   const bool finite = M.allFinite();
   if (!finite || !(sv[sv.size() - 1] > threshold))
