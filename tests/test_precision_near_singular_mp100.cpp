@@ -2,7 +2,8 @@
 // ctest-labels: mp slow
 //
 // The check and the table of every precision: near_singular_check.hpp.
-// Slow: ~100 s at rtol 1e-90 (16-column Bulirsch-Stoer, 2 cores shared).
+// Slow: 107-198 s at rtol 1e-90 with the 16-column Bulirsch-Stoer (one
+// core of a shared machine); mp100 now integrates with 32 columns.
 #include "near_singular_check.hpp"
 
 namespace nhs {

@@ -31,13 +31,23 @@ using OdeState = std::vector<S>;
 // control its interpolant lost 8 digits (max|C| 2e-38 at rtol 1e-45), with
 // it the run took 98k calls.
 constexpr int kDenseBulirschStoerDigits = 33;
-constexpr std::size_t kHighOrderColumns = 16;
+// Columns of the controlled Bulirsch-Stoer: 16 up to 60 digits (mp50), 32
+// above (mp100). With 16 the order stops near 32, and at 1e-90 the steps
+// shrink to ~0.006 (mp100, rolling sphere, first kind, t in [0, 1], output
+// every 0.5, rtol 1e-90: 168 steps, 49.4k RHS calls, 24 s); with 32 the
+// order control settles near 21 columns (19 steps, 10.2k calls, 5.2 s,
+// state at t = 1 equal to 1e-91; 48 columns gave the same steps). In mp50
+// 32 columns were not kept: rolling sphere to t = 20 at rtol 1e-46, 51.3k
+// -> 45.6k calls, energy drift 6.4e-46 -> 3.9e-44 (skate, co-axial discs:
+// the same steps).
+template <class S>
+constexpr std::size_t kHighOrderColumns = decimal_digits<S>() > 60 ? 32 : 16;
 template <class S>
 using HighOrderBulirschStoer =
     odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
                                 typename odeint::algebra_dispatcher<OdeState<S>>::algebra_type,
                                 typename odeint::operations_dispatcher<OdeState<S>>::operations_type,
-                                odeint::initially_resizer, kHighOrderColumns>;
+                                odeint::initially_resizer, kHighOrderColumns<S>>;
 
 template <class S>
 Vec<S> to_vec(const OdeState<S>& x) {

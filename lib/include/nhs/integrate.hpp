@@ -17,8 +17,8 @@ namespace nhs {
 /// Stepper names: "dopri5" (Dormand-Prince 5(4), dense output), "fehlberg78"
 /// (Runge-Kutta-Fehlberg 7(8), controlled), "bulirsch-stoer" (Gragg-
 /// Bulirsch-Stoer: Odeint's, with dense output, up to 33 digits (float128);
-/// above (mp50, mp100), a 16-column controlled variant,
-/// lib/src/detail/bulirsch_stoer_kmax.hpp).
+/// above, a controlled variant with 16 extrapolation columns (mp50) or 32
+/// (mp100), lib/src/detail/bulirsch_stoer_kmax.hpp).
 /// "auto" is default_stepper<S>().
 std::vector<std::string> stepper_names();
 
