@@ -17,7 +17,8 @@
 //   long double   1e-16    5.6e-16  (15.2)     4.8e-12  (11.3)         3.9
 //   float128      1e-31    6.1e-30  (29.2)     1.6e-26  (25.8)         3.4
 //   mp50          1e-42    7.4e-43  (42.1)     1.2e-39  (38.9)         3.2
-//   mp100         1e-90    2.8e-92  (91.6)     1.7e-89  (88.8)         2.8
+//   mp100         1e-90    1.4e-91  (90.9)     1.1e-88  (88.0)         2.9
+//                 (16 columns: 2.8e-92 (91.6), 1.7e-89 (88.8); 20 now)
 // (digits kept in parentheses), sigma_min 3.4e-5 at the near point in
 // each. Every precision loses 3-4 digits over the 4 decades of approach
 // (mp50 lost 6.8, from 6.3e-42 to 3.9e-35, at rtol 1e-40 with Odeint's

@@ -1,6 +1,6 @@
 // Observed order of each stepper against the closed form of the skate on
 // the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), Bulirsch-Stoer's
-// error against its tolerance in float128, mp50 (16 columns) and mp100 (32
+// error against its tolerance in float128, mp50 (16 columns) and mp100 (20
 // columns), and exactness
 // of Odeint's method coefficients in 100 digits.
 // ctest-labels: mp
@@ -25,11 +25,18 @@
 //     tolerance: error at t = 2 against rtol = atol from 1e-15 to 1e-45
 //     (mp50, nhs::integrate), log-log slope 1 +- 0.5, and the error never
 //     above 100 x the tolerance. From 50 digits on, "bulirsch-stoer" (and
-//     "auto") is the controlled variant with 16 columns (32 from 60
+//     "auto") is the controlled variant with 16 columns (20 from 60
 //     digits on)
 //     (lib/src/detail/bulirsch_stoer_kmax.hpp); in float128, from 1e-12 to
 //     1e-30, it is Odeint's 8-column dense-output one.
 // (4) The same in mp100 from 1e-50 to 1e-90.
+// (5) Fehlberg 7(8)'s error control on the rolling disc's circle (a uniform
+//     motion, where Fehlberg's embedded estimate vanishes: Odeint's
+//     controlled stepper crossed t in [0, 20] in 3 steps at any tolerance,
+//     error 0.64): nhs's "fehlberg78" (step doubling,
+//     lib/src/detail/fehlberg78_step_doubling.hpp), output only at t = 20,
+//     double rtol 1e-7 .. 1e-12 and mp50 1e-15, 1e-20: each error <= 1000
+//     x the tolerance, slope 1 +- 0.5.
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -209,20 +216,19 @@ TEST(ConvergenceOrder, Fehlberg78FixedSteps) {
       "fehlberg78", 2, 7, 8.0, 1e-18);
 }
 
-/// Bulirsch-Stoer on the skate to t = 2 in T (nhs::integrate, first kind,
-/// stepper "bulirsch-stoer": Odeint's dense-output one up to 33 digits, the
-/// controlled one above, 16 columns in mp50 and 32 in mp100): error against rtol = atol = 10^-e for
-/// e = e_min, e_min + 10, ..., e_max; each error <= 100 x the tolerance and
-/// the log-log slope 1 +- 0.5.
-template <class T>
-void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
-  const SkateSetup<T> s;
+/// A stepper through nhs::integrate on a setup (sys, f, motion) to t_end,
+/// output at t_end only: error against rtol = atol = 10^-e for e = e_min,
+/// e_min + e_step, ..., e_max; each error <= factor x the tolerance and the
+/// log-log slope 1 +- 0.5.
+template <class T, class Setup>
+void check_error_follows_tolerance(const Setup& s, const std::string& stepper, const T& t_end,
+                                   int e_min, int e_max, int e_step, int factor = 100) {
   std::vector<double> tols, errs;
   for (int e = e_min; e <= e_max; e += e_step) {
     IntegrationOptions<T> opts;
-    opts.t_end = T(2);
-    opts.dt_out = T(2);
-    opts.stepper = "bulirsch-stoer";
+    opts.t_end = t_end;
+    opts.dt_out = t_end;
+    opts.stepper = stepper;
     opts.rtol = opts.atol = power_of_ten<T>(-e);
     T err(0);
     IntegrationStats stats;
@@ -236,15 +242,41 @@ void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
                  &stats);
     tols.push_back(std::pow(10.0, -e));
     errs.push_back(std::pow(10.0, log10_of(err)));
-    std::cout << "[ order    ] " << ScalarName<T>::value << " bulirsch-stoer rtol 1e-" << e
+    std::cout << "[ order    ] " << ScalarName<T>::value << " " << stepper << " rtol 1e-" << e
               << ": error " << errs.back() << ", " << stats.rhs_calls << " RHS calls\n";
-    EXPECT_LE(err, T(100) * opts.rtol) << "rtol 1e-" << e;
+    EXPECT_LE(err, T(factor) * opts.rtol) << stepper << " rtol 1e-" << e;
   }
   const double slope = loglog_slope(tols, errs);
-  std::cout << "[ order    ] " << ScalarName<T>::value << " bulirsch-stoer: error ~ tol^" << slope
+  std::cout << "[ order    ] " << ScalarName<T>::value << " " << stepper << ": error ~ tol^" << slope
             << "\n";
-  EXPECT_NEAR(slope, 1.0, 0.5);
+  EXPECT_NEAR(slope, 1.0, 0.5) << stepper;
 }
+
+/// Bulirsch-Stoer on the skate to t = 2 in T (nhs::integrate, first kind,
+/// stepper "bulirsch-stoer": Odeint's dense-output one up to 33 digits, the
+/// controlled one above, 16 columns in mp50 and 20 in mp100): error against rtol = atol = 10^-e for
+/// e = e_min, e_min + 10, ..., e_max; each error <= 100 x the tolerance and
+/// the log-log slope 1 +- 0.5.
+template <class T>
+void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
+  check_error_follows_tolerance<T>(SkateSetup<T>(), "bulirsch-stoer", T(2), e_min, e_max, e_step);
+}
+
+/// The rolling disc on its circle (k = 0; SPECIAL_MOTIONS.md rolling-disc),
+/// first kind.
+template <class T>
+struct RollingDiscCircle {
+  const Study<T>& study = find_study<T>("rolling-disc");
+  SpecialMotion<T> motion = circle_motion();
+  System<T> sys = study.build(motion.parameters);
+  const Formulation<T>& f = find_formulation<T>("first-kind");
+
+  SpecialMotion<T> circle_motion() const {
+    for (const auto& m : study.special_motions())
+      if (m.name == "circle (k = 0)") return m;
+    throw UsageError("rolling-disc has no special motion 'circle (k = 0)'");
+  }
+};
 
 TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
   check_bulirsch_stoer_follows_tolerance<P>(15, 45, 5);
@@ -255,9 +287,24 @@ TEST(ConvergenceOrder, DenseBulirschStoerErrorFollowsToleranceInFloat128) {
   check_bulirsch_stoer_follows_tolerance<float128>(12, 30, 6);
 }
 
-// (4) The 32-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp)
+// (4) The 20-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp)
 //     in mp100, at rtol = atol from 1e-50 to 1e-90.
-TEST(ConvergenceOrder, BulirschStoer32ColumnsErrorFollowsToleranceInMp100) {
+// (5) Fehlberg 7(8) on the rolling disc's circle, where its embedded error
+//     estimate vanishes (lib/src/detail/fehlberg78_step_doubling.hpp).
+//     The tolerance bounds each step's error, and the error at t = 20 sums
+//     those of 10^2 .. 10^3 steps: <= 1000 x the tolerance is asserted
+//     (measured in mp50: 27 x at 1e-20 over ~150 steps, 380 x at 1e-30 over
+//     ~1900); Odeint's estimate left 0.64 at every tolerance.
+TEST(ConvergenceOrder, Fehlberg78ErrorFollowsToleranceOnAUniformMotion) {
+  check_error_follows_tolerance<double>(RollingDiscCircle<double>(), "fehlberg78", 20.0, 7, 12, 1,
+                                        1000);
+}
+
+TEST(ConvergenceOrder, Fehlberg78ErrorFollowsToleranceOnAUniformMotionInMp50) {
+  check_error_follows_tolerance<P>(RollingDiscCircle<P>(), "fehlberg78", P(20), 15, 20, 5, 1000);
+}
+
+TEST(ConvergenceOrder, ControlledBulirschStoerErrorFollowsToleranceInMp100) {
   ASSERT_EQ(default_stepper<mp100>(), "bulirsch-stoer");
   check_bulirsch_stoer_follows_tolerance<mp100>(50, 90, 10);
 }

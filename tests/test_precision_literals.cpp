@@ -3,7 +3,7 @@
 //
 // A literal or a conversion rounded through double anywhere on the generic
 // path (a study's description, the AD derivatives, a formulation, the
-// 32-column Bulirsch-Stoer, a study's exact solution) is wrong by ~1e-17
+// 20-column Bulirsch-Stoer, a study's exact solution) is wrong by ~1e-17
 // relative in mp100, 73 decades above the bounds here. The closed forms
 // are written directly in S and share no code with that path.
 //  (a) qddot of every applicable formulation (the negative control
@@ -17,7 +17,7 @@
 //  (b) one special motion per closed-form study, with a transcendental
 //      exact solution where the study has one (parallel-points has only
 //      polynomial ones), integrated with the second kind and the default
-//      mp100 stepper (the 32-column Bulirsch-Stoer) to a short time: max-norm
+//      mp100 stepper (the 20-column Bulirsch-Stoer) to a short time: max-norm
 //      error of (q, qdot) against the exact solution <= 1e-90. Tolerance
 //      rtol = atol = 1e-90: measured on the skate to t = 1, the error is at
 //      mp100's floor (~4e-95) from rtol 1e-90 down (1e-90: 36k RHS calls,

@@ -3,7 +3,7 @@
 //
 // The check and the table of every precision: near_singular_check.hpp.
 // Slow: 107-198 s at rtol 1e-90 with the 16-column Bulirsch-Stoer (one
-// core of a shared machine); mp100 now integrates with 32 columns.
+// core of a shared machine); 24-36 s with the 20 columns mp100 now uses.
 #include "near_singular_check.hpp"
 
 namespace nhs {

@@ -2,6 +2,7 @@
 #include "nhs/integrate.hpp"
 
 #include "detail/bulirsch_stoer_kmax.hpp"
+#include "detail/fehlberg78_step_doubling.hpp"
 
 #include <boost/numeric/odeint.hpp>
 
@@ -31,17 +32,24 @@ using OdeState = std::vector<S>;
 // control its interpolant lost 8 digits (max|C| 2e-38 at rtol 1e-45), with
 // it the run took 98k calls.
 constexpr int kDenseBulirschStoerDigits = 33;
-// Columns of the controlled Bulirsch-Stoer: 16 up to 60 digits (mp50), 32
+// Columns of the controlled Bulirsch-Stoer: 16 up to 60 digits (mp50), 20
 // above (mp100). With 16 the order stops near 32, and at 1e-90 the steps
 // shrink to ~0.006 (mp100, rolling sphere, first kind, t in [0, 1], output
-// every 0.5, rtol 1e-90: 168 steps, 49.4k RHS calls, 24 s); with 32 the
-// order control settles near 21 columns (19 steps, 10.2k calls, 5.2 s,
-// state at t = 1 equal to 1e-91; 48 columns gave the same steps). In mp50
-// 32 columns were not kept: rolling sphere to t = 20 at rtol 1e-46, 51.3k
-// -> 45.6k calls, energy drift 6.4e-46 -> 3.9e-44 (skate, co-axial discs:
-// the same steps).
+// every 0.5, rtol 1e-90: 168 steps, 49.4k RHS calls). More columns give
+// longer steps but a higher round-off floor (the extrapolation amplifies
+// the rounding of the high columns). Measured, rolling sphere as above /
+// the symmetric bipendulum near its singular turning point (test_precision_
+// near_singular_mp100, error at 0.9 and 1 - 1e-5 of T/4, rtol 1e-90):
+//   16 columns: 49.4k calls / 2.8e-92, 1.7e-89
+//   20 columns: 16.4k calls / 1.4e-91, 1.1e-88
+//   24 columns: 10.2k calls / 9.4e-91, 9.3e-88
+//   32 columns: 10.2k calls / 3.3e-90, 6.5e-86 (4.7e-90, 2.0e-87 at rtol
+//               1e-92: a floor, not the tolerance)
+// 20 keeps the digits the near-singular and literal checks assert. In mp50
+// 32 columns were not kept either: rolling sphere to t = 20 at rtol 1e-46,
+// 51.3k -> 45.6k calls, energy drift 6.4e-46 -> 3.9e-44.
 template <class S>
-constexpr std::size_t kHighOrderColumns = decimal_digits<S>() > 60 ? 32 : 16;
+constexpr std::size_t kHighOrderColumns = decimal_digits<S>() > 60 ? 20 : 16;
 template <class S>
 using HighOrderBulirschStoer =
     odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
@@ -229,9 +237,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
         st.steps = integrate_times_projected<S>(s, odeint::dense_output_stepper_tag(),
                                                 std::ref(rhs), x, times, dt0, observer, project);
       } else if (stepper == "fehlberg78") {
-        auto s = odeint::make_controlled(
-            opts.atol, opts.rtol,
-            odeint::runge_kutta_fehlberg78<OdeState<S>, S, OdeState<S>, S>());
+        detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
         st.steps = integrate_times_projected<S>(s, odeint::controlled_stepper_tag(),
                                                 std::ref(rhs), x, times, dt0, observer, project);
       } else if (stepper == "bulirsch-stoer") {
@@ -255,13 +261,15 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
                                          observer, checker);
     } else if (stepper == "fehlberg78") {
-      auto s = odeint::make_controlled(
-          opts.atol, opts.rtol, odeint::runge_kutta_fehlberg78<OdeState<S>, S, OdeState<S>, S>());
+      // Fehlberg 7(8) under step-doubling error control
+      // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
+      // vanishes on uniform motions).
+      detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
       st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
                                          observer, checker);
     } else if (stepper == "bulirsch-stoer") {
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-        // Beyond 33 digits: 16 extrapolation columns (orders up to ~32),
+        // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
         // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
         HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
         st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,

@@ -15,9 +15,10 @@
 namespace nhs {
 
 /// Stepper names: "dopri5" (Dormand-Prince 5(4), dense output), "fehlberg78"
-/// (Runge-Kutta-Fehlberg 7(8), controlled), "bulirsch-stoer" (Gragg-
+/// (Runge-Kutta-Fehlberg 7(8), controlled by step doubling,
+/// lib/src/detail/fehlberg78_step_doubling.hpp), "bulirsch-stoer" (Gragg-
 /// Bulirsch-Stoer: Odeint's, with dense output, up to 33 digits (float128);
-/// above, a controlled variant with 16 extrapolation columns (mp50) or 32
+/// above, a controlled variant with 16 extrapolation columns (mp50) or 20
 /// (mp100), lib/src/detail/bulirsch_stoer_kmax.hpp).
 /// "auto" is default_stepper<S>().
 std::vector<std::string> stepper_names();
