@@ -1,8 +1,8 @@
 // Observed order of each stepper against the closed form of the skate on
 // the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), Bulirsch-Stoer's
 // error against its tolerance in float128, mp50 (16 columns) and mp100 (20
-// columns), and exactness
-// of Odeint's method coefficients in 100 digits.
+// columns), Fehlberg 7(8)'s on a uniform motion, and exactness of Odeint's
+// method coefficients in 100 digits.
 // ctest-labels: mp
 //
 // (1) Coefficients: one step of y' = J y (a rotation, y(h) = exp(hJ) y0)
@@ -254,9 +254,8 @@ void check_error_follows_tolerance(const Setup& s, const std::string& stepper, c
 
 /// Bulirsch-Stoer on the skate to t = 2 in T (nhs::integrate, first kind,
 /// stepper "bulirsch-stoer": Odeint's dense-output one up to 33 digits, the
-/// controlled one above, 16 columns in mp50 and 20 in mp100): error against rtol = atol = 10^-e for
-/// e = e_min, e_min + 10, ..., e_max; each error <= 100 x the tolerance and
-/// the log-log slope 1 +- 0.5.
+/// controlled one above, 16 columns in mp50 and 20 in mp100):
+/// check_error_follows_tolerance with factor 100.
 template <class T>
 void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
   check_error_follows_tolerance<T>(SkateSetup<T>(), "bulirsch-stoer", T(2), e_min, e_max, e_step);

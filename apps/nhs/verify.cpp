@@ -90,9 +90,10 @@ double seconds_since(Clock::time_point t0) {
 /// 1e-30 at rtol 1e-36 (the main job ran mp50 in 589 s): at rtol 1e-46 the
 /// runs cut at t = 2 alone took 1580 s (measured, --quick); the issue's
 /// 1e-40 at t = 20 is asserted by test_special_motions_all (slow). mp100:
-/// 1e-80 at rtol 1e-90 (the controlled Bulirsch-Stoer, measured with 16
-/// columns: ~30 s per run cut at t = 2, so hours for the full check; not in
-/// the default selection). The fallback for a new type of d digits: qddot 10^-(d-5),
+/// 1e-80 at rtol 1e-90 (the 20-column controlled Bulirsch-Stoer: --quick,
+/// runs cut at t = 2, took 1069 s on one thread, and the slow test that
+/// integrates every special motion to t = 20, 2833 s; not in the default
+/// selection). The fallback for a new type of d digits: qddot 10^-(d-5),
 /// analytic 10^-(4d/5), rtol 10^-(d-5).
 template <class S>
 struct Settings {
