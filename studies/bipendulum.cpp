@@ -17,6 +17,7 @@
 //
 // AD note: see studies/parallel_points.cpp (variable-first products).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 #include "nhs/studies/bipendulum.hpp"
 
 #include "nhs/format.hpp"
@@ -380,5 +381,10 @@ S bipendulum_hidden_y0(const Vec<S>& q, const Vec<S>& qd) {
   template struct PendulumMotion<S>; \
   template SpecialMotion<S> symmetric_pendulum_motion<S>(const S&);
 NHS_FOR_EACH_SCALAR(NHS_BIPENDULUM_)
+
+TracedStudy bipendulum_traced() {
+  return {Bipendulum::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, Bipendulum>(p); }};
+}
 
 }  // namespace nhs

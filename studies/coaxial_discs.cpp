@@ -20,6 +20,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 namespace nhs {
 namespace {
@@ -220,5 +221,10 @@ Study<S> coaxial_discs_study() {
 
 #define NHS_COAXIAL_DISCS_(S, NAME) template Study<S> coaxial_discs_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_COAXIAL_DISCS_)
+
+TracedStudy coaxial_discs_traced() {
+  return {CoaxialDiscs::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, CoaxialDiscs>(p); }};
+}
 
 }  // namespace nhs

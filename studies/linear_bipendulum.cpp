@@ -10,6 +10,7 @@
 // Parametrization z = (w1, w2, y0d) (SEED_ERRATA.md on 001 (7.1)): each
 // point turns about P0 with rate w_k, P0 slides with y0d.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 #include "nhs/format.hpp"
 
@@ -201,5 +202,10 @@ Study<S> linear_bipendulum_study() {
 
 #define NHS_LINEAR_BIPENDULUM_(S, NAME) template Study<S> linear_bipendulum_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_LINEAR_BIPENDULUM_)
+
+TracedStudy linear_bipendulum_traced() {
+  return {LinearBipendulum::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, LinearBipendulum>(p); }};
+}
 
 }  // namespace nhs

@@ -35,6 +35,7 @@
 // variable-first (a factor that depends on q, qdot or z comes before the
 // parameters), and intermediate results are kept in named T variables.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 #include <boost/math/constants/constants.hpp>
 
@@ -357,5 +358,12 @@ const Study<S>* find_n_trailer_study(const std::string& name) {
   template Study<S> n_trailer_default_study<S>();       \
   template const Study<S>* find_n_trailer_study<S>(const std::string&);
 NHS_FOR_EACH_SCALAR(NHS_N_TRAILER_)
+
+TracedStudy n_trailer_traced() {
+  SystemInfo info = n_trailer_info(kNTrailerDefault, "n-trailer");
+  return {info, [info](const std::vector<codegen::Expr>& p) {
+            return describe<codegen::Expr, NTrailer>(p, info);
+          }};
+}
 
 }  // namespace nhs

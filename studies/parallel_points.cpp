@@ -14,6 +14,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 #include "nhs/format.hpp"
 
@@ -221,5 +222,10 @@ Study<S> parallel_points_study() {
 
 #define NHS_PARALLEL_POINTS_(S, NAME) template Study<S> parallel_points_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_PARALLEL_POINTS_)
+
+TracedStudy parallel_points_traced() {
+  return {ParallelPoints::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, ParallelPoints>(p); }};
+}
 
 }  // namespace nhs

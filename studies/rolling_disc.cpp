@@ -15,6 +15,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 namespace nhs {
 namespace {
@@ -202,5 +203,10 @@ Study<S> rolling_disc_study() {
 
 #define NHS_ROLLING_DISC_(S, NAME) template Study<S> rolling_disc_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_ROLLING_DISC_)
+
+TracedStudy rolling_disc_traced() {
+  return {RollingDisc::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, RollingDisc>(p); }};
+}
 
 }  // namespace nhs

@@ -18,6 +18,7 @@
 // q, qdot or z comes before the parameters and the ratio<T> constants), as in
 // rolling_disc.cpp.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -325,5 +326,10 @@ Study<S> rolling_sphere_study() {
 
 #define NHS_ROLLING_SPHERE_(S, NAME) template Study<S> rolling_sphere_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_ROLLING_SPHERE_)
+
+TracedStudy rolling_sphere_traced() {
+  return {RollingSphere::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, RollingSphere>(p); }};
+}
 
 }  // namespace nhs

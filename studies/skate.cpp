@@ -3,6 +3,7 @@
 // incline g along +x. Parametrization z = (s, omega): s the speed along the
 // blade, omega = thetad.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/traced.hpp"
 
 #include <boost/math/constants/constants.hpp>
 
@@ -163,5 +164,10 @@ Study<S> skate_study() {
 
 #define NHS_SKATE_(S, NAME) template Study<S> skate_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_SKATE_)
+
+TracedStudy skate_traced() {
+  return {Skate::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, Skate>(p); }};
+}
 
 }  // namespace nhs

@@ -1,4 +1,4 @@
-// Counts the heap allocations of one acceleration evaluation in double: the closed forms of nhs/studies/closed_forms.hpp (none) and every study x formulation (recorded, not asserted).
+// Counts the heap allocations of one acceleration evaluation in double: the closed forms of nhs/studies/closed_forms.hpp and the generated fields of nhs/generated.hpp (none, asserted) and every study x formulation of the library (recorded, not asserted).
 // ctest-labels: unit bench-check
 //
 // Counting is done at the C allocator: this executable defines malloc,
@@ -11,12 +11,13 @@
 //
 // The generic counts are printed as a table and, with NHS_ALLOC_JSON=path,
 // written as JSON (reports/bench/allocations.json). Asserted: the counter
-// sees an Eigen and a std::vector allocation; the closed forms allocate
-// nothing; a generic count is the same on two consecutive calls.
+// sees an Eigen and a std::vector allocation; the closed forms and the
+// generated fields allocate nothing; a generic count is the same on two consecutive calls.
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/generated.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/closed_forms.hpp"
@@ -112,6 +113,30 @@ TEST(Allocations, ClosedFormsAllocateNothing) {
     EXPECT_EQ(n, 0) << id;
     EXPECT_TRUE(out.allFinite()) << id;
   });
+}
+
+// The generated fields (nhs/generated.hpp) are straight-line code over
+// caller-provided arrays: none may allocate.
+TEST(Allocations, GeneratedFieldsAllocateNothing) {
+  for (const generated::GeneratedField& f : generated::generated_fields()) {
+    const Study<double>& st = find_study<double>(f.study);
+    const std::vector<double> p = st.default_parameters();
+    const System<double> sys = st.build(p);
+    const State<double> s = st.default_state(sys);
+    Vec<double> x(f.inputs), out(f.outputs);
+    if (std::string(f.formulation) == "second-kind") {
+      x << s.q, s.qdot;
+    } else {
+      Vec<double> z(sys.m);
+      sys.chart(s.q, s.qdot, z);
+      x << s.q, z;
+    }
+    int status = -1;
+    const long n = allocations_of([&] { status = f.evaluate(p.data(), x.data(), out.data()); });
+    EXPECT_EQ(status, 0) << f.study << " " << f.formulation;
+    EXPECT_EQ(n, 0) << f.study << " " << f.formulation;
+    EXPECT_TRUE(out.allFinite()) << f.study << " " << f.formulation;
+  }
 }
 
 struct Row {

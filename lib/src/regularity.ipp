@@ -31,7 +31,7 @@ void require_full_rank(const Mat<S>& M, const std::string& condition, const Cont
 }
 
 template <class S>
-Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string& condition,
+typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M, const std::string& condition,
                                              const Context& context) {
   Eigen::LDLT<Mat<S>> ldlt(M);
   const Vec<S> d = ldlt.vectorD();

@@ -41,18 +41,27 @@ Vec<S> singular_values(const Mat<S>& M);
 template <class S>
 void require_full_rank(const Mat<S>& M, const std::string& condition, const Context& context);
 
+/// The factorization factor_positive_definite returns: Eigen's LDLT,
+/// except for the tracing scalar of code generation, which has no values to
+/// pivot on (codegen/guarded_ldlt.hpp specializes it). Both have
+/// solve(b) for a vector or a matrix b.
+template <class S>
+struct PositiveDefiniteFactor {
+  using type = Eigen::LDLT<Mat<S>>;
+};
+
 /// LDLT factorization of a symmetric M that must be positive definite
 /// (every pivot > regularity_tolerance * largest pivot); throws
 /// SingularState(condition) with the pivots and context() otherwise.
 template <class S>
-Eigen::LDLT<Mat<S>> factor_positive_definite(const Mat<S>& M, const std::string& condition,
+typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M, const std::string& condition,
                                              const Context& context);
 
 #define NHS_REGULARITY_INSTANTIATE(EXTERN, S)                                                 \
   EXTERN template Vec<S> singular_values<S>(const Mat<S>&);                                   \
   EXTERN template void require_full_rank<S>(const Mat<S>&, const std::string&,                \
                                             const Context&);                                  \
-  EXTERN template Eigen::LDLT<Mat<S>> factor_positive_definite<S>(                            \
+  EXTERN template typename PositiveDefiniteFactor<S>::type factor_positive_definite<S>(                            \
       const Mat<S>&, const std::string&, const Context&);
 
 #define NHS_EXTERN_REGULARITY_(S, NAME) NHS_REGULARITY_INSTANTIATE(extern, S)

@@ -1,0 +1,230 @@
+// Expr: a scalar that records operations instead of computing them, for code
+// generation (the approach of CppAD's tapes and CasADi's SX, written here in
+// a few hundred lines because neither is a Debian package with a C++ code
+// generator). Running a formulation's own template code with S = Expr --
+// through the system's description, the automatic differentiation of
+// autodiff.hpp and the formulation's linear algebra -- leaves in a Graph
+// the whole computation from (parameters, state) to the outputs as an
+// expression DAG. emit.hpp writes it out as straight-line C++ in double:
+// no AD types, no allocation, no dispatch, only the arithmetic that does not
+// vanish.
+//
+// The Graph simplifies as it records: constants are folded (in double, as
+// the generated code would compute them), x + 0, x * 1, x * 0, x - x, -(-x)
+// are reduced (x * 0 = 0 assumes finite operands: a non-finite input makes
+// the generated code's guards fail, see guarded_ldlt.hpp), and equal
+// operations on equal operands are one node (hash-consing, with the
+// operands of + and * in a canonical order: common subexpressions are
+// shared). Most of the structural zeros of the AD derivative vectors vanish
+// this way.
+//
+// A traced value has no numeric value, so it cannot be compared: a
+// comparison of two non-constant Exprs throws TracingError at trace time
+// (the code being traced branches on the state, and the generated code
+// could not). Constants compare by value.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <unordered_map>
+#include <vector>
+
+namespace nhs::codegen {
+
+/// Raised when the traced code cannot be recorded: a comparison of traced
+/// values, an operation with no Graph recording on this thread.
+struct TracingError : std::logic_error {
+  using std::logic_error::logic_error;
+};
+
+/// Operations of the graph. Constant and Input are leaves; the others take
+/// one operand (a) or two (a, b).
+enum class Op : std::uint8_t {
+  Constant, Input,
+  Add, Sub, Mul, Div, Atan2, Max,
+  Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sqrt, Exp, Log, Abs
+};
+
+/// One node of the graph. Operands are node ids, smaller than the node's
+/// own (the node order is a topological order).
+struct Node {
+  Op op = Op::Constant;
+  int a = -1, b = -1;     ///< operands (-1: none)
+  double value = 0;       ///< Constant: the value
+  int array = -1;         ///< Input: which input array (0, 1, ...)
+  int index = -1;         ///< Input: the element of that array
+};
+
+/// A condition the generated code checks at run time before it returns: the
+/// node's value must be > 0 (false also for NaN). `condition` names what
+/// fails otherwise, as SingularState::condition does (e.g. "singular metric g").
+struct Guard {
+  int node = -1;
+  std::string condition;
+};
+
+/// An expression DAG under construction. Not thread-safe; one Graph records
+/// on one thread at a time (Recording).
+class Graph {
+ public:
+  /// The node of the constant c (one node per distinct value).
+  int constant(double c);
+  /// The node of element `index` of input array `array`.
+  int input(int array, int index);
+  /// The node of op applied to a (and b), simplified and shared (see the
+  /// file comment). Throws TracingError for an operand id out of range.
+  int apply(Op op, int a, int b = -1);
+  /// Records a guard: node > 0 at run time (Guard); once per node and
+  /// condition.
+  void require_positive(int node, std::string condition);
+
+  const Node& node(int id) const { return nodes_.at(static_cast<std::size_t>(id)); }
+  int size() const { return static_cast<int>(nodes_.size()); }
+  const std::vector<Guard>& guards() const { return guards_; }
+
+  /// The graph recording on this thread; TracingError when there is none.
+  static Graph& active();
+
+ private:
+  friend class Recording;
+  struct Key {
+    Op op;
+    int a, b;
+    std::uint64_t bits;  // constant's bits or (array, index)
+    bool operator==(const Key&) const = default;
+  };
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const;
+  };
+  int intern(const Node& node, const Key& key);
+  std::vector<Node> nodes_;
+  std::unordered_map<Key, int, KeyHash> index_;
+  std::vector<Guard> guards_;
+};
+
+/// Makes `graph` the one that Exprs on this thread record into, for the
+/// lifetime of this object (nestable: the previous one is restored).
+class Recording {
+ public:
+  explicit Recording(Graph& graph);
+  ~Recording();
+  Recording(const Recording&) = delete;
+  Recording& operator=(const Recording&) = delete;
+
+ private:
+  Graph* previous_;
+};
+
+/// A traced scalar: a node of the active Graph. Arithmetic types convert
+/// to constants implicitly (so that S(2), S(0) and Eigen's literals work
+/// as with any scalar).
+class Expr {
+ public:
+  Expr() : Expr(0.0) {}
+  template <class A>
+    requires std::is_arithmetic_v<A>
+  Expr(A c) : id_(Graph::active().constant(static_cast<double>(c))) {}  // NOLINT: implicit
+
+  /// Element `index` of input array `array` of the generated function.
+  static Expr input(int array, int index) { return from_id(Graph::active().input(array, index)); }
+  static Expr from_id(int id) {
+    Expr e(Raw{});
+    e.id_ = id;
+    return e;
+  }
+  int id() const { return id_; }
+  bool is_constant() const { return Graph::active().node(id_).op == Op::Constant; }
+  /// The value of a constant; TracingError for a traced value.
+  double constant_value() const;
+
+  Expr& operator+=(const Expr& o) { return *this = *this + o; }
+  Expr& operator-=(const Expr& o) { return *this = *this - o; }
+  Expr& operator*=(const Expr& o) { return *this = *this * o; }
+  Expr& operator/=(const Expr& o) { return *this = *this / o; }
+
+  friend Expr operator+(const Expr& a, const Expr& b) { return apply(Op::Add, a, b); }
+  friend Expr operator-(const Expr& a, const Expr& b) { return apply(Op::Sub, a, b); }
+  friend Expr operator*(const Expr& a, const Expr& b) { return apply(Op::Mul, a, b); }
+  friend Expr operator/(const Expr& a, const Expr& b) { return apply(Op::Div, a, b); }
+  friend Expr operator-(const Expr& a) { return apply(Op::Neg, a); }
+  friend Expr operator+(const Expr& a) { return a; }
+
+  friend bool operator<(const Expr& a, const Expr& b) { return value(a, "<") < value(b, "<"); }
+  friend bool operator>(const Expr& a, const Expr& b) { return value(a, ">") > value(b, ">"); }
+  friend bool operator<=(const Expr& a, const Expr& b) { return value(a, "<=") <= value(b, "<="); }
+  friend bool operator>=(const Expr& a, const Expr& b) { return value(a, ">=") >= value(b, ">="); }
+  friend bool operator==(const Expr& a, const Expr& b) { return value(a, "==") == value(b, "=="); }
+  friend bool operator!=(const Expr& a, const Expr& b) { return value(a, "!=") != value(b, "!="); }
+
+  friend Expr sin(const Expr& x) { return apply(Op::Sin, x); }
+  friend Expr cos(const Expr& x) { return apply(Op::Cos, x); }
+  friend Expr tan(const Expr& x) { return apply(Op::Tan, x); }
+  friend Expr asin(const Expr& x) { return apply(Op::Asin, x); }
+  friend Expr acos(const Expr& x) { return apply(Op::Acos, x); }
+  friend Expr atan(const Expr& x) { return apply(Op::Atan, x); }
+  friend Expr atan2(const Expr& y, const Expr& x) { return apply(Op::Atan2, y, x); }
+  friend Expr sqrt(const Expr& x) { return apply(Op::Sqrt, x); }
+  friend Expr exp(const Expr& x) { return apply(Op::Exp, x); }
+  friend Expr log(const Expr& x) { return apply(Op::Log, x); }
+  friend Expr abs(const Expr& x) { return apply(Op::Abs, x); }
+  friend Expr fabs(const Expr& x) { return apply(Op::Abs, x); }
+  /// The larger of a and b, traced (std::fmax in the generated code): the
+  /// guards' scale; std::max would compare.
+  friend Expr fmax(const Expr& a, const Expr& b) { return apply(Op::Max, a, b); }
+
+ private:
+  struct Raw {};
+  explicit Expr(Raw) {}
+  static Expr apply(Op op, const Expr& a) { return from_id(Graph::active().apply(op, a.id_)); }
+  static Expr apply(Op op, const Expr& a, const Expr& b) {
+    return from_id(Graph::active().apply(op, a.id_, b.id_));
+  }
+  // The value of a constant operand of comparison `op`; TracingError for a
+  // traced one (the traced code branches on the state).
+  static double value(const Expr& x, const char* op);
+  int id_ = -1;
+};
+
+}  // namespace nhs::codegen
+
+template <>
+struct std::numeric_limits<nhs::codegen::Expr> : std::numeric_limits<double> {
+  // The generated code computes in double: its epsilon, as constants.
+  static nhs::codegen::Expr epsilon() { return std::numeric_limits<double>::epsilon(); }
+  static nhs::codegen::Expr min() { return std::numeric_limits<double>::min(); }
+  static nhs::codegen::Expr max() { return std::numeric_limits<double>::max(); }
+  static nhs::codegen::Expr lowest() { return std::numeric_limits<double>::lowest(); }
+  static nhs::codegen::Expr infinity() { return std::numeric_limits<double>::infinity(); }
+  static nhs::codegen::Expr quiet_NaN() { return std::numeric_limits<double>::quiet_NaN(); }
+};
+
+namespace Eigen {
+template <>
+struct NumTraits<nhs::codegen::Expr> : GenericNumTraits<nhs::codegen::Expr> {
+  using Real = nhs::codegen::Expr;
+  using NonInteger = nhs::codegen::Expr;
+  using Nested = nhs::codegen::Expr;
+  using Literal = double;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = 1,
+    AddCost = 1,
+    MulCost = 1
+  };
+  static Real epsilon() { return std::numeric_limits<double>::epsilon(); }
+  static Real dummy_precision() { return 1e-12; }
+  static Real highest() { return std::numeric_limits<double>::max(); }
+  static Real lowest() { return std::numeric_limits<double>::lowest(); }
+  static Real infinity() { return std::numeric_limits<double>::infinity(); }
+  static Real quiet_NaN() { return std::numeric_limits<double>::quiet_NaN(); }
+  static int digits10() { return std::numeric_limits<double>::digits10; }
+};
+}  // namespace Eigen

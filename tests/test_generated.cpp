@@ -1,0 +1,195 @@
+// Compares the generated straight-line fields (nhs/generated.hpp, traced from the library's second_kind and first_kind: 001 eq. 8.12, 000 eq. 27) with the library's own evaluation in double, at random regular states of every study; checks that their guards report singular and non-finite states as the library does.
+// ctest-labels: unit
+#include "scalar_test.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/first_kind.hpp"
+#include "nhs/generated.hpp"
+#include "nhs/norms.hpp"
+#include "nhs/second_kind.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace nhs {
+namespace {
+
+using generated::GeneratedField;
+
+const Study<double>& study_of(const GeneratedField& f) { return find_study<double>(f.study); }
+
+// out of f at (p, x), asserting success.
+Vec<double> evaluate(const GeneratedField& f, const std::vector<double>& p, const Vec<double>& x) {
+  EXPECT_EQ(static_cast<int>(p.size()), f.parameters);
+  EXPECT_EQ(x.size(), f.inputs);
+  Vec<double> out = Vec<double>::Constant(f.outputs, std::numeric_limits<double>::quiet_NaN());
+  const int status = f.evaluate(p.data(), x.data(), out.data());
+  EXPECT_EQ(status, 0) << f.study << " " << f.formulation << ": guard "
+                       << (status > 0 && status <= f.guard_count ? f.guards[status - 1] : "?");
+  return out;
+}
+
+// Which guard failed, by name ("" for success).
+std::string failed_guard(const GeneratedField& f, const std::vector<double>& p, const Vec<double>& x) {
+  Vec<double> out(f.outputs);
+  const int status = f.evaluate(p.data(), x.data(), out.data());
+  if (status == 0) return "";
+  EXPECT_GE(status, 1);
+  EXPECT_LE(status, f.guard_count);
+  return f.guards[status - 1];
+}
+
+TEST(Generated, EveryStudyHasItsFields) {
+  for (const Study<double>& st : studies<double>()) {
+    const System<double> sys = st.build(st.default_parameters());
+    const GeneratedField* second = generated::find_generated(st.info.name, "second-kind");
+    ASSERT_NE(second, nullptr) << st.info.name;
+    EXPECT_EQ(second->n, sys.n);
+    EXPECT_EQ(second->r, sys.r);
+    EXPECT_EQ(second->parameters, static_cast<int>(sys.parameters.size()));
+    EXPECT_EQ(second->inputs, 2 * sys.n);
+    EXPECT_EQ(second->outputs, sys.n + sys.r);
+    const GeneratedField* first = generated::find_generated(st.info.name, "first-kind");
+    ASSERT_EQ(first != nullptr, sys.has_parametrization()) << st.info.name;
+    if (first) {
+      EXPECT_EQ(first->m, sys.m);
+      EXPECT_EQ(first->inputs, sys.n + sys.m);
+      EXPECT_EQ(first->outputs, 2 * sys.n + sys.m);
+    }
+  }
+  EXPECT_EQ(generated::find_generated("skate", "voronec"), nullptr);
+  EXPECT_EQ(generated::find_generated("no-such-study", "second-kind"), nullptr);
+}
+
+// The generated code computes the same equations as the library, in a
+// different order (unpivoted LDL^T, folded constants): equal to the cross
+// tolerance of double, Tolerance<double>::cross = 1e-12.
+TEST(Generated, AgreesWithTheLibraryAtRandomStates) {
+  constexpr int kStates = 40;
+  std::mt19937_64 rng(20261123);
+  for (const GeneratedField& f : generated::generated_fields()) {
+    const Study<double>& st = study_of(f);
+    const std::string formulation = f.formulation;
+    double worst = 0;
+    for (int k = 0; k < kStates; ++k) {
+      const std::vector<double> p =
+          k % 2 ? randomized_parameters(st, rng) : st.default_parameters();
+      const System<double> sys = st.build(p);
+      const State<double> s = st.random_state(sys, rng);
+      const auto compare = [&](const char* what, const Vec<double>& generic, const Vec<double>& gen) {
+        if (generic.size() == 0) return;
+        const double d = relative_difference<double>(generic, gen);
+        worst = std::max(worst, d);
+        EXPECT_LE(d, Tolerance<double>::cross)
+            << f.study << " " << formulation << " " << what << " state " << k;
+      };
+      if (formulation == "second-kind") {
+        Vec<double> x(2 * sys.n);
+        x << s.q, s.qdot;
+        const Vec<double> out = evaluate(f, p, x);
+        const SecondKindField<double> lib = second_kind<double>(sys, s.q, s.qdot);
+        compare("qddot", lib.qddot, out.head(sys.n));
+        // The multipliers vanish identically on some systems (the force-free
+        // rolling sphere), where both sides are rounding noise: compare the
+        // reactions R_i = lambda_a C^a_i relative to the largest term of
+        // the equations of motion g qddot + Gamma = A + R instead.
+        const Mat<double> C_qdot = constraint_jacobians(sys, s.q, s.qdot).C_qdot;
+        const Inertia<double> I = inertia(sys, s.q, s.qdot);
+        const double scale = std::max({(I.g * lib.qddot).cwiseAbs().maxCoeff(),
+                                       I.gamma.cwiseAbs().maxCoeff(),
+                                       active_force(sys, s.q, s.qdot).cwiseAbs().maxCoeff(),
+                                       std::numeric_limits<double>::min()});
+        const Vec<double> R_gen = C_qdot.transpose() * out.tail(sys.r);
+        const double dR = (lib.reaction - R_gen).cwiseAbs().maxCoeff() / scale;
+        worst = std::max(worst, dR);
+        EXPECT_LE(dR, Tolerance<double>::cross) << f.study << " reaction R state " << k;
+      } else {
+        Vec<double> z(sys.m);
+        sys.chart(s.q, s.qdot, z);
+        Vec<double> x(sys.n + sys.m);
+        x << s.q, z;
+        const Vec<double> out = evaluate(f, p, x);
+        const FirstKindField<double> lib = first_kind<double>(sys, s.q, z);
+        compare("qdot", lib.qdot, out.head(sys.n));
+        compare("zdot", lib.zdot, out.segment(sys.n, sys.m));
+        compare("qddot", lib.qddot, out.tail(sys.n));
+      }
+    }
+    std::cout << "[ generated ] " << f.study << " " << formulation << " (" << f.operations
+              << " operations): max difference from the library " << worst << " = "
+              << worst / epsilon<double>() << " eps\n";
+  }
+}
+
+// Where the library raises SingularState, a guard of the generated code
+// fails, with the same condition (the library checks the rank of dC/dqdot
+// first; the generated code finds it as the singular H^ab it causes).
+TEST(Generated, GuardsReportSingularStates) {
+  // parallel-points at rest: C = x1d y2d - y1d x2d has dC/dqdot = 0.
+  {
+    const GeneratedField* f = generated::find_generated("parallel-points", "second-kind");
+    ASSERT_NE(f, nullptr);
+    const Study<double>& st = study_of(*f);
+    const std::vector<double> p = st.default_parameters();
+    const System<double> sys = st.build(p);
+    Vec<double> q(4), qd = Vec<double>::Zero(4);
+    q << 0.3, -0.2, 1.1, 0.7;
+    Vec<double> x(8);
+    x << q, qd;
+    EXPECT_EQ(failed_guard(*f, p, x).rfind("rank loss of dC/dqdot", 0), 0u) << failed_guard(*f, p, x);
+    try {
+      second_kind<double>(sys, q, qd);
+      ADD_FAILURE() << "the library accepted a state where dC/dqdot = 0";
+    } catch (const SingularState& e) {
+      EXPECT_EQ(e.condition, "rank loss of dC/dqdot");
+    }
+  }
+  // The skate with m = 0: g = diag(0, 0, I) is singular, in both kinds.
+  for (const char* formulation : {"second-kind", "first-kind"}) {
+    const GeneratedField* f = generated::find_generated("skate", formulation);
+    ASSERT_NE(f, nullptr);
+    const Study<double>& st = study_of(*f);
+    const std::vector<double> p = parameters_with(st, {{"m", "0"}});
+    const System<double> sys = st.build(p);
+    const State<double> s = st.default_state(st.build(st.default_parameters()));
+    Vec<double> x(f->inputs);
+    Vec<double> z(sys.m);
+    sys.chart(s.q, s.qdot, z);
+    if (std::string(formulation) == "second-kind") x << s.q, s.qdot;
+    else x << s.q, z;
+    EXPECT_EQ(failed_guard(*f, p, x), "singular metric g") << formulation;
+    try {
+      if (std::string(formulation) == "second-kind") second_kind<double>(sys, s.q, s.qdot);
+      else first_kind<double>(sys, s.q, z);
+      ADD_FAILURE() << "the library accepted a singular metric";
+    } catch (const SingularState& e) {
+      EXPECT_EQ(e.condition, "singular metric g") << formulation;
+    }
+  }
+}
+
+// Non-finite parameters make g non-finite in every study (g is
+// proportional to the masses): a guard fails, as the library's
+// factorization check does, instead of returning non-finite results as if
+// they were a state. (Non-finite state entries that do not reach g, H or G
+// propagate to the outputs, as in the library.)
+TEST(Generated, NonFiniteParametersFailAGuard) {
+  for (const GeneratedField& f : generated::generated_fields()) {
+    for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::infinity()}) {
+      const std::vector<double> p(static_cast<std::size_t>(f.parameters), bad);
+      const Vec<double> x = Vec<double>::Constant(f.inputs, 0.5);
+      Vec<double> out(f.outputs);
+      EXPECT_NE(f.evaluate(p.data(), x.data(), out.data()), 0) << f.study << " " << f.formulation;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace nhs
