@@ -489,6 +489,34 @@ TEST_F(Cli, RunProjectKeepsTheMotionOnC) {
   EXPECT_GE(summary_figure(proj.err, "max |E - E0| = "), 0) << proj.err;
 }
 
+TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
+  // --generated evaluates the field by the study's generated code: the same
+  // run (same steps, the same CSV rows to rounding), named in the summary;
+  // refused where there is no generated code.
+  for (const char* formulation : {"second-kind", "first-kind"}) {
+    const std::vector<std::string> args = {"run", "coaxial-discs", "--formulation", formulation,
+                                           "--t-end", "5", "--dt-out", "1", "--rtol", "1e-12"};
+    const Result lib = nhs(args);
+    std::vector<std::string> gargs = args;
+    gargs.push_back("--generated");
+    const Result gen = nhs(gargs);
+    ASSERT_EQ(lib.code, 0) << lib.err;
+    ASSERT_EQ(gen.code, 0) << gen.err;
+    EXPECT_NE(gen.err.find(std::string(formulation) + " (generated)"), std::string::npos) << gen.err;
+    const auto a = lines(lib.out), b = lines(gen.out);
+    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GE(a.size(), 7u);
+    const auto last_a = split(a.back(), ','), last_b = split(b.back(), ',');
+    ASSERT_EQ(last_a.size(), last_b.size());
+    for (std::size_t i = 0; i < last_a.size(); ++i)
+      EXPECT_NEAR(std::stod(last_a[i]), std::stod(last_b[i]), 1e-10 * (1 + std::abs(std::stod(last_a[i]))))
+          << formulation << " column " << i;
+  }
+  expect_error({"run", "skate", "--generated", "--precision", "mp50"}, 2, "--precision double");
+  expect_error({"accel", "skate", "--generated", "--formulation", "maggi"}, 2,
+               "no generated code for formulation 'maggi'");
+}
+
 TEST_F(Cli, HelpExitsZero) {
   const Result r = nhs({"run", "--help"});
   EXPECT_EQ(r.code, 0);

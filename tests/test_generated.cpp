@@ -5,6 +5,8 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/first_kind.hpp"
 #include "nhs/generated.hpp"
+#include "nhs/generated_formulation.hpp"
+#include "nhs/integrate.hpp"
 #include "nhs/norms.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
@@ -189,6 +191,64 @@ TEST(Generated, NonFiniteParametersFailAGuard) {
       EXPECT_NE(f.evaluate(p.data(), x.data(), out.data()), 0) << f.study << " " << f.formulation;
     }
   }
+}
+
+// Integrated through the Formulation interface (nhs run --generated), the
+// generated fields follow every analytic special motion of every study to
+// its t_end, as the library does: the final state within
+// Tolerance<double>::analytic (1e-9) of the closed form, at the integration
+// tolerance of double (1e-13), and within 1e-9 of the library's own run.
+TEST(Generated, IntegratesTheSpecialMotions) {
+  int runs = 0;
+  for (const Study<double>& st : studies<double>()) {
+    for (const SpecialMotion<double>& mo : st.special_motions()) {
+      const System<double> sys = st.build(mo.parameters);
+      for (const char* name : {"second-kind", "first-kind"}) {
+        const Formulation<double>& library = find_formulation<double>(name);
+        if (!library.not_applicable_reason(sys).empty() || mo.excluded.count(name)) continue;
+        const generated::GeneratedFormulation gen =
+            generated::make_generated_formulation(st.info.name, library);
+        ASSERT_EQ(gen.not_applicable_reason(sys), "") << st.info.name;
+        IntegrationOptions<double> opts;
+        opts.t_end = mo.t_end;
+        opts.dt_out = mo.t_end;
+        opts.rtol = opts.atol = integration_tolerance<double>();
+        const auto final_state = [&](const Formulation<double>& f) {
+          State<double> last;
+          IntegrationStats stats;
+          integrate<double>(sys, f, mo.initial.q, mo.initial.qdot, opts,
+                            [&](const Sample<double>& s) { last = {s.q, s.qdot}; }, &stats);
+          return last;
+        };
+        const State<double> g = final_state(gen), l = final_state(library);
+        const State<double> e = mo.exact(mo.t_end);
+        const auto distance = [](const State<double>& a, const State<double>& b) {
+          return std::max((a.q - b.q).cwiseAbs().maxCoeff(), (a.qdot - b.qdot).cwiseAbs().maxCoeff());
+        };
+        EXPECT_LE(distance(g, e), Tolerance<double>::analytic) << st.info.name << " " << mo.name << " " << name;
+        EXPECT_LE(distance(g, l), Tolerance<double>::analytic) << st.info.name << " " << mo.name << " " << name;
+        ++runs;
+      }
+    }
+  }
+  std::cout << "[ generated ] " << runs << " special-motion runs\n";
+  EXPECT_GE(runs, 20);
+}
+
+// --generated's errors: no generated code for another formulation, another
+// study size, or a formulation that is not the field's.
+TEST(Generated, RefusesWhatItWasNotGeneratedFor) {
+  EXPECT_THROW(generated::make_generated_formulation("skate", find_formulation<double>("maggi")),
+               UsageError);
+  EXPECT_THROW(generated::make_generated_formulation("n-trailer-5",
+                                                     find_formulation<double>("second-kind")),
+               UsageError);
+  const generated::GeneratedField* f = generated::find_generated("skate", "second-kind");
+  ASSERT_NE(f, nullptr);
+  EXPECT_THROW(generated::GeneratedFormulation(*f, find_formulation<double>("first-kind")), UsageError);
+  const generated::GeneratedFormulation gen(*f, find_formulation<double>("second-kind"));
+  const Study<double>& disc = find_study<double>("rolling-disc");
+  EXPECT_NE(gen.not_applicable_reason(disc.build(disc.default_parameters())), "");
 }
 
 }  // namespace

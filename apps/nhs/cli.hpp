@@ -10,6 +10,7 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/errors.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/generated_formulation.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/norms.hpp"
@@ -22,8 +23,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -44,6 +47,9 @@ struct StateOptions {
   /// refused (exit 3); a run stops before reaching one. Empty: the command's
   /// default (accel: 100 epsilon; run: 1e-6).
   std::string singular_margin;
+  /// Evaluate the formulation's field by the study's generated code
+  /// (nhs/generated_formulation.hpp); double, second-kind and first-kind only.
+  bool generated = false;
 };
 
 struct AccelOptions : StateOptions {};
@@ -152,6 +158,8 @@ struct Setup {
   System<S> sys;
   const Formulation<S>* formulation = nullptr;
   Vec<S> q, qdot;
+  /// The generated formulation behind `formulation` (--generated), else empty.
+  std::shared_ptr<const Formulation<S>> owned_formulation;
 };
 
 template <class S>
@@ -159,6 +167,16 @@ Setup<S> make_setup(const StateOptions& o) {
   Setup<S> s;
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);
+  if (o.generated) {
+    if constexpr (std::is_same_v<S, double>) {
+      s.owned_formulation = std::make_shared<generated::GeneratedFormulation>(
+          generated::make_generated_formulation(o.study, *s.formulation));
+      s.formulation = s.owned_formulation.get();
+    } else {
+      throw UsageError("--generated: the generated code computes in double, not in '" +
+                       std::string(ScalarName<S>::value) + "' (use --precision double)");
+    }
+  }
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);
   if (!o.z.empty()) {
