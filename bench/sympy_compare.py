@@ -214,7 +214,8 @@ def time_call(f, *args, repeat=5):
 
 
 def nhs_times(bench_json, study):
-    """Median ns per call of the closed form and of each generic formulation (double)."""
+    """Median ns per call of the closed form, of each generic formulation and of each
+    generated field ("generated second-kind", ...) (double)."""
     if not bench_json or not os.path.exists(bench_json):
         return {}
     out = {}
@@ -224,7 +225,8 @@ def nhs_times(bench_json, study):
         parts = b["run_name"].split("/")
         if parts[-1] != "double" or parts[1] != study:
             continue
-        key = "closed-form" if parts[0] == "closed-form" else parts[2]
+        key = ("closed-form" if parts[0] == "closed-form" else
+               "generated " + parts[2] if parts[0] == "generated" else parts[2])
         scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[b.get("time_unit", "ns")]
         out[key] = b["cpu_time"] * scale
     return out
@@ -278,9 +280,15 @@ def main():
         t = nhs_times(args.bench, study)
         entry["t_nhs_ns"] = t
         if t:
-            generic = {k: v for k, v in t.items() if k != "closed-form"}
+            generic = {k: v for k, v in t.items()
+                       if k != "closed-form" and not k.startswith("generated ")}
+            generated = {k: v for k, v in t.items() if k.startswith("generated ")}
             best = min(generic, key=generic.get) if generic else None
+            best_gen = min(generated, key=generated.get) if generated else None
             t_sympy = min(v for k, v in entry.items() if k.startswith("t_sympy"))
+            entry["best_nhs_generated"] = best_gen
+            entry["speedup_nhs_generated_over_sympy"] = (t_sympy / generated[best_gen]
+                                                         if best_gen else None)
             entry["best_nhs_formulation"] = best
             entry["speedup_nhs_best_generic_over_sympy"] = t_sympy / generic[best] if best else None
             if "closed-form" in t:

@@ -4,7 +4,13 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/errors.hpp"
 
+#include <array>
+#include <vector>
+
 namespace nhs::generated {
+namespace {
+constexpr int kStackOutputs = 64;
+}  // namespace
 
 GeneratedFormulation::GeneratedFormulation(const GeneratedField& field,
                                            const Formulation<double>& library)
@@ -36,13 +42,12 @@ std::string GeneratedFormulation::not_applicable_reason(const System<double>& sy
 }
 
 bool GeneratedFormulation::evaluate(const System<double>& sys, const Vec<double>& x,
-                                    Vec<double>& out) const {
+                                    double* out) const {
   if (x.size() != field_.inputs)
     throw UsageError("generated field '" + std::string(field_.study) + "/" + field_.formulation +
                      "': state of size " + std::to_string(x.size()) + ", expected " +
                      std::to_string(field_.inputs));
-  out.resize(field_.outputs);
-  return field_.evaluate(sys.parameters.data(), x.data(), out.data()) == 0;
+  return field_.evaluate(sys.parameters.data(), x.data(), out) == 0;
 }
 
 Acceleration<double> GeneratedFormulation::acceleration(const System<double>& sys,
@@ -50,8 +55,8 @@ Acceleration<double> GeneratedFormulation::acceleration(const System<double>& sy
                                                         const Vec<double>& qd) const {
   this->require_applicable(sys);
   const Vec<double> x = library_.to_state(sys, q, qd);  // the first kind checks its chart here
-  Vec<double> out;
-  if (!evaluate(sys, x, out)) return library_.acceleration(sys, q, qd);
+  Vec<double> out(field_.outputs);
+  if (!evaluate(sys, x, out.data())) return library_.acceleration(sys, q, qd);
   const Eigen::Index n = sys.n, r = sys.r;
   if (!second_kind()) return {out.tail(n), std::nullopt, std::nullopt};
   Vec<double> lambda = out.tail(r);
@@ -70,8 +75,17 @@ void GeneratedFormulation::from_state(const System<double>& sys, const Vec<doubl
 }
 
 Vec<double> GeneratedFormulation::field(const System<double>& sys, const Vec<double>& x) const {
-  Vec<double> out;
-  if (!evaluate(sys, x, out)) return library_.field(sys, x);
+  // The outputs on the stack when they fit (every built-in study's do):
+  // the returned dx is then the only allocation.
+  std::array<double, kStackOutputs> stack;
+  std::vector<double> heap;
+  double* buffer = stack.data();
+  if (field_.outputs > kStackOutputs) {
+    heap.resize(static_cast<std::size_t>(field_.outputs));
+    buffer = heap.data();
+  }
+  if (!evaluate(sys, x, buffer)) return library_.field(sys, x);
+  const Eigen::Map<const Vec<double>> out(buffer, field_.outputs);
   const Eigen::Index n = sys.n, m = sys.m;
   Vec<double> dx(x.size());
   if (second_kind())

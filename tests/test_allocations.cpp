@@ -18,6 +18,7 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/generated.hpp"
+#include "nhs/generated_formulation.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/closed_forms.hpp"
@@ -136,6 +137,12 @@ TEST(Allocations, GeneratedFieldsAllocateNothing) {
     EXPECT_EQ(status, 0) << f.study << " " << f.formulation;
     EXPECT_EQ(n, 0) << f.study << " " << f.formulation;
     EXPECT_TRUE(out.allFinite()) << f.study << " " << f.formulation;
+    // Behind the Formulation interface (nhs run --generated), field()
+    // allocates its returned vector only.
+    const generated::GeneratedFormulation gen(f, find_formulation<double>(f.formulation));
+    gen.field(sys, x);
+    EXPECT_EQ(allocations_of([&] { benchmark_sink(gen.field(sys, x)); }), 1)
+        << f.study << " " << f.formulation;
   }
 }
 

@@ -41,14 +41,16 @@ class GeneratedFormulation final : public Formulation<double> {
   void from_state(const System<double>& sys, const Vec<double>& x, Vec<double>& q,
                   Vec<double>& qd) const override;
   /// dx/dt: (qdot, qddot) for the second kind, (qdot, zdot) for the first.
+  /// One heap allocation, the returned vector (test_allocations).
   Vec<double> field(const System<double>& sys, const Vec<double>& x) const override;
 
   const GeneratedField& generated() const { return field_; }
 
  private:
   bool second_kind() const;
-  // out of the generated function at (p, x); false when a guard failed.
-  bool evaluate(const System<double>& sys, const Vec<double>& x, Vec<double>& out) const;
+  // out (field_.outputs values) of the generated function at (p, x);
+  // false when a guard failed.
+  bool evaluate(const System<double>& sys, const Vec<double>& x, double* out) const;
   const GeneratedField& field_;
   const Formulation<double>& library_;
 };
