@@ -14,6 +14,7 @@
 //                                          # decades), every special motion
 //   options: --out FILE (reports/bench/work_precision.json), --jobs N (2),
 //            --precision double|mp50|all, --study NAME (repeatable),
+//            --stepper NAME (repeatable: dopri5, fehlberg78, bulirsch-stoer),
 //            --max-rhs-calls N (per run; default 2e6 double, 3e5 mp50),
 //            --longest-motion (one motion per study, the longest, as
 //            --quick does, with the full tolerance sweeps: the mp50 sweep
@@ -46,6 +47,7 @@ struct Config {
   bool longest_motion = false;  // --longest-motion (implied by --quick)
   unsigned jobs = 2;
   std::vector<std::string> only_studies;
+  std::vector<std::string> only_steppers;  // --stepper NAME (repeatable); empty: every stepper
   std::uint64_t max_rhs_double = 2000000, max_rhs_mp = 300000;
   bool max_rhs_given = false;
   std::uint64_t max_rhs = 0;
@@ -104,7 +106,9 @@ void sweep(const Config& cfg, const std::vector<int>& exponents, bench::JsonLog&
                              {"reason", why}});
           continue;
         }
-        for (const auto& stepper : nhs::stepper_names()) todo.push_back({&st, m, f.get(), stepper});
+        for (const auto& stepper : nhs::stepper_names())
+          if (cfg.only_steppers.empty() || std::count(cfg.only_steppers.begin(), cfg.only_steppers.end(), stepper))
+            todo.push_back({&st, m, f.get(), stepper});
       }
     }
   }
@@ -200,13 +204,23 @@ int main(int argc, char** argv) {
       precision = value();
     } else if (a == "--study") {
       cfg.only_studies.push_back(value());
+    } else if (a == "--stepper") {
+      const std::string name = value();
+      const auto& known = nhs::stepper_names();
+      if (!std::count(known.begin(), known.end(), name)) {
+        std::cerr << "work_precision: unknown stepper '" << name << "' (known:";
+        for (const auto& k : known) std::cerr << " " << k;
+        std::cerr << ")\n";
+        return 2;
+      }
+      cfg.only_steppers.push_back(name);
     } else if (a == "--max-rhs-calls") {
       cfg.max_rhs_given = true;
       cfg.max_rhs = std::stoull(value());
     } else {
       std::cerr << "usage: work_precision [--quick] [--out FILE] [--jobs N] "
-                   "[--precision double|mp50|all] [--study NAME]... [--max-rhs-calls N] "
-                   "[--longest-motion]\n";
+                   "[--precision double|mp50|all] [--study NAME]... [--stepper NAME]... "
+                   "[--max-rhs-calls N] [--longest-motion]\n";
       return a == "--help" ? 0 : 2;
     }
   }
