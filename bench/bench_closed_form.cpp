@@ -6,7 +6,7 @@
 //
 //   closed-form/<study>/<scalar>                 qddot = x_rhs(p, q, qdot), fixed-size, no heap
 //   generic/<study>/<formulation>/<scalar>       Formulation::acceleration(sys, q, qdot)
-//   generated/<study>/<formulation>/double       the generated field (nhs/generated.hpp):
+//   generated/<study>/<formulation>/<scalar>     the generated field (nhs/generated.hpp):
 //                                                second-kind at (q, qdot), first-kind at (q, z)
 //
 // Each benchmark reports the counter rel_diff_vs_closed_form (the relative
@@ -38,29 +38,30 @@ const nhs::Study<S>* find_or_null(std::string_view id) {
   return nullptr;
 }
 
-// The generated fields of the study (nhs/generated.hpp), double only:
-// second-kind from (q, qdot), first-kind from (q, z) with z = chart(q, qdot)
-// computed once (a run in (q, z) never needs the chart). Raw arrays, as the
-// closed form's fixed-size vectors: no allocation in the loop.
-template <class Rhs, class Tag>
-void register_generated_benchmarks(const nhs::Study<double>* sp, const std::string& study, Rhs rhs,
-                                   Tag) {
+// The generated fields of the study (nhs/generated.hpp): second-kind from
+// (q, qdot), first-kind from (q, z) with z = chart(q, qdot) computed once (a
+// run in (q, z) never needs the chart). Raw arrays, as the closed form's
+// fixed-size vectors: no allocation in the loop in the hardware types.
+template <class S, class Rhs, class Tag>
+void register_generated_benchmarks(const nhs::Study<S>* sp, const std::string& study,
+                                   const std::string& scalar, Rhs rhs, Tag) {
   using P = typename Tag::type;
   using Q = typename P::Q;
   for (const char* formulation : {"second-kind", "first-kind"}) {
-    const nhs::generated::GeneratedField* gf = nhs::generated::find_generated(study, formulation);
+    const nhs::generated::GeneratedField<S>* gf =
+        nhs::generated::find_generated<S>(study, formulation);
     if (!gf) continue;
     benchmark::RegisterBenchmark(
-        ("generated/" + study + "/" + formulation + "/double").c_str(),
+        ("generated/" + study + "/" + formulation + "/" + scalar).c_str(),
         [sp, gf, rhs](benchmark::State& state) {
-          const nhs::System<double> sys = sp->build(sp->default_parameters());
-          const nhs::State<double> s = sp->default_state(sys);
-          const std::vector<double> p = sys.parameters;
-          nhs::Vec<double> x(gf->inputs), out(gf->outputs);
+          const nhs::System<S> sys = sp->build(sp->default_parameters());
+          const nhs::State<S> s = sp->default_state(sys);
+          const std::vector<S> p = sys.parameters;
+          nhs::Vec<S> x(gf->inputs), out(gf->outputs);
           if (std::string(gf->formulation) == "second-kind") {
             x << s.q, s.qdot;
           } else {
-            nhs::Vec<double> z(sys.m);
+            nhs::Vec<S> z(sys.m);
             sys.chart(s.q, s.qdot, z);
             x << s.q, z;
           }
@@ -68,16 +69,16 @@ void register_generated_benchmarks(const nhs::Study<double>* sp, const std::stri
             state.SkipWithError("a guard failed at the default state");
             return;
           }
-          const nhs::Vec<double> qddot = std::string(gf->formulation) == "second-kind"
-                                             ? nhs::Vec<double>(out.head(sys.n))
-                                             : nhs::Vec<double>(out.tail(sys.n));
-          const nhs::Vec<double> reference = rhs(P::from(sys.parameters), Q(s.q), Q(s.qdot));
+          const nhs::Vec<S> qddot = std::string(gf->formulation) == "second-kind"
+                                             ? nhs::Vec<S>(out.head(sys.n))
+                                             : nhs::Vec<S>(out.tail(sys.n));
+          const nhs::Vec<S> reference = rhs(P::from(sys.parameters), Q(s.q), Q(s.qdot));
           for (auto _ : state) {
             benchmark::DoNotOptimize(gf->evaluate(p.data(), x.data(), out.data()));
             benchmark::ClobberMemory();
           }
           state.counters["rel_diff_vs_closed_form"] =
-              nhs::relative_difference<double>(qddot, reference);
+              static_cast<double>(nhs::relative_difference<S>(qddot, reference));
         });
   }
 }
@@ -105,7 +106,7 @@ void register_closed_form_benchmarks() {
             benchmark::DoNotOptimize(out);
           }
         });
-    if constexpr (std::is_same_v<S, double>) register_generated_benchmarks(sp, study, rhs, params_tag);
+    register_generated_benchmarks<S>(sp, study, scalar, rhs, params_tag);
     for (const auto& f : nhs::formulations<S>()) {
       if (f->is_negative_control()) continue;  // not a way to the true qddot
       const nhs::Formulation<S>* fp = f.get();

@@ -5,6 +5,7 @@
 #include "nhs/errors.hpp"
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace nhs::generated {
@@ -12,24 +13,29 @@ namespace {
 constexpr int kStackOutputs = 64;
 }  // namespace
 
-GeneratedFormulation::GeneratedFormulation(const GeneratedField& field,
-                                           const Formulation<double>& library)
+template <class S>
+GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
+                                           const Formulation<S>& library)
     : field_(field), library_(library) {
   if (library.name() != field.formulation)
     throw UsageError("generated field '" + std::string(field.study) + "/" + field.formulation +
                      "' is not the formulation '" + library.name() + "'");
 }
 
-std::string GeneratedFormulation::name() const { return library_.name() + " (generated)"; }
+template <class S>
+std::string GeneratedFormulation<S>::name() const { return library_.name() + " (generated)"; }
 
-std::string GeneratedFormulation::summary() const {
+template <class S>
+std::string GeneratedFormulation<S>::summary() const {
   return library_.summary() + "; evaluated by code generated for '" + field_.study + "' (" +
          std::to_string(field_.operations) + " operations, nhs/generated.hpp)";
 }
 
-bool GeneratedFormulation::second_kind() const { return std::string(field_.formulation) == "second-kind"; }
+template <class S>
+bool GeneratedFormulation<S>::second_kind() const { return std::string(field_.formulation) == "second-kind"; }
 
-std::string GeneratedFormulation::not_applicable_reason(const System<double>& sys) const {
+template <class S>
+std::string GeneratedFormulation<S>::not_applicable_reason(const System<S>& sys) const {
   const std::string why = library_.not_applicable_reason(sys);
   if (!why.empty()) return why;
   if (sys.info.name != field_.study)
@@ -41,8 +47,9 @@ std::string GeneratedFormulation::not_applicable_reason(const System<double>& sy
   return {};
 }
 
-bool GeneratedFormulation::evaluate(const System<double>& sys, const Vec<double>& x,
-                                    double* out) const {
+template <class S>
+bool GeneratedFormulation<S>::evaluate(const System<S>& sys, const Vec<S>& x,
+                                    S* out) const {
   if (x.size() != field_.inputs)
     throw UsageError("generated field '" + std::string(field_.study) + "/" + field_.formulation +
                      "': state of size " + std::to_string(x.size()) + ", expected " +
@@ -50,44 +57,49 @@ bool GeneratedFormulation::evaluate(const System<double>& sys, const Vec<double>
   return field_.evaluate(sys.parameters.data(), x.data(), out) == 0;
 }
 
-Acceleration<double> GeneratedFormulation::acceleration(const System<double>& sys,
-                                                        const Vec<double>& q,
-                                                        const Vec<double>& qd) const {
+template <class S>
+Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys,
+                                                        const Vec<S>& q,
+                                                        const Vec<S>& qd) const {
   this->require_applicable(sys);
-  const Vec<double> x = library_.to_state(sys, q, qd);  // the first kind checks its chart here
-  Vec<double> out(field_.outputs);
+  const Vec<S> x = library_.to_state(sys, q, qd);  // the first kind checks its chart here
+  Vec<S> out(field_.outputs);
   if (!evaluate(sys, x, out.data())) return library_.acceleration(sys, q, qd);
   const Eigen::Index n = sys.n, r = sys.r;
   if (!second_kind()) return {out.tail(n), std::nullopt, std::nullopt};
-  Vec<double> lambda = out.tail(r);
-  Vec<double> reaction = constraint_jacobians(sys, q, qd).C_qdot.transpose() * lambda;
+  Vec<S> lambda = out.tail(r);
+  Vec<S> reaction = constraint_jacobians(sys, q, qd).C_qdot.transpose() * lambda;
   return {out.head(n), std::move(lambda), std::move(reaction)};
 }
 
-Vec<double> GeneratedFormulation::to_state(const System<double>& sys, const Vec<double>& q,
-                                           const Vec<double>& qd) const {
+template <class S>
+Vec<S> GeneratedFormulation<S>::to_state(const System<S>& sys, const Vec<S>& q,
+                                           const Vec<S>& qd) const {
   return library_.to_state(sys, q, qd);
 }
 
-void GeneratedFormulation::from_state(const System<double>& sys, const Vec<double>& x,
-                                      Vec<double>& q, Vec<double>& qd) const {
+template <class S>
+void GeneratedFormulation<S>::from_state(const System<S>& sys, const Vec<S>& x,
+                                      Vec<S>& q, Vec<S>& qd) const {
   library_.from_state(sys, x, q, qd);
 }
 
-Vec<double> GeneratedFormulation::field(const System<double>& sys, const Vec<double>& x) const {
-  // The outputs on the stack when they fit (every built-in study's do):
-  // the returned dx is then the only allocation.
-  std::array<double, kStackOutputs> stack;
-  std::vector<double> heap;
-  double* buffer = stack.data();
-  if (field_.outputs > kStackOutputs) {
+template <class S>
+Vec<S> GeneratedFormulation<S>::field(const System<S>& sys, const Vec<S>& x) const {
+  // The outputs on the stack when they fit (every built-in study's do) in
+  // the hardware types: the returned dx is then the only allocation. An
+  // MPFR array would construct all kStackOutputs numbers on every call.
+  std::conditional_t<has_inline_ad<S>, std::array<S, kStackOutputs>, std::array<S, 0>> stack;
+  std::vector<S> heap;
+  S* buffer = stack.data();
+  if (field_.outputs > static_cast<int>(stack.size())) {
     heap.resize(static_cast<std::size_t>(field_.outputs));
     buffer = heap.data();
   }
   if (!evaluate(sys, x, buffer)) return library_.field(sys, x);
-  const Eigen::Map<const Vec<double>> out(buffer, field_.outputs);
+  const Eigen::Map<const Vec<S>> out(buffer, field_.outputs);
   const Eigen::Index n = sys.n, m = sys.m;
-  Vec<double> dx(x.size());
+  Vec<S> dx(x.size());
   if (second_kind())
     dx << x.tail(n), out.head(n);  // x = (q, qdot): (qdot, qddot)
   else
@@ -95,16 +107,21 @@ Vec<double> GeneratedFormulation::field(const System<double>& sys, const Vec<dou
   return dx;
 }
 
-GeneratedFormulation make_generated_formulation(const std::string& study,
-                                                const Formulation<double>& library) {
-  if (const GeneratedField* f = find_generated(study, library.name()))
-    return GeneratedFormulation(*f, library);
+template <class S>
+GeneratedFormulation<S> make_generated_formulation(const std::string& study,
+                                                   const Formulation<S>& library) {
+  if (const GeneratedField<S>* f = find_generated<S>(study, library.name()))
+    return GeneratedFormulation<S>(*f, library);
   std::string known;
-  for (const auto& f : generated_fields())
+  for (const auto& f : generated_fields<S>())
     if (study == f.study) known += std::string(known.empty() ? "" : ", ") + f.formulation;
   throw UsageError("no generated code for formulation '" + library.name() + "' of study '" +
                    study + "'" + (known.empty() ? " (generated: none for this study)"
                                                 : " (generated: " + known + ")"));
 }
+
+#define NHS_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(, S)
+NHS_FOR_EACH_SCALAR(NHS_GENERATED_FORMULATION_)
+#undef NHS_GENERATED_FORMULATION_
 
 }  // namespace nhs::generated

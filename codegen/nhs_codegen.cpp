@@ -1,6 +1,8 @@
 // nhs_codegen OUT.cpp: traces every built-in study's second-kind and
 // first-kind fields (nhs/studies/traced.hpp, nhs/codegen/trace.hpp) and
-// writes them, with the table of nhs/generated.hpp, as one C++ source.
+// writes them, as function templates over the scalar type, with the
+// tables of nhs/generated.hpp for every type of NHS_FOR_EACH_SCALAR, as one
+// C++ source.
 // Run by the build (CMakeLists.txt: nhs_generated); exit 1 with a message
 // on any failure (a description that branches on the state, an I/O error),
 // leaving no partial OUT.cpp behind.
@@ -67,7 +69,7 @@ int main(int argc, char** argv) {
         functions << "\n";
         table << "      {" << quoted(id) << ", " << quoted(formulation) << ", " << traced.n
               << ", " << traced.r << ", " << traced.m << ", " << traced.parameters << ", "
-              << traced.inputs << ", " << traced.outputs.size() << ", &" << name << ", "
+              << traced.inputs << ", " << traced.outputs.size() << ", &" << name << "<S>, "
               << (guards.empty() ? "nullptr" : name + "_guards") << ", " << guards.size() << ", "
               << stats.operations << "},\n";
         std::cerr << "nhs_codegen: " << id << " " << formulation << ": "
@@ -83,10 +85,16 @@ int main(int argc, char** argv) {
          "// descriptions through the library's formulations: do not edit.\n"
          "#include \"nhs/generated.hpp\"\n\n#include <cmath>\n#include <limits>\n\n"
          "namespace nhs::generated {\nnamespace {\n\n"
+         "// The larger of a and b (the guards' scale): a if either is NaN.\n"
+         "template <class S>\nS generated_max(const S& a, const S& b) {\n  return a < b ? b : a;\n}\n\n"
       << functions.str() << "}  // namespace\n\n"
-      << "const std::vector<GeneratedField>& generated_fields() {\n"
-         "  static const std::vector<GeneratedField> fields = {\n"
-      << table.str() << "  };\n  return fields;\n}\n\n}  // namespace nhs::generated\n";
+      << "template <class S>\nconst std::vector<GeneratedField<S>>& generated_fields() {\n"
+         "  static const std::vector<GeneratedField<S>> fields = {\n"
+      << table.str() << "  };\n  return fields;\n}\n\n"
+      << "#define NHS_GENERATED_INSTANTIATE_(S, NAME) \\\n"
+         "  template const std::vector<GeneratedField<S>>& generated_fields<S>();\n"
+         "NHS_FOR_EACH_SCALAR(NHS_GENERATED_INSTANTIATE_)\n#undef NHS_GENERATED_INSTANTIATE_\n\n"
+         "}  // namespace nhs::generated\n";
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp);

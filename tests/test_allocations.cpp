@@ -119,7 +119,7 @@ TEST(Allocations, ClosedFormsAllocateNothing) {
 // The generated fields (nhs/generated.hpp) are straight-line code over
 // caller-provided arrays: none may allocate.
 TEST(Allocations, GeneratedFieldsAllocateNothing) {
-  for (const generated::GeneratedField& f : generated::generated_fields()) {
+  for (const generated::GeneratedField<double>& f : generated::generated_fields<double>()) {
     const Study<double>& st = find_study<double>(f.study);
     const std::vector<double> p = st.default_parameters();
     const System<double> sys = st.build(p);
@@ -139,7 +139,7 @@ TEST(Allocations, GeneratedFieldsAllocateNothing) {
     EXPECT_TRUE(out.allFinite()) << f.study << " " << f.formulation;
     // Behind the Formulation interface (nhs run --generated), field()
     // allocates its returned vector only.
-    const generated::GeneratedFormulation gen(f, find_formulation<double>(f.formulation));
+    const generated::GeneratedFormulation<double> gen(f, find_formulation<double>(f.formulation));
     gen.field(sys, x);
     EXPECT_EQ(allocations_of([&] { benchmark_sink(gen.field(sys, x)); }), 1)
         << f.study << " " << f.formulation;

@@ -1,4 +1,4 @@
-// Compares the generated straight-line fields (nhs/generated.hpp, traced from the library's second_kind and first_kind: 001 eq. 8.12, 000 eq. 27) with the library's own evaluation in double, at random regular states of every study; checks that their guards report singular and non-finite states as the library does.
+// Compares the generated straight-line fields (nhs/generated.hpp, traced from the library's second_kind and first_kind: 001 eq. 8.12, 000 eq. 27) with the library's own evaluation at random regular states of every study (double and mp50), integrates every special motion with them (double), and checks that their guards report singular and non-finite states as the library does.
 // ctest-labels: unit
 #include "scalar_test.hpp"
 
@@ -17,20 +17,23 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace nhs {
 namespace {
 
-using generated::GeneratedField;
+using GeneratedField = generated::GeneratedField<double>;
 
-const Study<double>& study_of(const GeneratedField& f) { return find_study<double>(f.study); }
+template <class S>
+const Study<S>& study_of(const generated::GeneratedField<S>& f) { return find_study<S>(f.study); }
 
 // out of f at (p, x), asserting success.
-Vec<double> evaluate(const GeneratedField& f, const std::vector<double>& p, const Vec<double>& x) {
+template <class S>
+Vec<S> evaluate(const generated::GeneratedField<S>& f, const std::vector<S>& p, const Vec<S>& x) {
   EXPECT_EQ(static_cast<int>(p.size()), f.parameters);
   EXPECT_EQ(x.size(), f.inputs);
-  Vec<double> out = Vec<double>::Constant(f.outputs, std::numeric_limits<double>::quiet_NaN());
+  Vec<S> out = Vec<S>::Constant(f.outputs, std::numeric_limits<S>::quiet_NaN());
   const int status = f.evaluate(p.data(), x.data(), out.data());
   EXPECT_EQ(status, 0) << f.study << " " << f.formulation << ": guard "
                        << (status > 0 && status <= f.guard_count ? f.guards[status - 1] : "?");
@@ -50,14 +53,14 @@ std::string failed_guard(const GeneratedField& f, const std::vector<double>& p, 
 TEST(Generated, EveryStudyHasItsFields) {
   for (const Study<double>& st : studies<double>()) {
     const System<double> sys = st.build(st.default_parameters());
-    const GeneratedField* second = generated::find_generated(st.info.name, "second-kind");
+    const GeneratedField* second = generated::find_generated<double>(st.info.name, "second-kind");
     ASSERT_NE(second, nullptr) << st.info.name;
     EXPECT_EQ(second->n, sys.n);
     EXPECT_EQ(second->r, sys.r);
     EXPECT_EQ(second->parameters, static_cast<int>(sys.parameters.size()));
     EXPECT_EQ(second->inputs, 2 * sys.n);
     EXPECT_EQ(second->outputs, sys.n + sys.r);
-    const GeneratedField* first = generated::find_generated(st.info.name, "first-kind");
+    const GeneratedField* first = generated::find_generated<double>(st.info.name, "first-kind");
     ASSERT_EQ(first != nullptr, sys.has_parametrization()) << st.info.name;
     if (first) {
       EXPECT_EQ(first->m, sys.m);
@@ -65,67 +68,75 @@ TEST(Generated, EveryStudyHasItsFields) {
       EXPECT_EQ(first->outputs, 2 * sys.n + sys.m);
     }
   }
-  EXPECT_EQ(generated::find_generated("skate", "voronec"), nullptr);
-  EXPECT_EQ(generated::find_generated("no-such-study", "second-kind"), nullptr);
+  EXPECT_EQ(generated::find_generated<double>("skate", "voronec"), nullptr);
+  EXPECT_EQ(generated::find_generated<double>("no-such-study", "second-kind"), nullptr);
 }
 
 // The generated code computes the same equations as the library, in a
 // different order (unpivoted LDL^T, folded constants): equal to the cross
-// tolerance of double, Tolerance<double>::cross = 1e-12.
-TEST(Generated, AgreesWithTheLibraryAtRandomStates) {
-  constexpr int kStates = 40;
+// tolerance of each precision, Tolerance<S>::cross (double 1e-12, mp50
+// 1e-45): the generated constants and guards are the type's own.
+template <class S>
+class GeneratedIn : public ::testing::Test {};
+TYPED_TEST_SUITE(GeneratedIn, TestScalars, ScalarNames);
+
+TYPED_TEST(GeneratedIn, AgreesWithTheLibraryAtRandomStates) {
+  using S = TypeParam;
+  const int kStates = std::is_same_v<S, double> ? 40 : 8;
   std::mt19937_64 rng(20261123);
-  for (const GeneratedField& f : generated::generated_fields()) {
-    const Study<double>& st = study_of(f);
+  for (const generated::GeneratedField<S>& f : generated::generated_fields<S>()) {
+    const Study<S>& st = study_of(f);
     const std::string formulation = f.formulation;
-    double worst = 0;
+    S worst = 0;
     for (int k = 0; k < kStates; ++k) {
-      const std::vector<double> p =
+      const std::vector<S> p =
           k % 2 ? randomized_parameters(st, rng) : st.default_parameters();
-      const System<double> sys = st.build(p);
-      const State<double> s = st.random_state(sys, rng);
-      const auto compare = [&](const char* what, const Vec<double>& generic, const Vec<double>& gen) {
+      const System<S> sys = st.build(p);
+      const State<S> s = st.random_state(sys, rng);
+      const auto compare = [&](const char* what, const Vec<S>& generic, const Vec<S>& gen) {
         if (generic.size() == 0) return;
-        const double d = relative_difference<double>(generic, gen);
-        worst = std::max(worst, d);
-        EXPECT_LE(d, Tolerance<double>::cross)
+        const S d = relative_difference<S>(generic, gen);
+        using std::max;
+        worst = max(worst, d);
+        EXPECT_LE(d, Tolerance<S>::cross)
             << f.study << " " << formulation << " " << what << " state " << k;
       };
       if (formulation == "second-kind") {
-        Vec<double> x(2 * sys.n);
+        Vec<S> x(2 * sys.n);
         x << s.q, s.qdot;
-        const Vec<double> out = evaluate(f, p, x);
-        const SecondKindField<double> lib = second_kind<double>(sys, s.q, s.qdot);
+        const Vec<S> out = evaluate(f, p, x);
+        const SecondKindField<S> lib = second_kind<S>(sys, s.q, s.qdot);
         compare("qddot", lib.qddot, out.head(sys.n));
         // The multipliers vanish identically on some systems (the force-free
         // rolling sphere), where both sides are rounding noise: compare the
         // reactions R_i = lambda_a C^a_i relative to the largest term of
         // the equations of motion g qddot + Gamma = A + R instead.
-        const Mat<double> C_qdot = constraint_jacobians(sys, s.q, s.qdot).C_qdot;
-        const Inertia<double> I = inertia(sys, s.q, s.qdot);
-        const double scale = std::max({(I.g * lib.qddot).cwiseAbs().maxCoeff(),
-                                       I.gamma.cwiseAbs().maxCoeff(),
-                                       active_force(sys, s.q, s.qdot).cwiseAbs().maxCoeff(),
-                                       std::numeric_limits<double>::min()});
-        const Vec<double> R_gen = C_qdot.transpose() * out.tail(sys.r);
-        const double dR = (lib.reaction - R_gen).cwiseAbs().maxCoeff() / scale;
-        worst = std::max(worst, dR);
-        EXPECT_LE(dR, Tolerance<double>::cross) << f.study << " reaction R state " << k;
+        const Mat<S> C_qdot = constraint_jacobians(sys, s.q, s.qdot).C_qdot;
+        const Inertia<S> I = inertia(sys, s.q, s.qdot);
+        using std::max;
+        const S scale = max(max((I.g * lib.qddot).cwiseAbs().maxCoeff(), I.gamma.cwiseAbs().maxCoeff()),
+                            max(active_force(sys, s.q, s.qdot).cwiseAbs().maxCoeff(),
+                                std::numeric_limits<S>::min()));
+        const Vec<S> R_gen = C_qdot.transpose() * out.tail(sys.r);
+        const S dR = (lib.reaction - R_gen).cwiseAbs().maxCoeff() / scale;
+        worst = max(worst, dR);
+        EXPECT_LE(dR, Tolerance<S>::cross) << f.study << " reaction R state " << k;
       } else {
-        Vec<double> z(sys.m);
+        Vec<S> z(sys.m);
         sys.chart(s.q, s.qdot, z);
-        Vec<double> x(sys.n + sys.m);
+        Vec<S> x(sys.n + sys.m);
         x << s.q, z;
-        const Vec<double> out = evaluate(f, p, x);
-        const FirstKindField<double> lib = first_kind<double>(sys, s.q, z);
+        const Vec<S> out = evaluate(f, p, x);
+        const FirstKindField<S> lib = first_kind<S>(sys, s.q, z);
         compare("qdot", lib.qdot, out.head(sys.n));
         compare("zdot", lib.zdot, out.segment(sys.n, sys.m));
         compare("qddot", lib.qddot, out.tail(sys.n));
       }
     }
-    std::cout << "[ generated ] " << f.study << " " << formulation << " (" << f.operations
-              << " operations): max difference from the library " << worst << " = "
-              << worst / epsilon<double>() << " eps\n";
+    std::cout << "[ generated ] " << ScalarName<S>::value << " " << f.study << " " << formulation
+              << " (" << f.operations << " operations): max difference from the library "
+              << static_cast<double>(worst) << " = " << static_cast<double>(worst / epsilon<S>())
+              << " eps\n";
   }
 }
 
@@ -135,7 +146,7 @@ TEST(Generated, AgreesWithTheLibraryAtRandomStates) {
 TEST(Generated, GuardsReportSingularStates) {
   // parallel-points at rest: C = x1d y2d - y1d x2d has dC/dqdot = 0.
   {
-    const GeneratedField* f = generated::find_generated("parallel-points", "second-kind");
+    const GeneratedField* f = generated::find_generated<double>("parallel-points", "second-kind");
     ASSERT_NE(f, nullptr);
     const Study<double>& st = study_of(*f);
     const std::vector<double> p = st.default_parameters();
@@ -154,7 +165,7 @@ TEST(Generated, GuardsReportSingularStates) {
   }
   // The skate with m = 0: g = diag(0, 0, I) is singular, in both kinds.
   for (const char* formulation : {"second-kind", "first-kind"}) {
-    const GeneratedField* f = generated::find_generated("skate", formulation);
+    const GeneratedField* f = generated::find_generated<double>("skate", formulation);
     ASSERT_NE(f, nullptr);
     const Study<double>& st = study_of(*f);
     const std::vector<double> p = parameters_with(st, {{"m", "0"}});
@@ -182,7 +193,7 @@ TEST(Generated, GuardsReportSingularStates) {
 // they were a state. (Non-finite state entries that do not reach g, H or G
 // propagate to the outputs, as in the library.)
 TEST(Generated, NonFiniteParametersFailAGuard) {
-  for (const GeneratedField& f : generated::generated_fields()) {
+  for (const GeneratedField& f : generated::generated_fields<double>()) {
     for (const double bad : {std::numeric_limits<double>::quiet_NaN(),
                              std::numeric_limits<double>::infinity()}) {
       const std::vector<double> p(static_cast<std::size_t>(f.parameters), bad);
@@ -206,8 +217,8 @@ TEST(Generated, IntegratesTheSpecialMotions) {
       for (const char* name : {"second-kind", "first-kind"}) {
         const Formulation<double>& library = find_formulation<double>(name);
         if (!library.not_applicable_reason(sys).empty() || mo.excluded.count(name)) continue;
-        const generated::GeneratedFormulation gen =
-            generated::make_generated_formulation(st.info.name, library);
+        const generated::GeneratedFormulation<double> gen =
+            generated::make_generated_formulation<double>(st.info.name, library);
         ASSERT_EQ(gen.not_applicable_reason(sys), "") << st.info.name;
         IntegrationOptions<double> opts;
         opts.t_end = mo.t_end;
@@ -238,15 +249,16 @@ TEST(Generated, IntegratesTheSpecialMotions) {
 // --generated's errors: no generated code for another formulation, another
 // study size, or a formulation that is not the field's.
 TEST(Generated, RefusesWhatItWasNotGeneratedFor) {
-  EXPECT_THROW(generated::make_generated_formulation("skate", find_formulation<double>("maggi")),
+  EXPECT_THROW(generated::make_generated_formulation<double>("skate", find_formulation<double>("maggi")),
                UsageError);
-  EXPECT_THROW(generated::make_generated_formulation("n-trailer-5",
-                                                     find_formulation<double>("second-kind")),
+  EXPECT_THROW(generated::make_generated_formulation<double>("n-trailer-5",
+                                                             find_formulation<double>("second-kind")),
                UsageError);
-  const generated::GeneratedField* f = generated::find_generated("skate", "second-kind");
+  const GeneratedField* f = generated::find_generated<double>("skate", "second-kind");
   ASSERT_NE(f, nullptr);
-  EXPECT_THROW(generated::GeneratedFormulation(*f, find_formulation<double>("first-kind")), UsageError);
-  const generated::GeneratedFormulation gen(*f, find_formulation<double>("second-kind"));
+  EXPECT_THROW(generated::GeneratedFormulation<double>(*f, find_formulation<double>("first-kind")),
+               UsageError);
+  const generated::GeneratedFormulation<double> gen(*f, find_formulation<double>("second-kind"));
   const Study<double>& disc = find_study<double>("rolling-disc");
   EXPECT_NE(gen.not_applicable_reason(disc.build(disc.default_parameters())), "");
 }

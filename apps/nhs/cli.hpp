@@ -48,7 +48,7 @@ struct StateOptions {
   /// default (accel: 100 epsilon; run: 1e-6).
   std::string singular_margin;
   /// Evaluate the formulation's field by the study's generated code
-  /// (nhs/generated_formulation.hpp); double, second-kind and first-kind only.
+  /// (nhs/generated_formulation.hpp); second-kind and first-kind.
   bool generated = false;
 };
 
@@ -168,14 +168,9 @@ Setup<S> make_setup(const StateOptions& o) {
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);
   if (o.generated) {
-    if constexpr (std::is_same_v<S, double>) {
-      s.owned_formulation = std::make_shared<generated::GeneratedFormulation>(
-          generated::make_generated_formulation(o.study, *s.formulation));
-      s.formulation = s.owned_formulation.get();
-    } else {
-      throw UsageError("--generated: the generated code computes in double, not in '" +
-                       std::string(ScalarName<S>::value) + "' (use --precision double)");
-    }
+    s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_generated_formulation<S>(o.study, *s.formulation));
+    s.formulation = s.owned_formulation.get();
   }
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);

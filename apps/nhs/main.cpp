@@ -97,7 +97,7 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
                   "see `nhs list` for each study's z)");
   cmd->add_flag("--generated", o.generated,
                 "evaluate the formulation (second-kind or first-kind) by the code generated for "
-                "the study (double only; nhs/generated.hpp)");
+                "the study (any precision; nhs/generated.hpp)");
   cmd->add_option("--singular-margin", o.singular_margin,
                   "refuse states (and stop runs) within this margin of a singular set: "
                   "sigma_min(dC/dqdot) and the study's own (default: accel 100 eps, run 1e-6)");

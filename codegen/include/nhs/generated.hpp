@@ -8,26 +8,33 @@
 // zeros, the AD bookkeeping, the dynamic matrices and the heap gone: the
 // arithmetic that remains is all there is.
 //
-// Double only. A generated function reads the parameters at run time, so
-// every parameter value works; the N-trailer is generated for
+// Every function is a template over the scalar type, instantiated for
+// every type of NHS_FOR_EACH_SCALAR: its constants are exact rationals
+// computed in the type's own precision, its guards use the type's epsilon.
+// A generated function reads the parameters at run time, so every
+// parameter value works; the N-trailer is generated for
 // N = kNTrailerDefault only.
 #pragma once
+
+#include "nhs/scalar.hpp"
 
 #include <string_view>
 #include <vector>
 
 namespace nhs::generated {
 
-/// int f(p, x, out): p the parameters (in SystemInfo::parameters order), x
+/// int f<S>(p, x, out): p the parameters (in SystemInfo::parameters order), x
 /// the state, out the outputs (layouts in nhs/codegen/trace.hpp:
 /// second-kind x = (q, qdot), out = (qddot, lambda); first-kind
 /// x = (q, z), out = (qdot, zdot, qddot)). Returns 0, or g + 1 when guard g
 /// failed (a singular state, or a non-finite input: `guards[g]` names the
 /// condition, as SingularState::condition; out is then incomplete).
 /// No allocation, no exception.
-using Function = int (*)(const double* p, const double* x, double* out) noexcept;
+template <class S>
+using Function = int (*)(const S* p, const S* x, S* out) noexcept;
 
-/// One generated field and its sizes.
+/// One generated field in scalar type S, and its sizes.
+template <class S>
 struct GeneratedField {
   const char* study;        ///< study id, e.g. "skate"
   const char* formulation;  ///< "second-kind" or "first-kind"
@@ -35,16 +42,23 @@ struct GeneratedField {
   int parameters;           ///< size of p
   int inputs;               ///< size of x
   int outputs;              ///< size of out
-  Function evaluate;
+  Function<S> evaluate;
   const char* const* guards;  ///< guard_count condition names
   int guard_count;
-  int operations;           ///< arithmetic operations and calls in evaluate
+  int operations;           ///< arithmetic operations and calls per evaluation
 };
 
-/// Every generated field, in the order of the studies.
-const std::vector<GeneratedField>& generated_fields();
+/// Every generated field in S, in the order of the studies (defined in the
+/// generated source for every type of NHS_FOR_EACH_SCALAR).
+template <class S>
+const std::vector<GeneratedField<S>>& generated_fields();
 
-/// The generated field of `formulation` for `study`; nullptr if none.
-const GeneratedField* find_generated(std::string_view study, std::string_view formulation);
+/// The generated field of `formulation` for `study` in S; nullptr if none.
+template <class S>
+const GeneratedField<S>* find_generated(std::string_view study, std::string_view formulation) {
+  for (const auto& f : generated_fields<S>())
+    if (study == f.study && formulation == f.formulation) return &f;
+  return nullptr;
+}
 
 }  // namespace nhs::generated

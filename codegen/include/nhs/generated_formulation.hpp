@@ -1,7 +1,7 @@
 // A library formulation whose vector field is evaluated by its generated
 // code (nhs/generated.hpp), for `nhs run --generated` and `nhs accel
-// --generated`: the same state coordinates, the same equations, about 100x
-// less time per field evaluation in double.
+// --generated`: the same state coordinates, the same equations, in the same
+// precision, at a small fraction of the cost per field evaluation.
 #pragma once
 
 #include "nhs/formulation.hpp"
@@ -19,11 +19,12 @@ namespace nhs::generated {
 /// result, in the margin where the two regularity criteria differ:
 /// codegen/guarded_ldlt.hpp). The state maps (to_state, from_state,
 /// including the first kind's chart check) are the library's.
-class GeneratedFormulation final : public Formulation<double> {
+template <class S>
+class GeneratedFormulation final : public Formulation<S> {
  public:
   /// Throws UsageError when `field` is not the generated form of `library`
   /// (their formulation names differ).
-  GeneratedFormulation(const GeneratedField& field, const Formulation<double>& library);
+  GeneratedFormulation(const GeneratedField<S>& field, const Formulation<S>& library);
 
   /// The library's name and " (generated)", e.g. "second-kind (generated)".
   std::string name() const override;
@@ -31,33 +32,42 @@ class GeneratedFormulation final : public Formulation<double> {
   /// The library's reason, or why the generated code does not fit sys: it
   /// is another study, or other sizes (the N-trailer is generated for
   /// N = kNTrailerDefault only).
-  std::string not_applicable_reason(const System<double>& sys) const override;
+  std::string not_applicable_reason(const System<S>& sys) const override;
   /// qddot (and, for the second kind, lambda_a and R_i = lambda_a C^a_i)
   /// at (q, qdot) on C; the first kind takes z from the library's chart.
-  Acceleration<double> acceleration(const System<double>& sys, const Vec<double>& q,
-                                    const Vec<double>& qd) const override;
-  Vec<double> to_state(const System<double>& sys, const Vec<double>& q,
-                       const Vec<double>& qd) const override;
-  void from_state(const System<double>& sys, const Vec<double>& x, Vec<double>& q,
-                  Vec<double>& qd) const override;
+  Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
+                                    const Vec<S>& qd) const override;
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q,
+                       const Vec<S>& qd) const override;
+  void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q,
+                  Vec<S>& qd) const override;
   /// dx/dt: (qdot, qddot) for the second kind, (qdot, zdot) for the first.
   /// One heap allocation, the returned vector (test_allocations).
-  Vec<double> field(const System<double>& sys, const Vec<double>& x) const override;
+  Vec<S> field(const System<S>& sys, const Vec<S>& x) const override;
 
-  const GeneratedField& generated() const { return field_; }
+  const GeneratedField<S>& generated() const { return field_; }
 
  private:
   bool second_kind() const;
   // out (field_.outputs values) of the generated function at (p, x);
   // false when a guard failed.
-  bool evaluate(const System<double>& sys, const Vec<double>& x, double* out) const;
-  const GeneratedField& field_;
-  const Formulation<double>& library_;
+  bool evaluate(const System<S>& sys, const Vec<S>& x, S* out) const;
+  const GeneratedField<S>& field_;
+  const Formulation<S>& library_;
 };
 
 /// The generated form of the formulation `library` for `study`; throws
 /// UsageError naming the formulations that have one when there is none.
-GeneratedFormulation make_generated_formulation(const std::string& study,
-                                                const Formulation<double>& library);
+template <class S>
+GeneratedFormulation<S> make_generated_formulation(const std::string& study,
+                                                   const Formulation<S>& library);
+
+#define NHS_GENERATED_FORMULATION_INSTANTIATE(EXTERN, S)                                  \
+  EXTERN template class GeneratedFormulation<S>;                                         \
+  EXTERN template GeneratedFormulation<S> make_generated_formulation<S>(const std::string&, \
+                                                                        const Formulation<S>&);
+#define NHS_EXTERN_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(extern, S)
+NHS_FOR_EACH_SCALAR(NHS_EXTERN_GENERATED_FORMULATION_)
+#undef NHS_EXTERN_GENERATED_FORMULATION_
 
 }  // namespace nhs::generated

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace nhs::codegen {
@@ -12,37 +13,37 @@ thread_local Graph* active_graph = nullptr;
 
 bool commutative(Op op) { return op == Op::Add || op == Op::Mul; }
 
-double fold(Op op, double a, double b) {
-  switch (op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
-    case Op::Div: return a / b;
-    case Op::Atan2: return std::atan2(a, b);
-    case Op::Neg: return -a;
-    case Op::Sin: return std::sin(a);
-    case Op::Cos: return std::cos(a);
-    case Op::Tan: return std::tan(a);
-    case Op::Asin: return std::asin(a);
-    case Op::Acos: return std::acos(a);
-    case Op::Atan: return std::atan(a);
-    case Op::Sqrt: return std::sqrt(a);
-    case Op::Exp: return std::exp(a);
-    case Op::Log: return std::log(a);
-    case Op::Abs: return std::fabs(a);
-    case Op::Max: return std::fmax(a, b);
-    case Op::Constant:
-    case Op::Input: break;
+__int128 gcd(__int128 a, __int128 b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b != 0) {
+    const __int128 t = a % b;
+    a = b;
+    b = t;
   }
-  throw TracingError("codegen: cannot fold a leaf");
+  return a;
 }
+
+// A rational constant +-2^k (k of either sign).
+bool power_of_two(const Node& n) {
+  if (n.op != Op::Constant || n.num == 0) return false;
+  const std::int64_t m = n.num < 0 ? -n.num : n.num;
+  return (m & (m - 1)) == 0 && (n.den & (n.den - 1)) == 0;
+}
+
+bool fits(__int128 v) {
+  return v >= std::numeric_limits<std::int64_t>::min() + 1 &&
+         v <= std::numeric_limits<std::int64_t>::max();
+}
+
 }  // namespace
 
 std::size_t Graph::KeyHash::operator()(const Key& k) const {
   std::size_t h = static_cast<std::size_t>(k.op);
   h = h * 1000003u ^ static_cast<std::size_t>(k.a + 1);
   h = h * 1000003u ^ static_cast<std::size_t>(k.b + 1);
-  h = h * 1000003u ^ static_cast<std::size_t>(k.bits);
+  h = h * 1000003u ^ static_cast<std::size_t>(k.x);
+  h = h * 1000003u ^ static_cast<std::size_t>(k.y);
   return h;
 }
 
@@ -53,10 +54,46 @@ int Graph::intern(const Node& node, const Key& key) {
 }
 
 int Graph::constant(double c) {
+  // A finite double is M 2^e with an integer M < 2^53: a rational with
+  // 64-bit terms unless e is far from 0.
+  if (std::isfinite(c)) {
+    if (c == 0) return rational(0, 1);
+    int e = 0;
+    const double m = std::frexp(c, &e);  // c = m 2^e, 0.5 <= |m| < 1
+    auto M = static_cast<std::int64_t>(std::ldexp(m, 53));
+    e -= 53;
+    while (e < 0 && M % 2 == 0) {
+      M /= 2;
+      ++e;
+    }
+    if (e >= 0 && e <= 9) return rational(static_cast<__int128>(M) << e, 1);
+    if (e < 0 && e >= -62) return rational(M, static_cast<__int128>(1) << -e);
+  }
+  Node n;
+  n.op = Op::Literal;
+  n.value = c;
+  return intern(n, Key{Op::Literal, -1, -1, static_cast<std::int64_t>(std::bit_cast<std::uint64_t>(c)), 0});
+}
+
+int Graph::rational(__int128 num, __int128 den) {
+  if (den == 0) return -1;
+  if (den < 0) num = -num, den = -den;
+  const __int128 g = gcd(num, den);
+  if (g > 1) num /= g, den /= g;
+  if (num == 0) den = 1;
+  if (!fits(num) || !fits(den)) return -1;
   Node n;
   n.op = Op::Constant;
-  n.value = c;
-  return intern(n, Key{Op::Constant, -1, -1, std::bit_cast<std::uint64_t>(c)});
+  n.num = static_cast<std::int64_t>(num);
+  n.den = static_cast<std::int64_t>(den);
+  n.value = static_cast<double>(static_cast<long double>(n.num) / static_cast<long double>(n.den));
+  return intern(n, Key{Op::Constant, -1, -1, n.num, n.den});
+}
+
+int Graph::epsilon() {
+  Node n;
+  n.op = Op::Epsilon;
+  return intern(n, Key{Op::Epsilon, -1, -1, 0, 0});
 }
 
 int Graph::input(int array, int index) {
@@ -64,22 +101,38 @@ int Graph::input(int array, int index) {
   n.op = Op::Input;
   n.array = array;
   n.index = index;
-  return intern(n, Key{Op::Input, -1, -1,
-                       (static_cast<std::uint64_t>(array) << 32) | static_cast<std::uint32_t>(index)});
+  return intern(n, Key{Op::Input, -1, -1, array, index});
 }
 
 int Graph::apply(Op op, int a, int b) {
   const bool binary = op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div ||
                       op == Op::Atan2 || op == Op::Max;
-  if (op == Op::Constant || op == Op::Input || a < 0 || a >= size() ||
-      (binary && (b < 0 || b >= size())) || (!binary && b != -1))
+  if (op == Op::Constant || op == Op::Literal || op == Op::Epsilon || op == Op::Input || a < 0 ||
+      a >= size() || (binary && (b < 0 || b >= size())) || (!binary && b != -1))
     throw TracingError("codegen: malformed operation (operand out of range)");
   const Node A = node(a);
   const Node B = binary ? node(b) : Node{};
-  const bool ca = A.op == Op::Constant, cb = binary && B.op == Op::Constant;
-  const auto is = [&](const Node& x, double v) { return x.op == Op::Constant && x.value == v; };
+  const auto is = [&](const Node& x, std::int64_t v) {
+    return x.op == Op::Constant && x.num == v && x.den == 1;
+  };
 
-  if (ca && (!binary || cb) && !(op == Op::Div && B.value == 0)) return constant(fold(op, A.value, B.value));
+  // Exact folding of rationals; an operation whose result does not fit in
+  // 64-bit terms, and every function but |x| and max, stays unfolded.
+  if (A.op == Op::Constant && (!binary || B.op == Op::Constant)) {
+    const __int128 an = A.num, ad = A.den, bn = B.num, bd = B.den;
+    int folded = -1;
+    switch (op) {
+      case Op::Add: folded = rational(an * bd + bn * ad, ad * bd); break;
+      case Op::Sub: folded = rational(an * bd - bn * ad, ad * bd); break;
+      case Op::Mul: folded = rational(an * bn, ad * bd); break;
+      case Op::Div: folded = bn == 0 ? -1 : rational(an * bd, ad * bn); break;
+      case Op::Neg: folded = rational(-an, ad); break;
+      case Op::Abs: folded = rational(an < 0 ? -an : an, ad); break;
+      case Op::Max: folded = an * bd >= bn * ad ? a : b; break;
+      default: break;
+    }
+    if (folded >= 0) return folded;
+  }
   switch (op) {
     case Op::Add:
       if (is(A, 0)) return b;
@@ -95,6 +148,15 @@ int Graph::apply(Op op, int a, int b) {
       break;
     case Op::Mul:
       if (is(A, 0) || is(B, 0)) return constant(0);
+      // c1 (c2 x) = (c1 c2) x when c1 and c2 are powers of two: exact in any
+      // binary floating-point type (e.g. 2 (m / 2) = m, from T = m v^2 / 2).
+      for (const auto& [c, m] : {std::pair{a, b}, std::pair{b, a}}) {
+        const Node& C = node(c);
+        const Node& M = node(m);
+        if (!power_of_two(C) || M.op != Op::Mul) continue;
+        if (power_of_two(node(M.a))) return apply(Op::Mul, apply(Op::Mul, c, M.a), M.b);
+        if (power_of_two(node(M.b))) return apply(Op::Mul, apply(Op::Mul, c, M.b), M.a);
+      }
       if (is(A, 1)) return b;
       if (is(B, 1)) return a;
       if (is(A, -1)) return apply(Op::Neg, b);
@@ -124,7 +186,7 @@ int Graph::apply(Op op, int a, int b) {
   n.op = op;
   n.a = a;
   n.b = binary ? b : -1;
-  return intern(n, Key{op, n.a, n.b, 0});
+  return intern(n, Key{op, n.a, n.b, 0, 0});
 }
 
 void Graph::require_positive(int id, std::string condition) {
@@ -145,14 +207,14 @@ Recording::~Recording() { active_graph = previous_; }
 
 double Expr::constant_value() const {
   const Node& n = Graph::active().node(id_);
-  if (n.op != Op::Constant)
+  if (n.op != Op::Constant && n.op != Op::Literal)
     throw TracingError("codegen: constant_value() of a traced (non-constant) value");
   return n.value;
 }
 
 double Expr::value(const Expr& x, const char* op) {
   const Node& n = Graph::active().node(x.id_);
-  if (n.op != Op::Constant)
+  if (n.op != Op::Constant && n.op != Op::Literal)
     throw TracingError(std::string("codegen: comparison '") + op +
                        "' of a traced value: the traced code branches on the state, which "
                        "straight-line generated code cannot do");

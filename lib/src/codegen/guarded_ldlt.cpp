@@ -30,7 +30,7 @@ GuardedLDLT::GuardedLDLT(const Mat<Expr>& M, const std::string& condition) {
   if (n == 0) return;
   Expr largest = abs(d_[0]);
   for (Eigen::Index k = 1; k < n; ++k) largest = fmax(largest, abs(d_[k]));
-  const Expr threshold = Expr(regularity_tolerance<double>()) * largest;
+  const Expr threshold = regularity_tolerance<Expr>() * largest;  // 100 eps of the generated type
   Graph& graph = Graph::active();
   for (Eigen::Index j = 0; j < n; ++j) graph.require_positive((d_[j] - threshold).id(), condition);
 }

@@ -9,9 +9,12 @@
 // no AD types, no allocation, no dispatch, only the arithmetic that does not
 // vanish.
 //
-// The Graph simplifies as it records: constants are folded (in double, as
-// the generated code would compute them), x + 0, x * 1, x * 0, x - x, -(-x)
-// are reduced (x * 0 = 0 assumes finite operands: a non-finite input makes
+// The Graph simplifies as it records: constants are exact rationals (every
+// finite double of moderate exponent is one, and ratio<T>(1, 3) stays 1/3)
+// and are folded exactly under + - * / while numerator and denominator fit
+// in 64 bits, so that the generated code, a template over the scalar type,
+// computes its constants in each precision; x + 0, x * 1, x * 0, x - x, -(-x)
+// and c1 (c2 x) with c1, c2 powers of two (exact in binary types) are reduced (x * 0 = 0 assumes finite operands: a non-finite input makes
 // the generated code's guards fail, see guarded_ldlt.hpp), and equal
 // operations on equal operands are one node (hash-consing, with the
 // operands of + and * in a canonical order: common subexpressions are
@@ -42,10 +45,12 @@ struct TracingError : std::logic_error {
   using std::logic_error::logic_error;
 };
 
-/// Operations of the graph. Constant and Input are leaves; the others take
-/// one operand (a) or two (a, b).
+/// Operations of the graph. Constant (an exact rational), Literal (a double
+/// that is not one: huge or tiny exponents, infinities, NaN), Epsilon (the
+/// machine epsilon of the generated code's scalar type) and Input are
+/// leaves; the others take one operand (a) or two (a, b).
 enum class Op : std::uint8_t {
-  Constant, Input,
+  Constant, Literal, Epsilon, Input,
   Add, Sub, Mul, Div, Atan2, Max,
   Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sqrt, Exp, Log, Abs
 };
@@ -55,7 +60,9 @@ enum class Op : std::uint8_t {
 struct Node {
   Op op = Op::Constant;
   int a = -1, b = -1;     ///< operands (-1: none)
-  double value = 0;       ///< Constant: the value
+  std::int64_t num = 0;   ///< Constant: the value num / den, den > 0, in lowest terms
+  std::int64_t den = 1;
+  double value = 0;       ///< Constant: num / den rounded to double; Literal: the value
   int array = -1;         ///< Input: which input array (0, 1, ...)
   int index = -1;         ///< Input: the element of that array
 };
@@ -72,8 +79,14 @@ struct Guard {
 /// on one thread at a time (Recording).
 class Graph {
  public:
-  /// The node of the constant c (one node per distinct value).
+  /// The node of the constant c (one node per distinct value): a Constant
+  /// when c is a rational num / den with 64-bit terms, a Literal otherwise.
   int constant(double c);
+  /// The node of the rational num / den (den != 0), or -1 when it does not
+  /// fit (the caller then keeps the operation unfolded).
+  int rational(__int128 num, __int128 den);
+  /// The node of the machine epsilon of the generated code's scalar type.
+  int epsilon();
   /// The node of element `index` of input array `array`.
   int input(int array, int index);
   /// The node of op applied to a (and b), simplified and shared (see the
@@ -95,7 +108,7 @@ class Graph {
   struct Key {
     Op op;
     int a, b;
-    std::uint64_t bits;  // constant's bits or (array, index)
+    std::int64_t x, y;  // Constant (num, den), Literal (bits, 0), Input (array, index)
     bool operator==(const Key&) const = default;
   };
   struct KeyHash {
@@ -130,6 +143,8 @@ class Expr {
     requires std::is_arithmetic_v<A>
   Expr(A c) : id_(Graph::active().constant(static_cast<double>(c))) {}  // NOLINT: implicit
 
+  /// The machine epsilon of the scalar type the generated code runs in.
+  static Expr epsilon() { return from_id(Graph::active().epsilon()); }
   /// Element `index` of input array `array` of the generated function.
   static Expr input(int array, int index) { return from_id(Graph::active().input(array, index)); }
   static Expr from_id(int id) {
@@ -138,8 +153,12 @@ class Expr {
     return e;
   }
   int id() const { return id_; }
-  bool is_constant() const { return Graph::active().node(id_).op == Op::Constant; }
-  /// The value of a constant; TracingError for a traced value.
+  bool is_constant() const {
+    const Op op = Graph::active().node(id_).op;
+    return op == Op::Constant || op == Op::Literal;
+  }
+  /// The value of a constant, rounded to double; TracingError for a traced
+  /// value.
   double constant_value() const;
 
   Expr& operator+=(const Expr& o) { return *this = *this + o; }
@@ -194,8 +213,9 @@ class Expr {
 
 template <>
 struct std::numeric_limits<nhs::codegen::Expr> : std::numeric_limits<double> {
-  // The generated code computes in double: its epsilon, as constants.
-  static nhs::codegen::Expr epsilon() { return std::numeric_limits<double>::epsilon(); }
+  // epsilon is the generated code's scalar type's (a leaf); the others are
+  // double's, as constants (the traced code never uses them).
+  static nhs::codegen::Expr epsilon() { return nhs::codegen::Expr::epsilon(); }
   static nhs::codegen::Expr min() { return std::numeric_limits<double>::min(); }
   static nhs::codegen::Expr max() { return std::numeric_limits<double>::max(); }
   static nhs::codegen::Expr lowest() { return std::numeric_limits<double>::lowest(); }
@@ -219,8 +239,8 @@ struct NumTraits<nhs::codegen::Expr> : GenericNumTraits<nhs::codegen::Expr> {
     AddCost = 1,
     MulCost = 1
   };
-  static Real epsilon() { return std::numeric_limits<double>::epsilon(); }
-  static Real dummy_precision() { return 1e-12; }
+  static Real epsilon() { return nhs::codegen::Expr::epsilon(); }
+  static Real dummy_precision() { return Real(1000) * nhs::codegen::Expr::epsilon(); }
   static Real highest() { return std::numeric_limits<double>::max(); }
   static Real lowest() { return std::numeric_limits<double>::lowest(); }
   static Real infinity() { return std::numeric_limits<double>::infinity(); }
