@@ -1,7 +1,7 @@
 // Formulations compiled from generated code: for every built-in study, its
 // second-kind field and (where it has psi) its first-kind field, traced once
 // at build time through the library's own template code
-// (nhs/codegen/trace.hpp) and written out as straight-line C++ in double by
+// (nhs/codegen/trace.hpp) and written out as straight-line C++ by
 // nhs_codegen (codegen/nhs_codegen.cpp). The same equations as the library's
 // second_kind() and first_kind() (001 Thm 8.1 / eq. 8.12; 000 eq. 27), the
 // same AD derivation of g, Gamma and the Jacobians, with the structural

@@ -5,9 +5,9 @@
 // through the system's description, the automatic differentiation of
 // autodiff.hpp and the formulation's linear algebra -- leaves in a Graph
 // the whole computation from (parameters, state) to the outputs as an
-// expression DAG. emit.hpp writes it out as straight-line C++ in double:
-// no AD types, no allocation, no dispatch, only the arithmetic that does not
-// vanish.
+// expression DAG. emit.hpp writes it out as straight-line C++, a template
+// over the scalar type: no AD types, no allocation, no dispatch, only the
+// arithmetic that does not vanish.
 //
 // The Graph simplifies as it records: constants are exact rationals (every
 // finite double of moderate exponent is one, and ratio<T>(1, 3) stays 1/3)
@@ -192,8 +192,8 @@ class Expr {
   friend Expr log(const Expr& x) { return apply(Op::Log, x); }
   friend Expr abs(const Expr& x) { return apply(Op::Abs, x); }
   friend Expr fabs(const Expr& x) { return apply(Op::Abs, x); }
-  /// The larger of a and b, traced (std::fmax in the generated code): the
-  /// guards' scale; std::max would compare.
+  /// The larger of a and b, traced (generated_max in the generated code):
+  /// the guards' scale; std::max would compare.
   friend Expr fmax(const Expr& a, const Expr& b) { return apply(Op::Max, a, b); }
 
  private:

@@ -18,7 +18,7 @@ namespace nhs::codegen {
 using TracedSystemBuilder = std::function<System<Expr>(const std::vector<Expr>&)>;
 
 /// The formulations that can be traced, and the layout of their generated
-/// functions `int f(const double* p, const double* x, double* out)`, with
+/// functions `int f<S>(const S* p, const S* x, S* out)`, with
 /// p the parameters (info.parameters order):
 ///   "second-kind": x = (q, qdot), 2n; out = (qddot, lambda_a), n + r
 ///                  (001 Thm 8.1 / eq. 8.12, second_kind.hpp);
