@@ -39,7 +39,7 @@ const nhs::Study<S>* find_or_null(std::string_view id) {
 }
 
 // The generated fields of the study (nhs/generated.hpp): second-kind from
-// (q, qdot), first-kind from (q, z) with z = chart(q, qdot) computed once (a
+// (q, qdot), first-kind and gibbs-appell from (q, z) with z = chart(q, qdot) computed once (a
 // run in (q, z) never needs the chart). Raw arrays, as the closed form's
 // fixed-size vectors: no allocation in the loop in the hardware types.
 template <class S, class Rhs, class Tag>
@@ -47,7 +47,7 @@ void register_generated_benchmarks(const nhs::Study<S>* sp, const std::string& s
                                    const std::string& scalar, Rhs rhs, Tag) {
   using P = typename Tag::type;
   using Q = typename P::Q;
-  for (const char* formulation : {"second-kind", "first-kind"}) {
+  for (const char* formulation : {"second-kind", "first-kind", "gibbs-appell"}) {
     const nhs::generated::GeneratedField<S>* gf =
         nhs::generated::find_generated<S>(study, formulation);
     if (!gf) continue;

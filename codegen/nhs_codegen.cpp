@@ -1,5 +1,5 @@
-// nhs_codegen OUT.cpp: traces every built-in study's second-kind and
-// first-kind fields (nhs/studies/traced.hpp, nhs/codegen/trace.hpp) and
+// nhs_codegen OUT.cpp: traces every built-in study's second-kind,
+// first-kind and Gibbs-Appell fields (nhs/studies/traced.hpp, nhs/codegen/trace.hpp) and
 // writes them, as function templates over the scalar type, with the
 // tables of nhs/generated.hpp for every type of NHS_FOR_EACH_SCALAR, as one
 // C++ source.
@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         try {
           traced = nhs::codegen::trace_formulation(study.build, parameters, formulation);
         } catch (const nhs::NotApplicable&) {
-          continue;  // first kind of a system without psi
+          continue;  // first kind or Gibbs-Appell of a system without psi or bodies
         }
         const std::string name = identifier(id + "_" + formulation);
         nhs::codegen::EmitStats stats;

@@ -1,9 +1,10 @@
-// Compares the generated straight-line fields (nhs/generated.hpp, traced from the library's second_kind and first_kind: 001 eq. 8.12, 000 eq. 27) with the library's own evaluation at random regular states of every study (double and mp50), integrates every special motion with them (double), and checks that their guards report singular and non-finite states as the library does.
+// Compares the generated straight-line fields (nhs/generated.hpp, traced from the library's second_kind, first_kind and gibbs_appell: 001 eq. 8.12, 000 eq. 27, 001 eq. 5.2) with the library's own evaluation at random regular states of every study (double and mp50), integrates every special motion with them (double), and checks that their guards report singular and non-finite states as the library does.
 // ctest-labels: unit
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
 #include "nhs/first_kind.hpp"
+#include "nhs/gibbs_appell.hpp"
 #include "nhs/generated.hpp"
 #include "nhs/generated_formulation.hpp"
 #include "nhs/integrate.hpp"
@@ -60,12 +61,15 @@ TEST(Generated, EveryStudyHasItsFields) {
     EXPECT_EQ(second->parameters, static_cast<int>(sys.parameters.size()));
     EXPECT_EQ(second->inputs, 2 * sys.n);
     EXPECT_EQ(second->outputs, sys.n + sys.r);
-    const GeneratedField* first = generated::find_generated<double>(st.info.name, "first-kind");
-    ASSERT_EQ(first != nullptr, sys.has_parametrization()) << st.info.name;
-    if (first) {
-      EXPECT_EQ(first->m, sys.m);
-      EXPECT_EQ(first->inputs, sys.n + sys.m);
-      EXPECT_EQ(first->outputs, 2 * sys.n + sys.m);
+    for (const char* name : {"first-kind", "gibbs-appell"}) {
+      const GeneratedField* f = generated::find_generated<double>(st.info.name, name);
+      const bool expected = sys.has_parametrization() && (name[0] == 'f' || sys.has_bodies());
+      ASSERT_EQ(f != nullptr, expected) << st.info.name << " " << name;
+      if (f) {
+        EXPECT_EQ(f->m, sys.m);
+        EXPECT_EQ(f->inputs, sys.n + sys.m);
+        EXPECT_EQ(f->outputs, 2 * sys.n + sys.m);
+      }
     }
   }
   EXPECT_EQ(generated::find_generated<double>("skate", "voronec"), nullptr);
@@ -127,10 +131,15 @@ TYPED_TEST(GeneratedIn, AgreesWithTheLibraryAtRandomStates) {
         Vec<S> x(sys.n + sys.m);
         x << s.q, z;
         const Vec<S> out = evaluate(f, p, x);
-        const FirstKindField<S> lib = first_kind<S>(sys, s.q, z);
-        compare("qdot", lib.qdot, out.head(sys.n));
-        compare("zdot", lib.zdot, out.segment(sys.n, sys.m));
-        compare("qddot", lib.qddot, out.tail(sys.n));
+        const auto check = [&](const auto& lib) {
+          compare("qdot", lib.qdot, out.head(sys.n));
+          compare("zdot", lib.zdot, out.segment(sys.n, sys.m));
+          compare("qddot", lib.qddot, out.tail(sys.n));
+        };
+        if (formulation == "first-kind")
+          check(first_kind<S>(sys, s.q, z));
+        else
+          check(gibbs_appell<S>(sys, s.q, z));
       }
     }
     std::cout << "[ generated ] " << ScalarName<S>::value << " " << f.study << " " << formulation
@@ -214,7 +223,7 @@ TEST(Generated, IntegratesTheSpecialMotions) {
   for (const Study<double>& st : studies<double>()) {
     for (const SpecialMotion<double>& mo : st.special_motions()) {
       const System<double> sys = st.build(mo.parameters);
-      for (const char* name : {"second-kind", "first-kind"}) {
+      for (const char* name : {"second-kind", "first-kind", "gibbs-appell"}) {
         const Formulation<double>& library = find_formulation<double>(name);
         if (!library.not_applicable_reason(sys).empty() || mo.excluded.count(name)) continue;
         const generated::GeneratedFormulation<double> gen =

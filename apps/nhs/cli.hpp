@@ -48,7 +48,7 @@ struct StateOptions {
   /// default (accel: 100 epsilon; run: 1e-6).
   std::string singular_margin;
   /// Evaluate the formulation's field by the study's generated code
-  /// (nhs/generated_formulation.hpp); second-kind and first-kind.
+  /// (nhs/generated_formulation.hpp); second-kind, first-kind, gibbs-appell.
   bool generated = false;
 };
 

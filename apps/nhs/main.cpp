@@ -96,7 +96,7 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
                   "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
                   "see `nhs list` for each study's z)");
   cmd->add_flag("--generated", o.generated,
-                "evaluate the formulation (second-kind or first-kind) by the code generated for "
+                "evaluate the formulation (second-kind, first-kind or gibbs-appell) by the code generated for "
                 "the study (any precision; nhs/generated.hpp)");
   cmd->add_option("--singular-margin", o.singular_margin,
                   "refuse states (and stop runs) within this margin of a singular set: "

@@ -1,9 +1,11 @@
 // Formulations compiled from generated code: for every built-in study, its
-// second-kind field and (where it has psi) its first-kind field, traced once
+// second-kind field and (where it has psi) its first-kind field and (where
+// it also has bodies) its Gibbs-Appell field, traced once
 // at build time through the library's own template code
 // (nhs/codegen/trace.hpp) and written out as straight-line C++ by
 // nhs_codegen (codegen/nhs_codegen.cpp). The same equations as the library's
-// second_kind() and first_kind() (001 Thm 8.1 / eq. 8.12; 000 eq. 27), the
+// second_kind(), first_kind() and gibbs_appell() (001 Thm 8.1 / eq. 8.12;
+// 000 eq. 27; 001 eq. 5.2), the
 // same AD derivation of g, Gamma and the Jacobians, with the structural
 // zeros, the AD bookkeeping, the dynamic matrices and the heap gone: the
 // arithmetic that remains is all there is.
@@ -25,8 +27,8 @@ namespace nhs::generated {
 
 /// int f<S>(p, x, out): p the parameters (in SystemInfo::parameters order), x
 /// the state, out the outputs (layouts in nhs/codegen/trace.hpp:
-/// second-kind x = (q, qdot), out = (qddot, lambda); first-kind
-/// x = (q, z), out = (qdot, zdot, qddot)). Returns 0, or g + 1 when guard g
+/// second-kind x = (q, qdot), out = (qddot, lambda); first-kind and
+/// gibbs-appell x = (q, z), out = (qdot, zdot, qddot)). Returns 0, or g + 1 when guard g
 /// failed (a singular state, or a non-finite input: `guards[g]` names the
 /// condition, as SingularState::condition; out is then incomplete).
 /// No allocation, no exception.
@@ -37,7 +39,7 @@ using Function = int (*)(const S* p, const S* x, S* out) noexcept;
 template <class S>
 struct GeneratedField {
   const char* study;        ///< study id, e.g. "skate"
-  const char* formulation;  ///< "second-kind" or "first-kind"
+  const char* formulation;  ///< "second-kind", "first-kind" or "gibbs-appell"
   int n, r, m;              ///< coordinates, constraints, quasi-velocities
   int parameters;           ///< size of p
   int inputs;               ///< size of x

@@ -11,7 +11,8 @@
 
 namespace nhs::generated {
 
-/// The formulation `library` ("second-kind" or "first-kind") of one study,
+/// The formulation `library` ("second-kind", "first-kind" or
+/// "gibbs-appell") of one study,
 /// with field() and acceleration() from the generated function `field`.
 /// Where a guard of the generated code fails (a singular or non-finite
 /// state), the library's formulation is evaluated instead, so the error
@@ -34,14 +35,15 @@ class GeneratedFormulation final : public Formulation<S> {
   /// N = kNTrailerDefault only).
   std::string not_applicable_reason(const System<S>& sys) const override;
   /// qddot (and, for the second kind, lambda_a and R_i = lambda_a C^a_i)
-  /// at (q, qdot) on C; the first kind takes z from the library's chart.
+  /// at (q, qdot) on C; the others take z from the library's chart.
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                     const Vec<S>& qd) const override;
   Vec<S> to_state(const System<S>& sys, const Vec<S>& q,
                        const Vec<S>& qd) const override;
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q,
                   Vec<S>& qd) const override;
-  /// dx/dt: (qdot, qddot) for the second kind, (qdot, zdot) for the first.
+  /// dx/dt: (qdot, qddot) for the second kind, (qdot, zdot) for the first
+  /// kind and Gibbs-Appell.
   /// One heap allocation, the returned vector (test_allocations).
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override;
 

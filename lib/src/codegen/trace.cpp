@@ -5,8 +5,11 @@
 
 #include "nhs/codegen/guarded_ldlt.hpp"
 
+#include <Eigen/Geometry>  // cross products of the bodies' kinematics (gibbs_appell.ipp)
+
 #include "derivatives.ipp"
 #include "first_kind.ipp"
+#include "gibbs_appell.ipp"
 #include "second_kind.ipp"
 
 namespace nhs::codegen {
@@ -44,11 +47,19 @@ TracedFormulation trace_formulation(const TracedSystemBuilder& build, int parame
   } else {
     if (!sys.has_parametrization())
       throw NotApplicable("codegen: system '" + sys.info.name + "' has no parametric representation psi");
+    if (formulation == "gibbs-appell" && !sys.has_bodies())
+      throw NotApplicable("codegen: system '" + sys.info.name + "' has no bodies (Appellian S)");
     out.inputs = sys.n + sys.m;
-    const FirstKindField<Expr> f = first_kind<Expr>(sys, inputs(0, n), inputs(n, sys.m));
-    append(f.qdot);
-    append(f.zdot);
-    append(f.qddot);
+    const Vec<Expr> q = inputs(0, n), z = inputs(n, sys.m);
+    const auto emit = [&](const auto& f) {
+      append(f.qdot);
+      append(f.zdot);
+      append(f.qddot);
+    };
+    if (formulation == "first-kind")
+      emit(first_kind<Expr>(sys, q, z));
+    else
+      emit(gibbs_appell<Expr>(sys, q, z));
   }
   return out;
 }

@@ -23,9 +23,13 @@ using TracedSystemBuilder = std::function<System<Expr>(const std::vector<Expr>&)
 ///   "second-kind": x = (q, qdot), 2n; out = (qddot, lambda_a), n + r
 ///                  (001 Thm 8.1 / eq. 8.12, second_kind.hpp);
 ///   "first-kind":  x = (q, z), n + m; out = (qdot = psi, zdot, qddot),
-///                  n + m + n (000 eq. 27, first_kind.hpp).
+///                  n + m + n (000 eq. 27, first_kind.hpp);
+///   "gibbs-appell": the same layout (001 eq. 5.2, gibbs_appell.hpp), for
+///                  systems with bodies.
+/// Not traceable: Maggi and Lagrange multipliers (full-pivoting LU),
+/// Udwadia-Kalaba (SVD pseudoinverse), Voronec (its own state coordinates).
 inline const std::vector<std::string>& traceable_formulations() {
-  static const std::vector<std::string> names = {"second-kind", "first-kind"};
+  static const std::vector<std::string> names = {"second-kind", "first-kind", "gibbs-appell"};
   return names;
 }
 
@@ -43,7 +47,8 @@ struct TracedFormulation {
 /// Traces `formulation` of the system that `build` makes from
 /// `parameters` Expr inputs (array 0) and the state inputs (array 1).
 /// Throws UsageError for a formulation not in traceable_formulations(),
-/// NotApplicable for "first-kind" on a system without psi, and TracingError
+/// NotApplicable for "first-kind" or "gibbs-appell" on a system without psi
+/// (or without bodies), and TracingError
 /// when the system's description or the formulation branches on the state
 /// (expr.hpp).
 TracedFormulation trace_formulation(const TracedSystemBuilder& build, int parameters,
