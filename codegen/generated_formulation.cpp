@@ -15,7 +15,7 @@ constexpr int kStackOutputs = 64;
 
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
-                                           const Formulation<S>& library)
+                                              const Formulation<S>& library)
     : field_(field), library_(library) {
   if (library.name() != field.formulation)
     throw UsageError("generated field '" + std::string(field.study) + "/" + field.formulation +
@@ -32,7 +32,9 @@ std::string GeneratedFormulation<S>::summary() const {
 }
 
 template <class S>
-bool GeneratedFormulation<S>::second_kind() const { return std::string(field_.formulation) == "second-kind"; }
+bool GeneratedFormulation<S>::second_kind() const {
+  return std::string(field_.formulation) == "second-kind";
+}
 
 template <class S>
 std::string GeneratedFormulation<S>::not_applicable_reason(const System<S>& sys) const {
@@ -48,8 +50,7 @@ std::string GeneratedFormulation<S>::not_applicable_reason(const System<S>& sys)
 }
 
 template <class S>
-bool GeneratedFormulation<S>::evaluate(const System<S>& sys, const Vec<S>& x,
-                                    S* out) const {
+bool GeneratedFormulation<S>::evaluate(const System<S>& sys, const Vec<S>& x, S* out) const {
   if (x.size() != field_.inputs)
     throw UsageError("generated field '" + std::string(field_.study) + "/" + field_.formulation +
                      "': state of size " + std::to_string(x.size()) + ", expected " +
@@ -58,9 +59,8 @@ bool GeneratedFormulation<S>::evaluate(const System<S>& sys, const Vec<S>& x,
 }
 
 template <class S>
-Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys,
-                                                        const Vec<S>& q,
-                                                        const Vec<S>& qd) const {
+Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys, const Vec<S>& q,
+                                                      const Vec<S>& qd) const {
   this->require_applicable(sys);
   const Vec<S> x = library_.to_state(sys, q, qd);  // the first kind checks its chart here
   Vec<S> out(field_.outputs);
@@ -74,13 +74,13 @@ Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys,
 
 template <class S>
 Vec<S> GeneratedFormulation<S>::to_state(const System<S>& sys, const Vec<S>& q,
-                                           const Vec<S>& qd) const {
+                                         const Vec<S>& qd) const {
   return library_.to_state(sys, q, qd);
 }
 
 template <class S>
-void GeneratedFormulation<S>::from_state(const System<S>& sys, const Vec<S>& x,
-                                      Vec<S>& q, Vec<S>& qd) const {
+void GeneratedFormulation<S>::from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q,
+                                         Vec<S>& qd) const {
   library_.from_state(sys, x, q, qd);
 }
 

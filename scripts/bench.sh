@@ -3,7 +3,7 @@
 # benchmarks and writes reports/bench/:
 #   rhs.json                      bench_rhs: one acceleration, study x formulation x precision
 #   closed_form.json, closed_form_ratios.{md,json}
-#                                 bench_closed_form: generic vs hand-written closed form
+#                                 bench_closed_form: generic and generated vs hand-written closed form
 #   allocations.json              test_allocations: heap allocations per call (double)
 #   breakdown.json, fixed_ad.json where the time of one RHS goes; fixed-size AD prototype
 #   sympy.json                    bench/sympy_compare.py: sympy.physics.mechanics (Kane)

@@ -12,8 +12,8 @@
 namespace nhs::generated {
 
 /// The formulation `library` ("second-kind", "first-kind" or
-/// "gibbs-appell") of one study,
-/// with field() and acceleration() from the generated function `field`.
+/// "gibbs-appell") of one study, with field() and acceleration() from the
+/// generated function `field` (shapes: GeneratedField).
 /// Where a guard of the generated code fails (a singular or non-finite
 /// state), the library's formulation is evaluated instead, so the error
 /// raised is the library's SingularState with the offending values (or its
@@ -37,9 +37,8 @@ class GeneratedFormulation final : public Formulation<S> {
   /// qddot (and, for the second kind, lambda_a and R_i = lambda_a C^a_i)
   /// at (q, qdot) on C; the others take z from the library's chart.
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
-                                    const Vec<S>& qd) const override;
-  Vec<S> to_state(const System<S>& sys, const Vec<S>& q,
-                       const Vec<S>& qd) const override;
+                               const Vec<S>& qd) const override;
+  Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override;
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q,
                   Vec<S>& qd) const override;
   /// dx/dt: (qdot, qddot) for the second kind, (qdot, zdot) for the first
