@@ -1,7 +1,9 @@
 // Expr: a scalar that records operations instead of computing them, for code
-// generation (the approach of CppAD's tapes and CasADi's SX, written here in
-// a few hundred lines because neither is a Debian package with a C++ code
-// generator). Running a formulation's own template code with S = Expr --
+// generation (the approach of CppAD's tapes and CasADi's SX). CppAD replays
+// its tapes but writes no source code without CppADCodeGen, and neither
+// CppADCodeGen nor CasADi is among the Debian packages the project is
+// limited to; the recorder here is a few hundred lines and records exactly
+// the operations the formulations use. Running a formulation's own template code with S = Expr --
 // through the system's description, the automatic differentiation of
 // autodiff.hpp and the formulation's linear algebra -- leaves in a Graph
 // the whole computation from (parameters, state) to the outputs as an
@@ -13,8 +15,9 @@
 // finite double of moderate exponent is one, and ratio<T>(1, 3) stays 1/3)
 // and are folded exactly under + - * / while numerator and denominator fit
 // in 64 bits, so that the generated code, a template over the scalar type,
-// computes its constants in each precision; x + 0, x * 1, x * 0, x - x, -(-x)
-// and c1 (c2 x) with c1, c2 powers of two (exact in binary types) are reduced (x * 0 = 0 assumes finite operands: a non-finite input makes
+// computes its constants in each precision; x + 0, x * 1, x * 0, x - x,
+// -(-x) and c1 (c2 x) with c1, c2 powers of two (exact in binary types) are
+// reduced (x * 0 = 0 assumes finite operands: a non-finite parameter makes
 // the generated code's guards fail, see guarded_ldlt.hpp), and equal
 // operations on equal operands are one node (hash-consing, with the
 // operands of + and * in a canonical order: common subexpressions are

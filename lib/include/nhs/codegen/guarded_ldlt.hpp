@@ -17,10 +17,10 @@
 //   G = psi_z^T g psi_z) singular, and that factorization's guards fail.
 //
 // A generated function whose guard fails returns the guard's number and
-// writes nothing reliable; its callers (nhs/generated.hpp) then evaluate
-// the library's formulation, which raises the named SingularState with the
-// offending values, or returns its result in the margin where the two
-// criteria differ.
+// writes nothing reliable; GeneratedFormulation
+// (nhs/generated_formulation.hpp) then evaluates the library's formulation,
+// which raises the named SingularState with the offending values, or
+// returns its result in the margin where the two criteria differ.
 #pragma once
 
 #include "nhs/codegen/expr.hpp"
