@@ -31,8 +31,9 @@ void require_full_rank(const Mat<S>& M, const std::string& condition, const Cont
 }
 
 template <class S>
-typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M, const std::string& condition,
-                                             const Context& context) {
+typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M,
+                                                                  const std::string& condition,
+                                                                  const Context& context) {
   Eigen::LDLT<Mat<S>> ldlt(M);
   const Vec<S> d = ldlt.vectorD();
   const S largest = d.size() ? d.cwiseAbs().maxCoeff() : S(0);

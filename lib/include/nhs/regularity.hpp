@@ -54,14 +54,15 @@ struct PositiveDefiniteFactor {
 /// (every pivot > regularity_tolerance * largest pivot); throws
 /// SingularState(condition) with the pivots and context() otherwise.
 template <class S>
-typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M, const std::string& condition,
-                                             const Context& context);
+typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M,
+                                                                  const std::string& condition,
+                                                                  const Context& context);
 
-#define NHS_REGULARITY_INSTANTIATE(EXTERN, S)                                                 \
-  EXTERN template Vec<S> singular_values<S>(const Mat<S>&);                                   \
-  EXTERN template void require_full_rank<S>(const Mat<S>&, const std::string&,                \
-                                            const Context&);                                  \
-  EXTERN template typename PositiveDefiniteFactor<S>::type factor_positive_definite<S>(                            \
+#define NHS_REGULARITY_INSTANTIATE(EXTERN, S)                                         \
+  EXTERN template Vec<S> singular_values<S>(const Mat<S>&);                           \
+  EXTERN template void require_full_rank<S>(const Mat<S>&, const std::string&,        \
+                                            const Context&);                          \
+  EXTERN template typename PositiveDefiniteFactor<S>::type factor_positive_definite<S>( \
       const Mat<S>&, const std::string&, const Context&);
 
 #define NHS_EXTERN_REGULARITY_(S, NAME) NHS_REGULARITY_INSTANTIATE(extern, S)
