@@ -63,9 +63,10 @@ def main():
     rows = []
     md = ["# Generic formulations against the hand-written closed forms", "",
           "CPU time of one `Formulation::acceleration()` divided by the CPU time of the closed-form "
-          "qddot (`nhs/studies/closed_forms.hpp`) at the study's default state, same run "
-          "; the columns \"generated ...\" time the straight-line fields of "
-          "`nhs/generated.hpp` (second-kind from (q, qdot), first-kind from (q, z)) "
+          "qddot (`nhs/studies/closed_forms.hpp`) at the study's default state, same run; "
+          "the columns \"generated ...\" time the straight-line fields of "
+          "`nhs/generated.hpp` (second-kind from (q, qdot), first-kind and gibbs-appell "
+          "from (q, z)) "
           "(medians of %s repetitions; CPU time, since wall time on the shared machine includes "
           "waiting for a core). Target of the issue: best formulation <= %gx in double."
           % (context.get("repetitions", "?") if "repetitions" in context else "the",
