@@ -29,7 +29,7 @@ constexpr int n = 5;
 using Inner = Eigen::AutoDiffScalar<Eigen::Matrix<double, n, 1>>;
 using Outer = Eigen::AutoDiffScalar<Eigen::Matrix<Inner, 2 * n, 1>>;
 
-// T of coaxial-discs (STUDIES.md), q = (x, y, theta1, theta2, psi): the
+// T of coaxial-discs (docs/studies.md), q = (x, y, theta1, theta2, psi): the
 // study's formula written once more here for the prototype.
 template <class T>
 T coaxial_T(const nhs::closed_form::CoaxialDiscsParameters<double>& p, const T* q, const T* qd) {

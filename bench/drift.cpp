@@ -7,7 +7,7 @@
 // (IntegrationOptions::project). Each run also keeps a series of |C| and
 // |E - E0| at `--samples` evenly spaced times for the report's figures.
 //
-//   ./build/bench/drift                      # full: t = 1e4 (see README for the cost)
+//   ./build/bench/drift                      # full: t = 1e4 (see reports/README.md for the cost)
 //   ./build/bench/drift --quick              # t = 100 (the quick report)
 //   options: --t-end T, --out FILE (reports/bench/drift.json), --jobs N (2),
 //            --samples N (200), --study NAME, --formulation NAME (repeatable)

@@ -2,7 +2,7 @@
 """Against the tool users would otherwise pick: sympy.physics.mechanics.
 
 Builds skate, rolling-disc and coaxial-discs (001 §9.1-9.3; coordinates,
-parameters and forces of STUDIES.md) with KanesMethod and their linear
+parameters and forces of docs/studies.md) with KanesMethod and their linear
 velocity constraints, lambdifies the equations of motion and times the
 right-hand side qddot(q, qdot) at the study's default state, as
 bench/bench_closed_form.cpp does. Checks that sympy's qddot agrees with
@@ -37,7 +37,7 @@ TOL = 1e-12
 
 
 def kane_system(study):
-    """(q symbols, u symbols, parameter symbols in STUDIES.md order, KanesMethod, bodies, loads)."""
+    """(q symbols, u symbols, parameter symbols in docs/studies.md order, KanesMethod, bodies, loads)."""
     t = me.dynamicsymbols._t
     N = me.ReferenceFrame("N")
     O = me.Point("O")
@@ -66,7 +66,7 @@ def kane_system(study):
         D.set_ang_vel(N, u[3] * N.z + u[2] * H.y)
         C = O.locatenew("C", q[0] * N.x + q[1] * N.y)
         C.set_vel(N, u[0] * N.x + u[1] * N.y)
-        # T_rot = A/2 thetad^2 + B/2 psid^2 (STUDIES.md): A about the axle, B about the vertical.
+        # T_rot = A/2 thetad^2 + B/2 psid^2 (docs/studies.md): A about the axle, B about the vertical.
         body = me.RigidBody("disc", C, D, m, (me.inertia(H, Bm, A, Bm), C))
         loads = [(C, m * g * N.x), (D, -k * u[2] * H.y)]  # viscous torque -k thetad on theta
         constraints = [u[0] - R * sm.cos(q[3]) * u[2], u[1] - R * sm.sin(q[3]) * u[2]]
@@ -175,7 +175,7 @@ def rel(a, b):
     return float(np.max(np.abs(a - b)) / scale)
 
 
-# A generic forced state per linear study: q, z -> qdot = psi(q, z) (STUDIES.md), parameters.
+# A generic forced state per linear study: q, z -> qdot = psi(q, z) (docs/studies.md), parameters.
 def generic_state(study):
     if study == "skate":
         q = [0.3, -1.1, 0.7]

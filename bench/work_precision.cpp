@@ -1,5 +1,5 @@
 // Work-precision: for every study with analytic special motions
-// (Study::special_motions(), SPECIAL_MOTIONS.md), the error at the motion's
+// (Study::special_motions(), docs/special-motions.md), the error at the motion's
 // t_end (20 for all motions used here) against the cost (RHS evaluations,
 // accepted steps, wall time) over a tolerance sweep, for each formulation
 // (negative controls and formulations the motion excludes left out) x each
@@ -23,7 +23,7 @@
 // A run that exceeds --max-rhs-calls is recorded with its status, and the
 // tighter tolerances of the same study x motion x formulation x stepper
 // are then skipped (recorded as skipped): dopri5 cannot reach 1e-40 in
-// mp50 in practice (DEPENDENCIES.md). The JSON is rewritten after every
+// mp50 in practice (docs/numerics.md). The JSON is rewritten after every
 // finished run.
 #include "bench_util.hpp"
 

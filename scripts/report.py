@@ -410,7 +410,7 @@ def section_bipendulum(rep):
         a1.legend(fontsize=7)
         rep.figure(fig, "bipendulum-linear-vs-nonlinear.png",
                    "Finding: Hertz's limit m0 -> 0 does not give the bipendulum. From the common "
-                   "state of SPECIAL_MOTIONS.md (a) (y0, y0d from the bipendulum at t = 0), the "
+                   "state of docs/special-motions.md (a) (y0, y0d from the bipendulum at t = 0), the "
                    "linear bipendulum's constraints do not contain y0d, so no reaction acts on P0: "
                    "y0 moves uniformly and the motion is the same for every m0 > 0 (the m0 = 1 and "
                    "1e-8 curves coincide), while the bipendulum's P0 does not move uniformly. double, "

@@ -9,7 +9,7 @@
 #   bash scripts/report.sh           # full: nhs verify (both precisions, into
 #                                    # reports/latest/), drift to t = 1e4,
 #                                    # work-precision double 1e-6..1e-13 and mp50
-#                                    # 1e-15..1e-45 (hours on 2 cores; see README)
+#                                    # 1e-15..1e-45 (hours on 2 cores; reports/README.md)
 #   --skip-verify                    # use the verify output already in reports/latest/
 #
 # A benchmark that fails keeps what it wrote, and the report is still made

@@ -6,7 +6,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-# About 1.5 GB of memory per compile job (DEPENDENCIES.md): NHS_JOBS overrides.
+# About 1.5 GB of memory per compile job (docs/numerics.md): NHS_JOBS overrides.
 cmake --build build -j"${NHS_JOBS:-$(nproc)}"
 cd build
 ctest --output-on-failure -LE slow -j"$(nproc)"

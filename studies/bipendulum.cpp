@@ -8,9 +8,9 @@
 // addition for a second case of separate potentials (eqs. 85-86), a harmonic
 // pull k/2 |P_k|^2 towards the origin on each point (default k = 0).
 //
-// Parametrization (STUDIES.md): z = (y0, w1, w2),
+// Parametrization (docs/studies.md): z = (y0, w1, w2),
 //   x1d = -w1 (y1 - y0), y1d = w1 x1, x2d = -w2 (y2 - y0), y2d = w2 x2.
-// Singular states (SEED_ERRATA.md on eq. 72): where dC/dqdot vanishes
+// Singular states (docs/errata.md on eq. 72): where dC/dqdot vanishes
 // (detected generically), and where P0 is undefined: x1 = x2 = 0 (72a) and
 // y1d = y2d = 0 (72b, which contains 72c, v1 = v2 = 0). The last two are the
 // study's own singular margins.
@@ -30,7 +30,7 @@ namespace {
 
 enum Param { m1, m2, g, k };
 
-/// The description of STUDIES.md `bipendulum` for describe<S, Bipendulum>:
+/// The description of docs/studies.md `bipendulum` for describe<S, Bipendulum>:
 /// n = 4, r = 1, m = 3.
 struct Bipendulum {
   static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
@@ -68,7 +68,7 @@ struct Bipendulum {
     C[0] = q[0] * qd[0] * qd[3] - q[2] * qd[2] * qd[1] + (q[1] - q[3]) * qd[1] * qd[3];
   }
   /// qdot = psi(q, z), z = (y0, w1, w2): each point turns about P0 = (0, y0)
-  /// with angular rate w_k (000 eq. 74; STUDIES.md); z size 3, qd size 4.
+  /// with angular rate w_k (000 eq. 74; docs/studies.md); z size 3, qd size 4.
   template <class T>
   static void parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
     qd[0] = -(z[1] * (q[1] - z[0]));
@@ -113,7 +113,7 @@ struct Bipendulum {
       }
     }
   }
-  /// The study's own singular sets (SEED_ERRATA.md, eq. 72): P0 undefined
+  /// The study's own singular sets (docs/errata.md, eq. 72): P0 undefined
   /// at x1 = x2 = 0 (72a) and at y1d = y2d = 0 (72b, containing 72c).
   template <class S>
   static std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q,
@@ -151,7 +151,7 @@ std::vector<S> params(const S& mass1, const S& mass2, const S& gr) {
   return {mass1, mass2, gr, S(0)};
 }
 
-// SPECIAL_MOTIONS.md bipendulum (b): P1 = (1, 0.5), P2 = (0.8, 0) at rest,
+// docs/special-motions.md bipendulum (b): P1 = (1, 0.5), P2 = (0.8, 0) at rest,
 // P0 = (0, -0.4), w1 = 0.9, m1 = m2 = 1, g = 0. The state is regular
 // (|dC/dqdot| = 0.81); lambda = 0 and the motion is P2 at rest with P1 in
 // uniform rectilinear motion, not the circle of 000 eq. 89. P1 crosses the
@@ -170,7 +170,7 @@ SpecialMotion<S> straight_line_motion(const std::string& t_end_text) {
     for (const char* f : {"first-kind", "maggi", "gibbs-appell"})
       mo.excluded[f] = "the chart z = (y0, w1, w2) is singular where P1 crosses the y axis "
                        "(P1 = P0 moves, w1 = y1d / x1 unbounded), at t = 1/0.81";
-  mo.source = "SPECIAL_MOTIONS.md bipendulum (b)";
+  mo.source = "docs/special-motions.md bipendulum (b)";
   mo.parameters = params<S>(S(1), S(1), S(0));
   mo.initial = bipendulum_state(vec4(S(1), num<S>("0.5"), num<S>("0.8"), S(0)), num<S>("-0.4"),
                                 num<S>("0.9"), S(0));
@@ -180,8 +180,8 @@ SpecialMotion<S> straight_line_motion(const std::string& t_end_text) {
   return mo;
 }
 
-// SPECIAL_MOTIONS.md bipendulum (c): uniform rectilinear motion under the
-// corrected condition y1d v2^2 = y2d v1^2 (SEED_ERRATA.md, eq. 90):
+// docs/special-motions.md bipendulum (c): uniform rectilinear motion under the
+// corrected condition y1d v2^2 = y2d v1^2 (docs/errata.md, eq. 90):
 // m1 = 1.1, m2 = 0.7, g = 0; P1 = (1.3, 0.8), P2 = (-0.9, 0), y0 = -0.5,
 // w2 = 0.6, w1 = w2 x1 r2^2 / (x2 r1^2), r_k = |P_k - P0|. Both points move
 // away from the y axis and y1d, y2d stay constant: regular for all t.
@@ -189,7 +189,7 @@ template <class S>
 SpecialMotion<S> uniform_motion() {
   SpecialMotion<S> mo;
   mo.name = "uniform rectilinear motion (y1d v2^2 = y2d v1^2)";
-  mo.source = "SPECIAL_MOTIONS.md bipendulum (c); SEED_ERRATA.md eq. 90";
+  mo.source = "docs/special-motions.md bipendulum (c); docs/errata.md eq. 90";
   mo.parameters = params<S>(num<S>("1.1"), num<S>("0.7"), S(0));
   mo.initial = bipendulum_uniform_state<S>(false);
   mo.t_end = S(20);
@@ -198,13 +198,13 @@ SpecialMotion<S> uniform_motion() {
   return mo;
 }
 
-// SPECIAL_MOTIONS.md bipendulum (d): coincident motions on the incline are
+// docs/special-motions.md bipendulum (d): coincident motions on the incline are
 // free fall, for any masses: m1 = 0.6, m2 = 1.7, g = 2, P1 = P2 = (0.5, 0.3),
 // v1 = v2 = (0.4, 0.7). x(t) = 0.5 + 0.4 t + t^2 > 0 and y_d = 0.7: regular.
 // The hidden point recedes as y0 = y + x xd / yd ~ t^3, and the chart's
 // G = psi^T g psi becomes numerically singular (its condition grows like
 // y0^2: 1e14 at t ~ 17 in double): the formulations in (q, z) follow it
-// only on t <= 2 (the span of SPECIAL_MOTIONS.md).
+// only on t <= 2 (the span of docs/special-motions.md).
 template <class S>
 SpecialMotion<S> coincident_motion(const std::string& t_end_text) {
   SpecialMotion<S> mo;
@@ -213,7 +213,7 @@ SpecialMotion<S> coincident_motion(const std::string& t_end_text) {
     for (const char* f : {"first-kind", "maggi", "gibbs-appell"})
       mo.excluded[f] = "P0 recedes (y0 ~ t^3) and the chart's G = psi^T g psi becomes "
                        "numerically singular (condition ~ y0^2)";
-  mo.source = "SPECIAL_MOTIONS.md bipendulum (d); 000 §13.6";
+  mo.source = "docs/special-motions.md bipendulum (d); 000 §13.6";
   const S gr = S(2), x0 = num<S>("0.5"), y0 = num<S>("0.3"), vx = num<S>("0.4"),
           vy = num<S>("0.7");
   mo.parameters = params<S>(num<S>("0.6"), num<S>("1.7"), gr);
@@ -287,12 +287,12 @@ State<S> PendulumMotion<S>::operator()(const S& t) const {
 
 template <class S>
 SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period) {
-  // SPECIAL_MOTIONS.md bipendulum (e): m1 = m2 = 1.2, g = 3, l = 1.5,
+  // docs/special-motions.md bipendulum (e): m1 = m2 = 1.2, g = 3, l = 1.5,
   // amplitude 1 rad, from theta = 0.
   const PendulumMotion<S> p(num<S>("1.2"), S(3), num<S>("1.5"), S(1));
   SpecialMotion<S> mo;
   mo.name = "symmetric motion (m1 = m2): the pendulum l thetadd + g sin theta = 0";
-  mo.source = "SPECIAL_MOTIONS.md bipendulum (e); 000 eqs. 93-94";
+  mo.source = "docs/special-motions.md bipendulum (e); 000 eqs. 93-94";
   mo.parameters = params<S>(p.m, p.m, p.g);
   mo.initial = p(S(0));
   // The turning point (v = 0, eq. 72c) is singular: stop short of it.
@@ -302,12 +302,12 @@ SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period) 
 }
 
 /// The `bipendulum` study (000 §13): system, default state (that of
-/// SPECIAL_MOTIONS.md (a): P1 = (1.2, 0.3), P2 = (-0.9, -0.5),
+/// docs/special-motions.md (a): P1 = (1.2, 0.3), P2 = (-0.9, -0.5),
 /// z = (y0, w1, w2) = (0.4, 0.6, -0.8); at the default masses its motion
 /// stays regular, chart included, to t = 20), the separate energies
 /// E1 = T1 + V1 and E2 = T2 + V2 (000 eqs. 85-86; conserved for any forces
 /// with separate potentials), the hidden point y0 (eq. 75; not conserved),
-/// the special motions (b)-(e) of SPECIAL_MOTIONS.md, and random regular
+/// the special motions (b)-(e) of docs/special-motions.md, and random regular
 /// states from the chart, redrawn until every margin to the singular sets
 /// (x's, y-velocities, |P_k - P0|, |dC/dqdot|, |w1| + |w2|) is >= 1/4.
 template <class S>

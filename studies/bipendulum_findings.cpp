@@ -1,4 +1,4 @@
-// What the suite finds about the bipendulum (SPECIAL_MOTIONS.md, SEED_ERRATA.md):
+// What the suite finds about the bipendulum (docs/special-motions.md, docs/errata.md):
 // the circle of 000 eq. 89 as the epsilon -> 0 limit of regular motions, and
 // the linear bipendulum against the bipendulum (Hertz's limit).
 #include "nhs/studies/all.hpp"
@@ -68,7 +68,7 @@ std::vector<HertzSample<S>> hertz_comparison(const S& m0, const S& t_end, const 
   const S mass1 = from_string<S>("0.8"), mass2 = from_string<S>("1.5");
   const System<S> sys_bi = bi.build({mass1, mass2, S(0), S(0)});
   const System<S> sys_lin = lin.build({mass1, mass2, m0, S(0)});
-  // SPECIAL_MOTIONS.md bipendulum (a).
+  // docs/special-motions.md bipendulum (a).
   Vec<S> q(4), z(3);
   q << from_string<S>("1.2"), from_string<S>("0.3"), from_string<S>("-0.9"),
       from_string<S>("-0.5");

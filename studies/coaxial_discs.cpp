@@ -9,7 +9,7 @@
 //   C3 = psid - (R/a)(theta2d - theta1d);
 // T as in 001 §9.3; incline g along +x on both centres,
 // V = -m g x - m g (x + a sin psi). Parametrization z = (theta1d, theta2d)
-// in q's order (SEED_ERRATA.md: the printed [psi^i_alpha] of 9.13 uses the
+// in q's order (docs/errata.md: the printed [psi^i_alpha] of 9.13 uses the
 // order (xd, yd, psid, theta1d, theta2d)).
 //
 // AD note: every product is written variable-first (a factor that depends on
@@ -27,7 +27,7 @@ namespace {
 
 enum Param { m, R, A, B, a, g };
 
-/// The description of STUDIES.md `coaxial-discs` for
+/// The description of docs/studies.md `coaxial-discs` for
 /// describe<S, CoaxialDiscs>: n = 5, r = 3, m = 2. Generic over the
 /// evaluation type T (S, AD1<S>, AD2<S>) except the chart (S only).
 struct CoaxialDiscs {
@@ -78,7 +78,7 @@ struct CoaxialDiscs {
     C[2] = qd[4] - (qd[3] - qd[2]) * p[R] / p[a];
   }
   /// qdot = psi(q, z) = (R cos(psi) z1, R sin(psi) z1, z1, z2, (R/a)(z2 - z1))
-  /// (001 eq. 9.12 in q's order, SEED_ERRATA.md); z size 2, qd size 5.
+  /// (001 eq. 9.12 in q's order, docs/errata.md); z size 2, qd size 5.
   template <class T>
   static void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
     using std::cos;
@@ -133,7 +133,7 @@ State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& z1, const S& 
   return {std::move(q), std::move(qd)};
 }
 
-// SPECIAL_MOTIONS.md coaxial-discs: m = 1.3, R = 0.7, A = 0.4, B = 0.15,
+// docs/special-motions.md coaxial-discs: m = 1.3, R = 0.7, A = 0.4, B = 0.15,
 // a = 1.6; q0 = (0.2, -0.4, 0.3, -1.1, 0.5), z0 = (1.2, 0.4), so
 // psid = Omega = (R/a)(z20 - z10) = -0.35 throughout.
 //   g = 0: z constant, theta_k = theta_k0 + z_k t, psi = psi0 + Omega t,
@@ -160,7 +160,7 @@ SpecialMotion<S> discs_motion(const std::string& g_text) {
   const S c = mass * gr * rad / (a_in + mass * rad * rad);
   SpecialMotion<S> mo;
   mo.name = gr == 0 ? "no forces (circular orbit)" : "incline g = " + g_text;
-  mo.source = "SPECIAL_MOTIONS.md coaxial-discs";
+  mo.source = "docs/special-motions.md coaxial-discs";
   mo.parameters = {mass, rad, a_in, b_in, dist, gr};
   Vec<S> q0(5);
   q0 << x0, y0, th10, th20, ps0;
@@ -204,7 +204,7 @@ Study<S> coaxial_discs_study() {
   st.invariants = [](const System<S>&) {
     std::vector<Invariant<S>> inv;
     // psid = (R/a)(z2 - z1) and z2 - z1 are constant for any g: on the
-    // incline zdot_1 = zdot_2 (SEED_ERRATA.md, corrected §9.3 system).
+    // incline zdot_1 = zdot_2 (docs/errata.md, corrected §9.3 system).
     inv.push_back({"psi_dot", [](const Vec<S>&, const Vec<S>& qd) { return qd[4]; }, true});
     inv.push_back(
         {"z2_minus_z1", [](const Vec<S>&, const Vec<S>& qd) { return qd[3] - qd[2]; }, true});

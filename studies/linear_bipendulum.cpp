@@ -4,10 +4,10 @@
 //   x1 x1d + (y1 - y0) y1d = 0,  x2 x2d + (y2 - y0) y2d = 0,
 // are linear in qdot. Neither contains y0d, so the reaction on y0 vanishes,
 // m0 y0dd = 0 and the motion does not depend on m0 > 0: Hertz's limit
-// m0 -> 0 does not give back the bipendulum (SEED_ERRATA.md §13.7).
+// m0 -> 0 does not give back the bipendulum (docs/errata.md §13.7).
 // Incline g along +x on P1 and P2 only.
 //
-// Parametrization z = (w1, w2, y0d) (SEED_ERRATA.md on 001 (7.1)): each
+// Parametrization z = (w1, w2, y0d) (docs/errata.md on 001 (7.1)): each
 // point turns about P0 with rate w_k, P0 slides with y0d.
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/traced.hpp"
@@ -19,7 +19,7 @@ namespace {
 
 enum Param { m1, m2, m0, g };
 
-/// The description of STUDIES.md `linear-bipendulum` for
+/// The description of docs/studies.md `linear-bipendulum` for
 /// describe<S, LinearBipendulum>: n = 5, r = 2, m = 3.
 struct LinearBipendulum {
   static constexpr int n = 5;  // coordinates: derivations in fixed-size AD

@@ -10,7 +10,7 @@
 //   Pdot_k = Pdot_{k-1} + L thetad_k n_k, n_k = (sin theta_k, -cos theta_k);
 //   C^k = Pdot_k . n_k, k = 0..N (r = N + 1, linear in qdot);
 //   T = sum_k m/2 |Pdot_k|^2 + I/2 thetad_k^2;
-//   V = -m g sum_k x_k (incline g along +x on every body, as in STUDIES.md).
+//   V = -m g sum_k x_k (incline g along +x on every body, as in docs/studies.md).
 // Parametrization z = (v, omega), v the tractor's speed along e_0 and
 // omega = thetad_0 (m = 2), by the classic recursion (Pdot_k = v_k e_k):
 //   thetad_k = (v_{k-1}/L) sin(theta_{k-1} - theta_k),
@@ -186,7 +186,7 @@ std::vector<S> motion_parameters(const S& gr) {
 // Straight motion: every heading theta_k = theta = 0.4 (the train aligned),
 // omega = 0, v0 = 0.7, P_0(0) = (0.5, -0.2), incline g = 3. Every hitch
 // force vanishes and every body moves as the skate's straight line
-// (SPECIAL_MOTIONS.md skate, omega = 0): v = v0 + g cos(theta) t,
+// (docs/special-motions.md skate, omega = 0): v = v0 + g cos(theta) t,
 // P_0 = P_0(0) + (v0 t + g cos(theta) t^2/2) e, theta_k constant. (With
 // zero hitch forces each body is a free skate with thetad = 0, and the
 // common acceleration g cos theta along e keeps the train rigid.)

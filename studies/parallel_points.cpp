@@ -23,7 +23,7 @@ namespace {
 
 enum Param { m1, m2, g };
 
-/// The description of STUDIES.md `parallel-points` for
+/// The description of docs/studies.md `parallel-points` for
 /// describe<S, ParallelPoints>: n = 4, r = 1, m = 3. Generic over the
 /// evaluation type T (S, AD1<S>, AD2<S>) except the chart (S only).
 struct ParallelPoints {
@@ -115,7 +115,7 @@ State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& rho, const S&
   return {std::move(q), std::move(qd)};
 }
 
-// SPECIAL_MOTIONS.md parallel-points, "v1 = v2 on the incline: free fall"
+// docs/special-motions.md parallel-points, "v1 = v2 on the incline: free fall"
 // (any masses): m1 = 0.7, m2 = 1.9, g = 4, q0 = (0.1, 0.2, -0.7, 1.1),
 // v1 = v2 = v = (-0.5, 0.9). Closed form x_k = x_k0 + v_x t + g t^2/2,
 // y_k = y_k0 + v_y t. Regular while v != 0, i.e. always since v_y != 0.
@@ -128,7 +128,7 @@ SpecialMotion<S> free_fall_motion() {
       from_string<S>("1.1");
   SpecialMotion<S> mo;
   mo.name = "free fall with v1 = v2 (incline g = 4)";
-  mo.source = "SPECIAL_MOTIONS.md parallel-points";
+  mo.source = "docs/special-motions.md parallel-points";
   mo.parameters = {mass1, mass2, gr};
   Vec<S> qd0(4);
   qd0 << vx, vy, vx, vy;
@@ -145,7 +145,7 @@ SpecialMotion<S> free_fall_motion() {
   return mo;
 }
 
-// SPECIAL_MOTIONS.md parallel-points, "g = 0: uniform rectilinear motion from
+// docs/special-motions.md parallel-points, "g = 0: uniform rectilinear motion from
 // any state": m1 = 0.8, m2 = 1.4, v1 = 1.3 (cos 0.7, sin 0.7),
 // v2 = -0.4 (cos 0.7, sin 0.7), q0 = (0.3, -0.2, -0.5, 0.6) (our choice).
 // With no forces the multiplier vanishes (dC/dq = 0), so q = q0 + qdot0 t.
@@ -157,7 +157,7 @@ SpecialMotion<S> uniform_motion() {
       from_string<S>("0.6");
   SpecialMotion<S> mo;
   mo.name = "uniform motion (g = 0)";
-  mo.source = "SPECIAL_MOTIONS.md parallel-points";
+  mo.source = "docs/special-motions.md parallel-points";
   mo.parameters = {mass1, mass2, S(0)};
   mo.initial = state_from_chart(describe<S, ParallelPoints>(mo.parameters), q0,
                                 from_string<S>("1.3"), from_string<S>("-0.4"),

@@ -22,7 +22,7 @@ namespace {
 
 enum Param { m, R, A, B, g, k };
 
-/// The description of STUDIES.md `rolling-disc` for describe<S, RollingDisc>:
+/// The description of docs/studies.md `rolling-disc` for describe<S, RollingDisc>:
 /// n = 4, r = 2, m = 2. Every function is generic over the evaluation type T
 /// (S, AD1<S>, AD2<S>) except the chart and the non-conservative force
 /// (evaluated in S only).
@@ -119,7 +119,7 @@ State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& thetad, const
   return {std::move(q), std::move(qd)};
 }
 
-// SPECIAL_MOTIONS.md rolling-disc: m = 1.1, R = 0.9, A = 0.45, B = 0.2, g = 0,
+// docs/special-motions.md rolling-disc: m = 1.1, R = 0.9, A = 0.45, B = 0.2, g = 0,
 // q0 = (0.1, 0.3, 0.2, -0.7), thetad0 = 1.5, psid = Omega = 0.8. With
 // kappa = k/(m R^2 + A):
 //   thetad = thetad0 e^{-kappa t}, theta = theta0 + thetad0 (1 - e^{-kappa t})/kappa,
@@ -138,7 +138,7 @@ SpecialMotion<S> disc_motion(const std::string& k_text) {
   const S kappa = kv / (mass * rad * rad + a_in);
   SpecialMotion<S> mo;
   mo.name = kv == 0 ? "circle (k = 0)" : "viscous decay (k = " + k_text + ")";
-  mo.source = "SPECIAL_MOTIONS.md rolling-disc";
+  mo.source = "docs/special-motions.md rolling-disc";
   mo.parameters = {mass, rad, a_in, b_in, S(0), kv};
   Vec<S> q0(4);
   q0 << x0, y0, th0, ps0;

@@ -11,8 +11,9 @@
 //
 // The metric is singular where sin theta = 0 (the Euler-angle chart
 // degenerates: phi and psi turn about the same axis); the formulations raise
-// SingularState ("singular metric g") there. Random states keep
-// |sin theta| >= 1/5.
+// SingularState ("singular metric g") there, and the study's margin
+// margin_sin_theta = |sin theta| lets a run stop before it. Random states
+// keep |sin theta| >= 1/5.
 //
 // AD note: every product is written variable-first (a factor that depends on
 // q, qdot or z comes before the parameters and the ratio<T> constants), as in
@@ -28,7 +29,7 @@ namespace {
 
 enum Param { m, R };
 
-/// The description of STUDIES.md `rolling-sphere` for
+/// The description of docs/studies.md `rolling-sphere` for
 /// describe<S, RollingSphere>: n = 5, r = 2, m = 3. Every function is
 /// generic over the evaluation type T (S, AD1<S>, AD2<S>) except the chart
 /// (S only).
@@ -86,6 +87,16 @@ struct RollingSphere {
     z[1] = qd[1];
     z[2] = qd[2];
   }
+  /// The study's own singular set: the Euler-angle chart, singular where
+  /// sin theta = 0 (det g is proportional to sin^2 theta).
+  template <class S>
+  static std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q,
+                                                 const Vec<S>&) {
+    using std::abs;
+    using std::sin;
+    return {{"margin_sin_theta", abs(sin(q[1])),
+             "Euler-angle chart singular (sin theta = 0: phi and psi turn about one axis)"}};
+  }
   /// The bodies (bodies.hpp): the homogeneous sphere, mass m, centre
   /// (x, y, R); omega in space components from the Euler rates (z-x-z):
   /// (thetad cos phi + psid sin theta sin phi, thetad sin phi - psid sin theta
@@ -115,7 +126,7 @@ using Vec3 = Eigen::Matrix<S, 3, 1>;
 template <class S>
 using Mat3 = Eigen::Matrix<S, 3, 3>;
 
-/// The space components of the angular velocity (SPECIAL_MOTIONS.md
+/// The space components of the angular velocity (docs/special-motions.md
 /// rolling-sphere): omega_x = thetad cos phi + psid sin theta sin phi,
 /// omega_y = thetad sin phi - psid sin theta cos phi, omega_z = phid + psid
 /// cos theta; q, qd size 5.
@@ -191,7 +202,7 @@ State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& phid, const S
   return {std::move(q), std::move(qd)};
 }
 
-// SPECIAL_MOTIONS.md rolling-sphere: m = 1.3, R = 0.6,
+// docs/special-motions.md rolling-sphere: m = 1.3, R = 0.6,
 // (phi, theta, psi) = (0.3, 1.0, -0.4), (phid, thetad, psid) = (0, 0.36, 1.2),
 // (x, y) = (0.2, -0.1). There is no reaction (002 errata: both multipliers
 // are zero), so the sphere moves freely: omega is constant in space (and in
@@ -233,7 +244,7 @@ SpecialMotion<S> constant_omega_motion() {
   const S phid0 = S(0), thetad0 = from_string<S>("0.36"), psid0 = from_string<S>("1.2");
   SpecialMotion<S> mo;
   mo.name = "constant angular velocity";
-  mo.source = "SPECIAL_MOTIONS.md rolling-sphere";
+  mo.source = "docs/special-motions.md rolling-sphere";
   mo.parameters = {mass, rad};
   Vec<S> q0(5);
   q0 << phi0, theta0, psi0, x0, y0;

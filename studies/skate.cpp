@@ -74,7 +74,7 @@ State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& s, const S& o
   return {std::move(q), std::move(qd)};
 }
 
-// SPECIAL_MOTIONS.md "skate on an incline": m = 1.2, I = 0.3, g = 3,
+// docs/special-motions.md "skate on an incline": m = 1.2, I = 0.3, g = 3,
 // q0 = (0.5, -0.2, 0.4), s0 = 0.7, thetad = omega. The skate drifts across
 // the slope at mean speed g/(2 omega); omega = 0 is a straight line.
 template <class S>
@@ -85,14 +85,14 @@ SpecialMotion<S> incline_motion(const std::string& omega_text, const std::string
   const S s0 = from_string<S>("0.7"), w = from_string<S>(omega_text);
   SpecialMotion<S> mo;
   mo.name = "incline g = 3, omega = " + omega_text + ", t <= " + t_end_text;
-  mo.source = "SPECIAL_MOTIONS.md skate on an incline";
+  mo.source = "docs/special-motions.md skate on an incline";
   mo.parameters = {mass, inertia, gr};
   Vec<S> q0(3);
   q0 << x0, y0, th0;
   mo.initial = state_from_chart(describe<S, Skate>(mo.parameters), q0, s0, w);
   mo.t_end = t_end;
   // theta = 0.4 + omega t reaches pi/2 at t = 1.30 for omega = 0.9: there the
-  // Voronec split ydot = tan(theta) xdot is singular (SPECIAL_MOTIONS.md).
+  // Voronec split ydot = tan(theta) xdot is singular (docs/special-motions.md).
   if (w != 0 && th0 + w * t_end >= boost::math::constants::half_pi<S>())
     mo.excluded["voronec"] = "the split ydot = tan(theta) xdot is singular at cos(theta) = 0, "
                              "which this motion crosses at t = (pi/2 - theta0)/omega";

@@ -12,7 +12,7 @@ namespace nhs {
 // Reactions and multipliers are compared against the size of the terms of
 // the Lagrange equations g qddot + Gamma = A + R (001 eq. 3.14) that a
 // reaction balances, not against their own size: where the reaction
-// vanishes (rolling-sphere, SEED_ERRATA.md 002 eqs. 7, 16) each formulation
+// vanishes (rolling-sphere, docs/errata.md 002 eqs. 7, 16) each formulation
 // leaves only the rounding of those terms. The multipliers' scale is that
 // force over the size of dC/dqdot (R = lambda dC/dqdot).
 template <class S>

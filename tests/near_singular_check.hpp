@@ -1,6 +1,6 @@
 // Shared by test_precision_near_singular.cpp (long double, float128; quick)
 // and test_precision_near_singular_mp100.cpp (slow): the symmetric
-// bipendulum (000 §13, eqs. 93-94; SPECIAL_MOTIONS.md bipendulum (e))
+// bipendulum (000 §13, eqs. 93-94; docs/special-motions.md bipendulum (e))
 // integrated towards its singular turning point and compared with the exact
 // pendulum, with the library's symmetric_near_turning_point (second kind,
 // the precision's default stepper; max-norm error of (q, qdot) and

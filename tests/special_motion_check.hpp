@@ -1,6 +1,6 @@
 // Shared by test_special_motions.cpp (quick) and
 // test_special_motions_all.cpp (slow): integrates every analytic special
-// motion of every study (SPECIAL_MOTIONS.md) with the selected formulations
+// motion of every study (docs/special-motions.md) with the selected formulations
 // to its t_end (20) and compares with the closed form; along the same runs,
 // the energy (where conserved), the study's conserved invariants and the
 // constraint residuals stay within the same bound as the trajectory.

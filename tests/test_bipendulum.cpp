@@ -75,7 +75,7 @@ TYPED_TEST(Bipendulum, SingularSetsAreReportedByName) {
     EXPECT_EQ(singular_condition([&] { first.acceleration(sys, q, qd); }),
               "P0 undefined (000 eq. 72b: y1d = y2d = 0)");
   }
-  // SEED_ERRATA.md: dC/dqdot vanishes with P2 at rest at P0 (x2 = 0, v2 = 0,
+  // docs/errata.md: dC/dqdot vanishes with P2 at rest at P0 (x2 = 0, v2 = 0,
   // (P1 - P2) . v1 = 0), a state eq. 72 omits.
   {
     const Vec<S> q = vec4(S(1), num<S>("0.5"), S(0), num<S>("-0.4"));
@@ -200,7 +200,7 @@ TYPED_TEST(Bipendulum, RunStopsBeforeTheTurningPoint) {
 // Energy separation (000 eqs. 85-86): with separate potentials, T1 + V1 and
 // T2 + V2 are each constant, for the incline (eq. 91) and for a harmonic
 // pull on each point (our second case), with unequal masses: the incline
-// from the state of SPECIAL_MOTIONS.md (a) to t = 2 (verified there), the
+// from the state of docs/special-motions.md (a) to t = 2 (verified there), the
 // harmonic pull k = 1 from P1 = (1.5, 0), P2 = (0.5, 1), z = (0, 1, -1) to
 // t = 20 (a motion that stays 0.1 away from the singular sets; most
 // harmonic motions we tried reach eq. 72b, y1d = y2d = 0, within a few
@@ -284,7 +284,7 @@ TYPED_TEST(Bipendulum, SpontaneousMotionsKeepSpeeds) {
 }
 
 // (c) The printed eq. 90 does not give a uniform motion; the corrected
-// condition y1d v2^2 = y2d v1^2 does (SEED_ERRATA.md).
+// condition y1d v2^2 = y2d v1^2 does (docs/errata.md).
 TYPED_TEST(Bipendulum, PrintedEquation90IsNotUniform) {
   using S = TypeParam;
   const Study<S>& st = find_study<S>("bipendulum");
@@ -304,9 +304,9 @@ TYPED_TEST(Bipendulum, PrintedEquation90IsNotUniform) {
 // (b) The circle of eq. 89 is the epsilon -> 0 limit of regular motions
 // (x2 = 0, P2 = P0, v2 = (0, epsilon)): at t = 3, P1's distance from the
 // uniform circular motion of eq. 89 is proportional to epsilon, and so is
-// the margin sigma_min(dC/dqdot) (~1.35 epsilon, as in SPECIAL_MOTIONS.md).
+// the margin sigma_min(dC/dqdot) (~1.35 epsilon, as in docs/special-motions.md).
 // Measured here: distance / epsilon = 3.1586, 3.12509, 3.12476 for epsilon
-// = 1e-2, 1e-4, 1e-6 (SPECIAL_MOTIONS.md quotes ~3.06 epsilon without
+// = 1e-2, 1e-4, 1e-6 (docs/special-motions.md quotes ~3.06 epsilon without
 // saying how the distance is measured; the radial distance from the circle
 // is 2.75 epsilon). Asserted: linearity (the ratio settles as O(epsilon))
 // and the constant within [3, 3.2].
@@ -358,9 +358,9 @@ TYPED_TEST(Bipendulum, DigitsKeptNearTheTurningPoint) {
   EXPECT_LT(far.error, dbl ? num<S>("1e-11") : num<S>("1e-41"));
 }
 
-// Hertz's limit (SEED_ERRATA.md §13.7): the linear bipendulum's motion does
+// Hertz's limit (docs/errata.md §13.7): the linear bipendulum's motion does
 // not depend on m0, y0 moves uniformly, and it does not approach the
-// bipendulum (figures of SPECIAL_MOTIONS.md, verified there at 40 digits).
+// bipendulum (figures of docs/special-motions.md, verified there at 40 digits).
 TYPED_TEST(Bipendulum, LinearModelIgnoresM0AndMissesTheBipendulum) {
   using S = TypeParam;
   const FindingSettings<S> fs{tight_tolerance<S>()};
@@ -380,7 +380,7 @@ TYPED_TEST(Bipendulum, LinearModelIgnoresM0AndMissesTheBipendulum) {
   using std::abs;
   EXPECT_LE(abs(ref[2].y0_linear - S(2) * ref[1].y0_linear + ref[0].y0_linear),
             Tolerance<S>::analytic);
-  // SPECIAL_MOTIONS.md (5-6 digits): y0(1), y0(2) of both models; P1 apart.
+  // docs/special-motions.md (5-6 digits): y0(1), y0(2) of both models; P1 apart.
   const S five = num<S>("1e-5");
   EXPECT_LT(abs(ref[1].y0_bipendulum - num<S>("1.50495")), five);
   EXPECT_LT(abs(ref[2].y0_bipendulum - num<S>("2.58339")), five);

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,14 +77,21 @@ class Cli : public ::testing::Test {
   }
 
   // Runs `nhs args...` (no shell), capturing stdout and stderr through files.
-  Result nhs(const std::vector<std::string>& args) {
+  // stdout_to: another file for stdout (e.g. /dev/full); "-": stdout closed.
+  // sigint_after: when positive, SIGINT is sent after this many seconds.
+  Result nhs(const std::vector<std::string>& args, const std::string& stdout_to = "",
+             double sigint_after = 0) {
     Result r;
 #ifdef NHS_CLI_PATH
     const std::string exe = NHS_CLI_PATH;
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const fs::path out = stdout_to.empty() ? dir_ / "stdout" : fs::path(stdout_to),
+                   err = dir_ / "stderr";
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (stdout_to == "-")
+      posix_spawn_file_actions_addclose(&fa, 1);
+    else
+      posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::vector<char*> argv{const_cast<char*>(exe.c_str())};
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
@@ -95,10 +103,14 @@ class Cli : public ::testing::Test {
       ADD_FAILURE() << "cannot start " << exe;
       return r;
     }
+    if (sigint_after > 0) {
+      usleep(static_cast<useconds_t>(sigint_after * 1e6));
+      kill(pid, SIGINT);
+    }
     int status = 0;
     waitpid(pid, &status, 0);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
+    r.out = stdout_to.empty() ? slurp(out) : std::string();
     r.err = slurp(err);
 #endif
     (void)args;
@@ -159,9 +171,18 @@ TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
   expect_error({"run", "skate", "--dt-out", "-0.1"}, 2, "--dt-out");
   expect_error({"run", "skate", "--stepper", "euler"}, 2, "unknown stepper 'euler'");
   expect_error({"run", "skate", "--max-rhs-calls", "lots"}, 2, "'lots'");
-  expect_error({"run", "skate", "--out", (dir_ / "no/such/dir/f.csv").string()}, 2, "--out");
-  std::ofstream(dir_ / "plain-file") << "x";
-  expect_error({"verify", "--out-dir", (dir_ / "plain-file").string()}, 2, "--out-dir");
+  expect_error({"run", "skate", "--out", ""}, 2, "--out: empty");
+  expect_error({"verify", "--out-dir", ""}, 2, "--out-dir: empty");
+  expect_error({"findings", "--out-dir", ""}, 2, "--out-dir: empty");
+  expect_error({"verify", "--jobs", "50000"}, 2, "--jobs 50000");
+  expect_error({"verify", "--precision", "all,float7"}, 2, "unknown precision 'float7'");
+  expect_error({"run", "skate", "--t-end", "1e300"}, 2, "output samples");
+  expect_error({"run", "skate", "--dt-out", "1e-315"}, 2, "output samples");
+  expect_error({"run", "skate", "--rtol", "1e-200"}, 2, "below what dopri5 reaches");
+  expect_error({"run", "skate", "--precision", "mp50", "--stepper", "dopri5"}, 2,
+               "the default tolerance of mp50");
+  expect_error({"accel", "skate", "--q", std::string(40000, '7') + ",0,0", "--qdot", "0,0,0"}, 2,
+               "(40000 characters)");
   expect_error({"verify", "--states", "0"}, 2, "--states");
   if (have_study("rolling-disc"))
     expect_error({"accel", "rolling-disc", "--param", "I=1"}, 2, "no parameter 'I'");
@@ -183,7 +204,7 @@ TEST_F(Cli, InvalidStatesExitThree) {
     expect_error({"accel", "parallel-points", "--q", "0,0,1,1", "--qdot", "0,0,0,0"}, 3, "rank");
 }
 
-// The bipendulum's singular sets (SEED_ERRATA.md on 000 eq. 72) are reported
+// The bipendulum's singular sets (docs/errata.md on 000 eq. 72) are reported
 // by name by accel and run (exit 3), never turned into numbers.
 TEST_F(Cli, BipendulumSingularStatesExitThree) {
   if (!have_study("bipendulum")) GTEST_SKIP();
@@ -517,6 +538,115 @@ TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
   EXPECT_NE(mp.err.find("second-kind (generated) in mp50"), std::string::npos) << mp.err;
   expect_error({"accel", "skate", "--generated", "--formulation", "maggi"}, 2,
                "no generated code for formulation 'maggi'");
+}
+
+// I/O failures have their own exit code, 5, with one line; nothing that was
+// written is reported as a success.
+TEST_F(Cli, WriteFailuresExitFive) {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"list"}, {"accel", "skate"}, {"run", "skate", "--t-end", "1"}}) {
+    std::string cmd;
+    for (const auto& a : args) cmd += " " + a;
+    for (const char* where : {"/dev/full", "-"}) {
+      const Result r = nhs(args, where);
+      EXPECT_EQ(r.code, 5) << cmd << " > " << where << ": " << r.err;
+      const auto err = lines(r.err);
+      ASSERT_FALSE(err.empty()) << cmd;
+      EXPECT_EQ(err.back().rfind("nhs: error: cannot write", 0), 0u) << cmd << ": " << r.err;
+    }
+  }
+  const Result r = nhs({"run", "skate", "--t-end", "1", "--out", "/dev/full"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  expect_error({"run", "skate", "--out", (dir_ / "no/such/dir/f.csv").string()}, 5, "--out");
+  std::ofstream(dir_ / "plain-file") << "x";
+  expect_error({"verify", "--out-dir", (dir_ / "plain-file").string()}, 5, "--out-dir");
+}
+
+// Overflow is exit 4 naming a non-finite value, never NaN printed with exit
+// 0 and never a "singular state" built from NaN pivots.
+TEST_F(Cli, OverflowExitsFourNamingTheNonFiniteValue) {
+  std::vector<std::string> names;
+  for (const auto& f : formulations<double>()) names.push_back(f->name());
+  for (const auto& f : names) {
+    if (have_study("rolling-disc")) {
+      const Result r = nhs({"accel", "rolling-disc", "--formulation", f, "--param", "k=3e307",
+                            "--q", "0,0,0,0", "--z", "20,0"});
+      EXPECT_TRUE(r.code == 4 || r.code == 2) << f << ": " << r.err << r.out;
+      if (r.code == 4) EXPECT_NE(r.err.find("non-finite value"), std::string::npos) << r.err;
+      EXPECT_EQ(r.out.find("nan"), std::string::npos) << f << ": " << r.out;
+    }
+    const Result s = nhs({"accel", "skate", "--formulation", f, "--q", "0,0,0", "--qdot",
+                          "4e157,0,0"});
+    EXPECT_TRUE(s.code == 0 || s.code == 4 || s.code == 2) << f << ": " << s.err;
+    EXPECT_EQ(s.err.find("nhs: error: singular state"), std::string::npos) << f << ": " << s.err;
+    EXPECT_EQ(s.out.find("nan"), std::string::npos) << f << ": " << s.out;
+    EXPECT_EQ(s.out.find("inf"), std::string::npos) << f << ": " << s.out;
+  }
+  // The energy overflows at the first sample: exit 4 before any row.
+  const Result e = nhs({"run", "skate", "--param", "g=2e300", "--q", "3e10,0,0", "--qdot", "0,0,0",
+                        "--t-end", "1"});
+  EXPECT_EQ(e.code, 4) << e.err;
+  EXPECT_NE(e.err.find("non-finite value: energy"), std::string::npos) << e.err;
+  EXPECT_EQ(e.out.find("inf"), std::string::npos) << e.out;
+}
+
+// A run that meets a singular set between two samples, or inside one step,
+// stops there with exit 3 naming it, in every precision's default stepper.
+TEST_F(Cli, RunsStopAtASingularSetInsideAStep) {
+  if (have_study("parallel-points")) {
+    for (const char* precision : {"double", "long-double", "float128", "mp50"}) {
+      // Both points sent against g = 0.5 at speed 1: they stop at t = 2.
+      const Result r = nhs({"run", "parallel-points", "--precision", precision, "--param",
+                            "g=0.5", "--q", "0,1,0,3", "--qdot", "-1,0,-1,0", "--t-end", "4",
+                            "--dt-out", "1.5"});
+      EXPECT_EQ(r.code, 3) << precision << ": " << r.err;
+      EXPECT_NE(r.err.find("rank loss of dC/dqdot"), std::string::npos) << r.err;
+    }
+  }
+  if (have_study("bipendulum")) {
+    // Both points cross x = 0 together at t = 0.4 (000 eq. 72a).
+    for (const char* f : {"second-kind", "udwadia-kalaba", "first-kind"}) {
+      const Result r = nhs({"run", "bipendulum", "--formulation", f, "--q", "-0.8,0.2,-0.8,0.2",
+                            "--qdot", "2,0.5,2,0.5", "--t-end", "1"});
+      EXPECT_EQ(r.code, 3) << f << ": " << r.err;
+      EXPECT_NE(r.err.find("72a"), std::string::npos) << f << ": " << r.err;
+    }
+  }
+  if (have_study("rolling-sphere")) {
+    const Result r = nhs({"run", "rolling-sphere", "--q", "0,0.3,0,0,0", "--z", "0,-1.5,0",
+                          "--t-end", "1"});
+    EXPECT_EQ(r.code, 3) << r.err;
+    EXPECT_NE(r.err.find("Euler-angle chart singular"), std::string::npos) << r.err;
+  }
+}
+
+// A stopped run's summary counts its steps, and a run on SIGINT stops at the
+// next step with exit 130, its summary and its rows.
+TEST_F(Cli, StoppedAndInterruptedRunsKeepTheirRowsAndSummary) {
+  const Result r = nhs({"run", "skate", "--t-end", "100", "--max-rhs-calls", "500"});
+  EXPECT_EQ(r.code, 4);
+  EXPECT_EQ(r.err.find(", 0 steps"), std::string::npos) << r.err;
+  const fs::path csv = dir_ / "interrupted.csv";
+  const Result i = nhs({"run", "skate", "--precision", "mp100", "--t-end", "1000", "--dt-out",
+                        "0.01", "--out", csv.string()},
+                       "", 1.5);
+  EXPECT_EQ(i.code, 130) << i.err;
+  const auto err = lines(i.err);
+  ASSERT_EQ(err.size(), 2u) << i.err;
+  EXPECT_EQ(err[0].rfind("nhs run: stopped skate", 0), 0u) << i.err;
+  EXPECT_EQ(err[1].rfind("nhs: error: interrupted (SIGINT)", 0), 0u) << i.err;
+  const auto rows = lines(slurp(csv));
+  EXPECT_GE(rows.size(), 2u);
+}
+
+// Trailing and leading white space in a number is read the same way in
+// every precision.
+TEST_F(Cli, NumbersReadTheSameInEveryPrecision) {
+  for (const char* precision : {"double", "long-double", "float128", "mp50", "mp100"}) {
+    const Result r = nhs({"accel", "skate", "--precision", precision, "--q", " 0.25 ,0,0 ",
+                          "--qdot", "0.5 ,0,0", "--param", "m=2 "});
+    EXPECT_EQ(r.code, 0) << precision << ": " << r.err;
+  }
 }
 
 TEST_F(Cli, HelpExitsZero) {

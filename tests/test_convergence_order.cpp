@@ -1,5 +1,5 @@
 // Observed order of each stepper against the closed form of the skate on
-// the incline (SPECIAL_MOTIONS.md, 001 §9.1; omega = 0.9), Bulirsch-Stoer's
+// the incline (docs/special-motions.md, 001 §9.1; omega = 0.9), Bulirsch-Stoer's
 // error against its tolerance in float128, mp50 (16 columns) and mp100 (20
 // columns), Fehlberg 7(8)'s on a uniform motion, and exactness of Odeint's
 // method coefficients in 100 digits.
@@ -261,7 +261,7 @@ void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
   check_error_follows_tolerance<T>(SkateSetup<T>(), "bulirsch-stoer", T(2), e_min, e_max, e_step);
 }
 
-/// The rolling disc on its circle (k = 0; SPECIAL_MOTIONS.md rolling-disc),
+/// The rolling disc on its circle (k = 0; docs/special-motions.md rolling-disc),
 /// first kind.
 template <class T>
 struct RollingDiscCircle {

@@ -173,7 +173,7 @@ void expect_separation(const SeparationRun<S>& r, const S& t_end, const std::str
 // from q = (0.3, -0.2, -0.5, 0.6), z = (rho, sigma, theta) = (1.3, 0.4, 1.6):
 // v1 = 1.3 e, v2 = 0.4 e with e = (cos 1.6, sin 1.6), nearly across the
 // incline (parallel, as C requires, but not equal: not the free fall of
-// SPECIAL_MOTIONS.md). On C the reaction is normal to e, so rho and sigma
+// docs/special-motions.md). On C the reaction is normal to e, so rho and sigma
 // gain the same g cos theta: rho - sigma = 0.9 stays constant and the
 // singular set v1 = v2 = 0 is never reached (measured with `nhs run`:
 // sigma_min(dC/dqdot) >= 1.36, growing with the speed, to t = 1000). The
@@ -204,7 +204,7 @@ template <class S>
 using Runs = std::vector<std::pair<std::string, S>>;
 
 // The bipendulum (000 §13) on the incline g = 2.2 from the state of
-// SPECIAL_MOTIONS.md (a) (m1 = 0.8, m2 = 1.5, P1 = (1.2, 0.3),
+// docs/special-motions.md (a) (m1 = 0.8, m2 = 1.5, P1 = (1.2, 0.3),
 // P2 = (-0.9, -0.5), z = (0.4, 0.6, -0.8)), beyond Bipendulum.EnergiesSeparate
 // (second-kind to t = 2). Measured with `nhs run` (margins): the motion
 // stays regular at least to t = 1000 (margin_72b = max(|y1d|, |y2d|) >= 0.50;
@@ -236,7 +236,7 @@ TYPED_TEST(EnergySeparation, BipendulumOnTheIncline) {
 // margin on [0, 30] is 0.18 at the samples (0.106 between them); the
 // motion reaches eq. 72b (y1d = y2d = 0: margin_72b = 0.01) at t = 34.06,
 // and first-kind stops at t = 33.97, where P1 nears P0 and the chart's G
-// is singular. (From the state of SPECIAL_MOTIONS.md (a), k = 0.5, 1, 2
+// is singular. (From the state of docs/special-motions.md (a), k = 0.5, 1, 2
 // reach margin 0.01 on 72b at t = 3.05, 2.15, 1.56.)
 TYPED_TEST(EnergySeparation, BipendulumHarmonicPull) {
   using S = TypeParam;

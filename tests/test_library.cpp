@@ -119,7 +119,7 @@ TYPED_TEST(Library, EveryStepperReachesTheClosedForm) {
     opts.t_end = S(2);
     opts.dt_out = S(1) / S(2);
     opts.stepper = stepper;
-    // Accuracies each stepper reaches in reasonable time (DEPENDENCIES.md):
+    // Accuracies each stepper reaches in reasonable time (docs/numerics.md):
     // dopri5 is a double-precision method (1e-13 beyond double); Fehlberg
     // 7(8) beyond double is held to 1e-30 (at the 1e-40 of
     // Tolerance<mp50>::analytic it would need ~10^6 RHS calls for these

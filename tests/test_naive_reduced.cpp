@@ -208,7 +208,7 @@ TYPED_TEST(NaiveReduced, CoaxialDiscsAgreeEverywhere) {
 //   phidd_naive - phidd     = (5/7) thetad omega_z cos(theta) / sin(theta),
 //   psidd_naive - psidd     = -(5/7) thetad omega_z / sin(theta),
 // and (xdd, ydd) differ by a times those. So thetadd is right exactly where
-// psid omega_z = 0 (SEED_ERRATA.md 002, eq. 6), and the whole motion exactly
+// psid omega_z = 0 (docs/errata.md 002, eq. 6), and the whole motion exactly
 // where omega_z = 0 or psid = thetad = 0 (sin theta != 0 on regular states).
 TYPED_TEST(NaiveReduced, RollingSphereFailsUnlessOmegaZOrPsidAndThetadVanish) {
   using S = TypeParam;

@@ -1,4 +1,4 @@
-// Compares, in mp100, every formulation's qddot with the hand-written closed forms (nhs/studies/closed_forms.hpp: 001 §9.1-9.4, 000 §13) and integrated special motions with their exact solutions (SPECIAL_MOTIONS.md), to 1e-90: no double literal leaks into an mp computation.
+// Compares, in mp100, every formulation's qddot with the hand-written closed forms (nhs/studies/closed_forms.hpp: 001 §9.1-9.4, 000 §13) and integrated special motions with their exact solutions (docs/special-motions.md), to 1e-90: no double literal leaks into an mp computation.
 // ctest-labels: unit mp
 //
 // A literal or a conversion rounded through double anywhere on the generic

@@ -1,5 +1,5 @@
 // First integrals along long runs in 50 digits: from every study's default
-// state (default parameters; STUDIES.md) to t = 1000 with the first-kind
+// state (default parameters; docs/studies.md) to t = 1000 with the first-kind
 // equations (or the first formulation that applies and may follow the
 // default motion), Bulirsch-Stoer at rtol = atol = 1e-46: the energy (where
 // the study declares it conserved and no non-conservative force does work)
@@ -106,7 +106,7 @@ TEST(LongRunsMp50, FirstIntegralsToT1000) {
 // all t (rho - sigma = 0.9 is constant; sigma_min(dC/dqdot) >= 1.36 to
 // t = 1000, measured), the speeds grow to ~2500 and x1 to ~1.2e6;
 // (b) the bipendulum on the incline g = 2.2 from the state of
-// SPECIAL_MOTIONS.md (a) (m1 = 0.8, m2 = 1.5), the forced case that stays
+// docs/special-motions.md (a) (m1 = 0.8, m2 = 1.5), the forced case that stays
 // regular longest (measured with `nhs run`: margin_72b >= 0.50 to t = 1000;
 // the harmonic pull k = 1 of test_energy_separation.cpp reaches eq. 72b at
 // t = 34.06), second-kind: first-kind's chart has G = psi^T g psi with

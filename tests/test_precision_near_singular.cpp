@@ -1,4 +1,4 @@
-// Compares the symmetric bipendulum integrated towards its singular turning point (000 §13, eqs. 93-94; SPECIAL_MOTIONS.md bipendulum (e)) with the exact pendulum in long double and float128: the digits each precision keeps near the singular set.
+// Compares the symmetric bipendulum integrated towards its singular turning point (000 §13, eqs. 93-94; docs/special-motions.md bipendulum (e)) with the exact pendulum in long double and float128: the digits each precision keeps near the singular set.
 // ctest-labels: mp
 //
 // The check, its tolerances and the table of digits kept in every

@@ -1,4 +1,4 @@
-// Compares the symmetric bipendulum integrated towards its singular turning point (000 §13, eqs. 93-94; SPECIAL_MOTIONS.md bipendulum (e)) with the exact pendulum in mp100: the digits kept near the singular set.
+// Compares the symmetric bipendulum integrated towards its singular turning point (000 §13, eqs. 93-94; docs/special-motions.md bipendulum (e)) with the exact pendulum in mp100: the digits kept near the singular set.
 // ctest-labels: mp slow
 //
 // The check and the table of every precision: near_singular_check.hpp.

@@ -1,5 +1,5 @@
 // The quick representative of the slow multiprecision checks: the skate on
-// the incline (SPECIAL_MOTIONS.md, 001 §9.1, omega = 0.9) integrated to
+// the incline (docs/special-motions.md, 001 §9.1, omega = 0.9) integrated to
 // t = 2 (t = 20, and every study and formulation, in the slow
 // test_precision_special_motions.cpp and test_special_motions_all.cpp)
 // with the first-kind equations in long double, float128, mp50 and mp100

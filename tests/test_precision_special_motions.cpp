@@ -1,5 +1,5 @@
 // Special motions in long double, float128 and mp100: every analytic
-// special motion of every study (SPECIAL_MOTIONS.md; each study's
+// special motion of every study (docs/special-motions.md; each study's
 // special_motions(), so studies added later are picked up) integrated to
 // its t_end (20) with every valid formulation, against the closed form:
 // error <= 1e-12 / 1e-25 / 1e-80 (Tolerance<S>::analytic), with energy,

@@ -2,7 +2,7 @@
 // no-op to round-off on states already on C (every study x formulation x
 // scalar); over a long second-kind run max |C| stays at round-off with it
 // and grows without it (energy error of both runs printed); with it, every
-// stepper follows the analytic special motions (SPECIAL_MOTIONS.md) to the
+// stepper follows the analytic special motions (docs/special-motions.md) to the
 // verify tolerance wherever it does without, which checks the restart of
 // the dense-output steppers after the state is changed. Far from the
 // origin, where the bipendulum's quadratic C grows with |q|, the projection

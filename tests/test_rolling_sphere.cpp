@@ -1,9 +1,9 @@
-// The rolling sphere (002, Lemos 2003; SEED_ERRATA.md 002): the true theta
+// The rolling sphere (002, Lemos 2003; docs/errata.md 002): the true theta
 // equation is Lemos' eq. 7/16, thetadd + phid psid sin theta = 0; both
 // multipliers vanish; eq. 6 (the naive reduced Lagrangian) differs from the
 // true thetadd by (5/7) sin theta psid (phid + psid cos theta); the metric is
 // singular at sin theta = 0; the closed form of the constant-omega motion
-// (SPECIAL_MOTIONS.md rolling-sphere) is a consistent rotation.
+// (docs/special-motions.md rolling-sphere) is a consistent rotation.
 // ctest-labels: unit study
 #include "scalar_test.hpp"
 
@@ -70,7 +70,7 @@ TYPED_TEST(RollingSphere, ThetaEquationIsLemos16) {
   }
 }
 
-// (b) SEED_ERRATA.md 002, (7)/(16): both multipliers are zero, xdd = ydd = 0.
+// (b) docs/errata.md 002, (7)/(16): both multipliers are zero, xdd = ydd = 0.
 // Scale: the terms of the Lagrange equations g qddot + Gamma = A + R that a
 // reaction would have to balance.
 TYPED_TEST(RollingSphere, MultipliersVanish) {
@@ -128,7 +128,7 @@ TYPED_TEST(RollingSphere, SingularMetricAtSinThetaZero) {
   EXPECT_NO_THROW(second_kind<S>(sys, x0.q, x0.qdot));
 }
 
-// (d) 002 eq. 6 against the true motion (SEED_ERRATA.md 002, (6)): the
+// (d) 002 eq. 6 against the true motion (docs/errata.md 002, (6)): the
 // naive thetadd minus the true one is
 //   (5 psid^2 s c - 2 phid psid s)/7 + phid psid s = (5/7) s psid (phid + psid c),
 // zero exactly where psid (phid + psid cos theta) = 0 (s = sin theta != 0).
@@ -188,7 +188,7 @@ TYPED_TEST(RollingSphere, NaiveEquation6DiffersByPredictedTerm) {
   EXPECT_LE(abs(off - predicted(mo.initial.q, mo.initial.qdot)), Tolerance<S>::cross);
 }
 
-// The closed form of SPECIAL_MOTIONS.md rolling-sphere: the angles it returns
+// The closed form of docs/special-motions.md rolling-sphere: the angles it returns
 // give the rotation exp(t [omega]x) Rot0 (compared as matrices, which needs
 // no unwrapping), they are continuous (samples 1/4 apart move by less than
 // 1), sin theta stays >= 0.67 on [0, 20], the state stays on C, and the

@@ -1,9 +1,9 @@
-// Compares the closed forms of 001 §9.1-9.4 and 000 §13 (as corrected in SEED_ERRATA.md) with the generic derivation at random regular states.
+// Compares the closed forms of 001 §9.1-9.4 and 000 §13 (as corrected in docs/errata.md) with the generic derivation at random regular states.
 // ctest-labels: unit study
 //
 // Every oracle is transcribed from the seed (Benenti, SIGMA 3 (2007) 036,
-// shared/seeds/001_…; the bipendulum from 000 §13) with the corrections of
-// SEED_ERRATA.md and written with the seed's general Lagrangian forces A_i.
+// docs/references.md; the bipendulum from 000 §13) with the corrections of
+// docs/errata.md and written with the seed's general Lagrangian forces A_i.
 // The general forms (qddot, zdot, the study's forces) live in
 // nhs/studies/closed_forms.hpp, shared with bench/bench_closed_form.cpp;
 // the special cases (incline, equal masses, scaled variables) are here. The forces fed to it are
@@ -82,7 +82,7 @@ Vec<S> vec(std::initializer_list<S> values) {
 }
 
 // The hand-written forces must be the system's (a check of the transcription
-// of STUDIES.md, not of the seed).
+// of docs/studies.md, not of the seed).
 template <class S>
 void expect_forces(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const Vec<S>& A) {
   EXPECT_LE(relative_difference<S>(active_force(sys, q, qd), A), Tolerance<S>::cross)
@@ -176,7 +176,7 @@ TYPED_TEST(SeedClosedForms, RollingDisc_9_5_to_9_8) {
 }
 
 // ----------------------------------------------------------------------------
-// 001 §9.3, two co-axial discs, as corrected in SEED_ERRATA.md.
+// 001 §9.3, two co-axial discs, as corrected in docs/errata.md.
 // q = (x, y, theta1, theta2, psi), z = (theta1d, theta2d). Forces (incline on
 // both centres, V = -m g x - m g (x + a sin psi)): A = (2 m g, 0, 0, 0,
 // m g a cos psi).
@@ -402,7 +402,7 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_ZeroSectionIsSingular) {
 
 // ----------------------------------------------------------------------------
 // 000 §13, the bipendulum: (80)-(82) for general forces (with the correction
-// of (79) in SEED_ERRATA.md) and the incline (91)-(92), against the generic
+// of (79) in docs/errata.md) and the incline (91)-(92), against the generic
 // second kind and the KKT system.
 //
 // Forces: the study's (incline g, harmonic pull k; both nonzero on odd

@@ -186,7 +186,7 @@ enum PointParam { pm };
 struct Inconsistent {
   static SystemInfo info() {
     return {"inconsistent", "test point", "test", {"x", "y"}, {{"m", "1", "mass"}},
-            {"C1", "C2"}, {}, true};
+            {"C1", "C2"}, {}, false};  // affine in qdot (C2 = xd + y): not linear
   }
   template <class T>
   static T kinetic_energy(const Params<T>& p, const Vec<T>&, const Vec<T>& qd) {

@@ -29,7 +29,7 @@ constexpr int kStates = 60;
 
 // A random regular state of the study; for the skate, whose dependent
 // velocity ydot = tan(theta) xdot is singular at cos theta = 0, one with
-// |cos theta| >= 1/10 (SPECIAL_MOTIONS.md, skate).
+// |cos theta| >= 1/10 (docs/special-motions.md, skate).
 template <class S>
 State<S> random_regular_state(const Study<S>& st, const System<S>& sys, std::mt19937_64& rng) {
   using std::abs;
@@ -108,7 +108,7 @@ TYPED_TEST(Voronec, CoefficientsSolveTheConstraintsAndAreAntisymmetric) {
 }
 
 // The rolling sphere (002): q = (phi, theta, psi, x, y), x and y dependent.
-// a as in eq. 12, b as in eqs. 13-14 (SEED_ERRATA.md: correct), and the
+// a as in eq. 12, b as in eqs. 13-14 (docs/errata.md: correct), and the
 // theta component of Voronec's equations is eq. 16: thetadd + phid psid
 // sin theta = 0 (eq. 15 reduces to it).
 TYPED_TEST(Voronec, RollingSphereReproducesLemosEquations12To16) {
@@ -217,7 +217,7 @@ TYPED_TEST(Voronec, ReducedStateRoundTripsAndRefusesStatesOffC) {
   EXPECT_THROW(f.to_state(sys, x.q, off), InvalidState);
 }
 
-// SPECIAL_MOTIONS.md skate on an incline (g = 3, omega = 0.9, theta0 = 0.4):
+// docs/special-motions.md skate on an incline (g = 3, omega = 0.9, theta0 = 0.4):
 // integrated in (q, xd, thetad) it matches the closed form while theta stays
 // below pi/2 (t <= 1.2: theta <= 1.48; the dependent block is singular at
 // t = (pi/2 - 0.4)/0.9 = 1.30).

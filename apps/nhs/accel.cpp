@@ -25,6 +25,15 @@ int accel_command(const AccelOptions& opts) {
   const Setup<S> s = make_setup<S>(opts);
   require_margins(s.sys, s.q, s.qdot, singular_margin_option<S>(opts, regularity_tolerance<S>()));
   const Acceleration<S> acc = s.formulation->acceleration(s.sys, s.q, s.qdot);
+  // No NaN or infinity is printed: an overflow is an error (exit 4).
+  const auto require_finite = [&](const char* what, const Vec<S>& v) {
+    if (!v.allFinite())
+      throw NonFiniteValue(std::string("non-finite value: ") + what + " = " + to_string(v) +
+                           " from " + s.formulation->name() + " " + state_context(s.q, s.qdot));
+  };
+  require_finite("qddot", acc.qddot);
+  if (acc.multipliers) require_finite("multipliers", *acc.multipliers);
+  if (acc.reaction) require_finite("reaction", *acc.reaction);
 
   nlohmann::ordered_json out;
   out["study"] = s.sys.info.name;

@@ -3,12 +3,14 @@
 // that the list of scalar types stays in scalar.hpp), the parsing of numbers
 // and lists in S, and the trajectory recorder shared by `run` and `verify`.
 //
-// Exit codes: 0 success, 1 verify found a failure, 2 usage error, 3 invalid
-// state (off C, singular), 4 integration failure (errors.hpp).
+// Exit codes (README, "Exit codes"; errors.hpp): 0 success, 1 verify found
+// a failure, 2 usage error, 3 invalid state (off C, singular), 4 integration
+// failure or non-finite value, 5 I/O error, 130 interrupted (SIGINT).
 #pragma once
 
 #include "nhs/derivatives.hpp"
 #include "nhs/errors.hpp"
+#include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/generated_formulation.hpp"
 #include "nhs/integrate.hpp"
@@ -20,6 +22,8 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdint>
 #include <cstdio>
 #include <functional>
@@ -61,6 +65,7 @@ struct RunOptions : StateOptions {
   std::string stepper = "auto";
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
   std::string out;            ///< CSV file; empty: stdout
+  bool out_given = false;     ///< --out was given (an empty name is refused)
   bool project = false;       ///< IntegrationOptions::project (--project)
 };
 
@@ -95,6 +100,10 @@ int findings_command(const FindingsOptions& opts);
 
 /// The CLI names of the scalar types, in the order of NHS_FOR_EACH_SCALAR.
 std::vector<std::string> precision_names();
+
+/// Flushes stdout; IoError (exit 5) when anything written to it was lost
+/// (a full disk, a closed descriptor).
+void flush_stdout();
 
 /// "a, b, c".
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
@@ -237,7 +246,8 @@ std::string short_figure(const S& x) {
 }
 
 /// Records a motion sample by sample: writes a CSV row per sample (when a
-/// file is given, flushed at once so that a failed run keeps its rows) and
+/// file is given, flushed at once so that a failed run keeps its rows; the
+/// header with the first row) and
 /// keeps the running figures of the invariants.
 ///
 /// Columns: t, q^i (coordinate names), qdot^i (names suffixed _dot), energy,
@@ -254,7 +264,8 @@ class Recorder {
     invariant_scale.assign(invariants_.size(), S(0));
     invariant0_.assign(invariants_.size(), S(0));
     if (!out_) return;
-    std::string h = "t";
+    std::string& h = header_;
+    h = "t";
     for (const auto& c : sys_.info.coordinates) h += "," + c;
     for (const auto& c : sys_.info.coordinates) h += "," + c + "_dot";
     h += ",energy";
@@ -277,7 +288,6 @@ class Recorder {
                                             Vec<S>(Vec<S>::Ones(sys_.n))))
       h += "," + m.name;
     if (exact_) h += ",error";
-    write_line(h);
   }
 
   void operator()(const Sample<S>& s) {
@@ -291,10 +301,22 @@ class Recorder {
     for (std::size_t k = 0; k < invariants_.size(); ++k) inv[k] = invariants_[k].value(s.q, s.qdot);
     const std::vector<Margin<S>> margins = regularity_margins(sys_, s.q, s.qdot);
     for (const auto& m : margins)
-      if (samples == 0 || m.value < min_margin) {
+      if (min_margin_name.empty() || !(m.value >= min_margin)) {
         min_margin = m.value;
         min_margin_name = m.name;
       }
+    // No NaN or infinity reaches an output: an overflow is an error (exit 4).
+    const auto require_finite = [&](const std::string& what, const S& v) {
+      using boost::multiprecision::isfinite;
+      using std::isfinite;
+      if (!isfinite(v))
+        throw NonFiniteValue("non-finite value: " + what + " = " + to_string<S>(v) + " at t = " +
+                             to_string<S>(s.t) + " " + state_context(s.q, s.qdot));
+    };
+    require_finite("energy", E);
+    for (Eigen::Index a = 0; a < C.size(); ++a) require_finite("C" + std::to_string(a + 1), C[a]);
+    for (std::size_t k = 0; k < inv.size(); ++k) require_finite(invariants_[k].name, inv[k]);
+    for (const auto& m : margins) require_finite(m.name, m.value);
     S err(0);
     if (exact_) {
       const State<S> x = exact_(s.t);
@@ -322,6 +344,10 @@ class Recorder {
       nonconservative_power = max(nonconservative_power, abs(F.dot(s.qdot)));
     }
     if (!out_) return;
+    if (!header_.empty()) {  // written with the first row: a run refused before it writes nothing
+      write_line(header_);
+      header_.clear();
+    }
     std::string row = to_string<S>(s.t);
     for (const auto& v : s.q) row += "," + to_string<S>(v);
     for (const auto& v : s.qdot) row += "," + to_string<S>(v);
@@ -346,18 +372,21 @@ class Recorder {
   S exact_scale{0};   ///< max-norm of the closed form's (q, qdot) over the samples
   S nonconservative_power{0};  ///< max |F . qdot| of the non-conservative forces
   S min_margin{0};              ///< smallest margin to a singular set seen (singular_set.hpp)
-  std::string min_margin_name;  ///< which margin it was (empty: none)
+  std::string min_margin_name;  ///< which margin it was (empty: the system has none)
   std::vector<S> invariant_drift, invariant_scale;
 
  private:
   void write_line(const std::string& line) {
+    errno = 0;
     if (std::fputs(line.c_str(), out_) < 0 || std::fputc('\n', out_) < 0 || std::fflush(out_) != 0)
-      throw std::runtime_error("cannot write the CSV output");
+      throw IoError(std::string("cannot write the CSV output: ") +
+                    (errno ? std::strerror(errno) : "write error"));
   }
 
   const System<S>& sys_;
   std::vector<Invariant<S>> invariants_;
   std::FILE* out_;
+  std::string header_;  ///< not yet written
   std::function<State<S>(const S&)> exact_;
   std::vector<S> invariant0_;
 };

@@ -9,6 +9,8 @@
 //                                        pendulum, up to the singular turning point
 //   bipendulum_near_singular.csv         digits kept per precision as t -> T/4
 //   bipendulum_energy_separation.csv     T_k + V_k drift, incline and harmonic
+//                                        (the incline series ends at t = 2:
+//                                        its later fields are empty)
 // Each file is written as soon as it is computed; a failure keeps the files
 // already written.
 #include "cli.hpp"
@@ -28,25 +30,33 @@ namespace fs = std::filesystem;
 class Csv {
  public:
   Csv(const fs::path& path, const std::string& header) : path_(path), out_(path) {
-    if (!out_) throw UsageError("--out-dir: cannot write '" + path.string() + "'");
-    out_ << header << "\n";
+    if (!out_) throw IoError("--out-dir: cannot write '" + path.string() + "'");
+    write(header);
   }
   template <class... T>
   void row(const T&... values) {
     std::string line;
-    ((line += (line.empty() ? "" : ",") + cell(values)), ...);
-    out_ << line << "\n";
-    out_.flush();
+    bool first = true;
+    ((line += (first ? "" : ",") + cell(values), first = false), ...);
+    write(line);
   }
   ~Csv() { fmt::print(stderr, "nhs findings: wrote {}\n", path_.string()); }
 
  private:
   static std::string cell(const std::string& s) { return s; }
   static std::string cell(const char* s) { return s; }
-  static std::string cell(double x) { return fmt::format("{:.17g}", x); }
+  // A missing or non-finite value is an empty field, never "nan".
+  static std::string cell(double x) { return std::isfinite(x) ? fmt::format("{:.17g}", x) : ""; }
   template <class S>
   static std::string cell(const S& x) {
-    return to_string<S>(x);
+    using boost::multiprecision::isfinite;
+    using std::isfinite;
+    return isfinite(x) ? to_string<S>(x) : "";
+  }
+  void write(const std::string& line) {
+    out_ << line << "\n";
+    out_.flush();
+    if (!out_) throw IoError("cannot write '" + path_.string() + "'");
   }
   fs::path path_;
   std::ofstream out_;
@@ -97,7 +107,7 @@ int findings_command(const FindingsOptions& opts) {
       q << from_string<S>("1.5"), S(0), from_string<S>("0.5"), S(1);
       return bipendulum_state<S>(q, S(0), S(1), S(-1));
     };
-    // The incline motion of SPECIAL_MOTIONS.md (a) stays regular to t = 2;
+    // The incline motion of docs/special-motions.md (a) stays regular to t = 2;
     // the harmonic one (k = 1, test_bipendulum.cpp) to t = 20.
     const auto inc = drifts(std::vector<double>{0.8, 1.5, 2.2, 0}, states.operator()<double>(true), 2.0);
     const std::vector<mp50> pm = {from_string<mp50>("0.8"), from_string<mp50>("1.5"), mp50(0),

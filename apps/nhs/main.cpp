@@ -6,10 +6,14 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <set>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace nhs::cli {
@@ -20,6 +24,13 @@ std::vector<std::string> precision_names() {
   NHS_FOR_EACH_SCALAR(NHS_CLI_NAME_)
 #undef NHS_CLI_NAME_
   return names;
+}
+
+void flush_stdout() {
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    throw IoError(std::string("cannot write to standard output: ") +
+                  (errno ? std::strerror(errno) : "write error"));
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
@@ -186,6 +197,12 @@ int run_main(int argc, char** argv) {
     return 2;
   }
 
+  run.out_given = run_cmd->get_option("--out")->count() > 0;
+  if (verify_cmd->parsed() && verify.out_dir.empty())
+    throw UsageError("--out-dir: empty directory name");
+  if (findings_cmd->parsed() && findings.out_dir.empty())
+    throw UsageError("--out-dir: empty directory name");
+
   if (list->parsed()) return list_command();
   if (accel_cmd->parsed())
     return with_scalar(accel.precision, [&]<class S>() { return accel_command<S>(accel); });
@@ -206,7 +223,9 @@ int main(int argc, char** argv) {
     return code;
   };
   try {
-    return nhs::cli::run_main(argc, argv);
+    const int code = nhs::cli::run_main(argc, argv);
+    nhs::cli::flush_stdout();
+    return code;
   } catch (const nhs::UsageError& e) {
     return fail(2, e.what());
   } catch (const nhs::MalformedNumber& e) {
@@ -215,6 +234,16 @@ int main(int argc, char** argv) {
     return fail(3, e.what());
   } catch (const nhs::IntegrationFailure& e) {
     return fail(4, e.what());
+  } catch (const nhs::NonFiniteValue& e) {
+    return fail(4, e.what());
+  } catch (const nhs::IoError& e) {
+    return fail(5, e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    return fail(5, e.what());
+  } catch (const std::system_error& e) {  // fmt::print's failed write
+    return fail(5, (std::string("cannot write: ") + e.what()).c_str());
+  } catch (const nhs::Interrupted& e) {
+    return fail(130, e.what());
   } catch (const std::exception& e) {
     return fail(1, e.what());
   }

@@ -1,13 +1,17 @@
 // `nhs run`: integrates a motion from the given (or default) state and
-// writes it as CSV, row by row (a failed run keeps the rows it wrote), with
-// a one-paragraph summary and, on a terminal, a progress line on stderr.
+// writes it as CSV, row by row (a failed or interrupted run keeps the rows
+// it wrote), with a one-paragraph summary on stderr, on success and on
+// failure, and a progress line: rewritten in place on a terminal, otherwise
+// one line every 10 s for long runs.
 #include "cli.hpp"
 
 #include <chrono>
+#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 
+#include <signal.h>
 #include <unistd.h>
 
 namespace nhs::cli {
@@ -19,6 +23,36 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
+
+// SIGINT: the handler only sets a flag; the run checks it after every step
+// and every sample, stops with Interrupted (exit 130) and prints its summary,
+// the rows written so far being kept.
+volatile std::sig_atomic_t g_interrupt = 0;
+
+extern "C" void on_sigint(int) { g_interrupt = 1; }
+
+bool interrupt_requested() { return g_interrupt != 0; }
+
+// Installs on_sigint for its lifetime, then restores the previous action.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupt = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    installed_ = sigaction(SIGINT, &sa, &previous_) == 0;
+  }
+  ~InterruptGuard() {
+    if (installed_) sigaction(SIGINT, &previous_, nullptr);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  struct sigaction previous_ {};
+  bool installed_ = false;
+};
 
 struct FileCloser {
   void operator()(std::FILE* f) const {
@@ -53,35 +87,70 @@ int run_command(const RunOptions& opts) {
       throw UsageError("unknown stepper '" + io.stepper + "' (known: auto, " +
                        join(stepper_names()) + ")");
   }
+  {
+    const std::string stepper = io.stepper == "auto" ? default_stepper<S>() : io.stepper;
+    if (const S floor = minimum_tolerance<S>(stepper); io.rtol < floor)
+      throw UsageError((opts.rtol.empty()
+                            ? "the default tolerance of " + opts.precision + " (" +
+                                  short_figure(io.rtol) + ")"
+                            : "--rtol " + opts.rtol) +
+                       " is below what " + stepper + " reaches in " +
+                       opts.precision + ": " + short_figure(floor) +
+                       (floor > S(10) * epsilon<S>()
+                            ? " (about 10^6 steps per unit time); give a larger --rtol or "
+                              "--stepper bulirsch-stoer"
+                            : " (10 epsilon of the precision)"));
+  }
+  if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
 
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stdout;
   if (!opts.out.empty()) {
     file.reset(std::fopen(opts.out.c_str(), "w"));
-    if (!file) throw UsageError("--out: cannot open '" + opts.out + "': " + std::strerror(errno));
+    if (!file) throw IoError("--out: cannot open '" + opts.out + "': " + std::strerror(errno));
     out = file.get();
   }
 
   Recorder<S> rec(s.sys, s.study->invariants(s.sys), out);
-  // Progress only where someone watches, and not into CSV on the same terminal.
-  const bool progress = isatty(STDERR_FILENO) && !(out == stdout && isatty(STDOUT_FILENO));
+  // Progress: on a terminal, one line rewritten in place (not into CSV on
+  // the same terminal); otherwise, for long runs, a line every 10 s.
+  const bool tty = isatty(STDERR_FILENO) != 0;
+  const bool progress_in_place = tty && !(out == stdout && isatty(STDOUT_FILENO));
+  const double progress_every = progress_in_place ? 0.25 : 10.0;
   const auto t0 = Clock::now();
   double last_progress = 0;
   bool progress_shown = false;
   IntegrationStats stats;
   const double t_end = to_double(io.t_end);
-  auto observe = [&](const Sample<S>& sample) {
-    rec(sample);
-    if (!progress) return;
+  const auto progress = [&](const S& t_now) {
+    if (!progress_in_place && tty) return;
     const double el = seconds_since(t0);
-    if (el > 1.0 && el - last_progress > 0.25) {
-      last_progress = el;
+    if (el < (progress_in_place ? 1.0 : 10.0) || el - last_progress < progress_every) return;
+    last_progress = el;
+    const double t = to_double(t_now);
+    if (progress_in_place) {
       progress_shown = true;
-      const double t = to_double(sample.t);
       fmt::print(stderr, "\rnhs run: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s   ",
                  t, t_end, 100 * t / t_end, stats.rhs_calls, el);
-      std::fflush(stderr);
+    } else {
+      fmt::print(stderr, "nhs run: progress: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s\n",
+                 t, t_end, 100 * t / t_end, stats.rhs_calls, el);
     }
+    std::fflush(stderr);
+  };
+  const auto check_interrupt = [&](const S& t_now) {
+    if (interrupt_requested())
+      throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now) + "; rows up to t = " +
+                        to_string<S>(rec.t_last) + " kept");
+  };
+  auto observe = [&](const Sample<S>& sample) {
+    rec(sample);
+    check_interrupt(sample.t);
+    progress(sample.t);
+  };
+  io.on_step = [&](const S& t, const IntegrationStats&) {
+    check_interrupt(t);
+    progress(t);
   };
 
   const auto summary = [&](const char* how) {
@@ -90,20 +159,28 @@ int run_command(const RunOptions& opts) {
                                      short_figure(rec.energy_drift), short_figure(rec.E0));
     if (!s.study->energy_is_conserved(s.sys) || rec.nonconservative_power != 0)
       energy += " (not a first integral here: non-conservative forces do work)";
+    const std::string margin =
+        rec.min_margin_name.empty()
+            ? std::string("no singular margin (none defined)")
+            : fmt::format("smallest singular margin {} = {}", rec.min_margin_name,
+                          short_figure(rec.min_margin));
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
-               "calls{}; max |C| = {}; {}; smallest singular margin {} = {}; wall time {:.3f} "
-               "s.\n",
+               "calls{}; max |C| = {}; {}; {}; wall time {:.3f} s.\n",
                how, s.sys.info.name, s.formulation->name(), opts.precision, stats.stepper,
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
                stats.rhs_calls,
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
                           : std::string(),
-               short_figure(rec.max_C), energy, rec.min_margin_name, short_figure(rec.min_margin),
-               seconds_since(t0));
+               short_figure(rec.max_C), energy, margin, seconds_since(t0));
   };
+  const InterruptGuard sigint;  // SIGINT stops the run at the next step
   try {
     integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
+    if (file && std::fclose(file.release()) != 0)
+      throw IoError("--out: cannot close '" + opts.out + "': " + std::strerror(errno));
+  } catch (const UsageError&) {  // refused before any step (grid, tolerance): one line
+    throw;
   } catch (...) {
     summary("stopped");
     throw;

@@ -44,6 +44,10 @@ void add_line(std::vector<std::string>& lines, std::string line) {
   lines.push_back(std::move(line));
 }
 
+/// At most this many --jobs: thread creation failed beyond a few ten
+/// thousand (std::terminate), and more threads than cores only contend.
+constexpr unsigned kMaxJobs = 1024;
+
 /// Calls body(i) for i in [0, count) on `jobs` threads (jobs <= 1: in order).
 /// The first exception is rethrown after all threads have stopped.
 template <class F>
@@ -55,17 +59,27 @@ void parallel_for(std::size_t count, unsigned jobs, const F& body) {
   std::atomic<std::size_t> next{0};
   std::exception_ptr error;
   std::vector<std::thread> workers;
-  for (unsigned w = 0; w < jobs; ++w)
-    workers.emplace_back([&] {
-      for (std::size_t i; (i = next++) < count;) {
-        try {
-          body(i);
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(report_mutex);
-          if (!error) error = std::current_exception();
+  // No more threads than items; a thread that cannot be created leaves the
+  // work to the ones that were.
+  const std::size_t threads = std::min<std::size_t>(jobs, count);
+  for (std::size_t w = 0; w < threads; ++w) {
+    try {
+      workers.emplace_back([&] {
+        for (std::size_t i; (i = next++) < count;) {
+          try {
+            body(i);
+          } catch (...) {
+            const std::lock_guard<std::mutex> lock(report_mutex);
+            if (!error) error = std::current_exception();
+          }
         }
-      }
-    });
+      });
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  if (workers.empty())  // not even one thread: run here
+    for (std::size_t i; (i = next++) < count;) body(i);
   for (auto& w : workers) w.join();
   if (error) std::rethrow_exception(error);
 }
@@ -517,31 +531,35 @@ std::string digits_table(const std::vector<Row>& rows, const std::vector<std::st
 int verify_command(const VerifyOptions& opts) {
   VerifyOptions o = opts;
   if (o.jobs == 0) o.jobs = std::max(1u, std::thread::hardware_concurrency());
+  if (o.jobs > kMaxJobs)
+    throw UsageError("--jobs " + std::to_string(o.jobs) + ": at most " + std::to_string(kMaxJobs) +
+                     " worker threads (one per core is the most that helps)");
   if (opts.states < 1) throw UsageError("--states must be at least 1");
   std::vector<std::string> names = precision_names();
   // "all", one name, or a comma-separated list of names.
   std::vector<std::string> selected;
-  if (opts.precision == "all") {
-    selected = names;
-  } else {
-    std::size_t start = 0;
-    while (true) {
-      const std::size_t comma = opts.precision.find(',', start);
-      const std::string item =
-          opts.precision.substr(start, comma == std::string::npos ? comma : comma - start);
-      if (std::find(names.begin(), names.end(), item) == names.end())
-        throw UsageError("unknown precision '" + item + "' (known: all, " + join(names) + ")");
+  // "all" in a list stands for every precision; repeated names count once.
+  std::size_t item_start = 0;
+  while (true) {
+    const std::size_t comma = opts.precision.find(',', item_start);
+    const std::string item = opts.precision.substr(
+        item_start, comma == std::string::npos ? comma : comma - item_start);
+    if (item == "all") {
+      selected.insert(selected.end(), names.begin(), names.end());
+    } else if (std::find(names.begin(), names.end(), item) == names.end()) {
+      throw UsageError("unknown precision '" + item + "' (known: all, " + join(names) + ")");
+    } else {
       selected.push_back(item);
-      if (comma == std::string::npos) break;
-      start = comma + 1;
     }
+    if (comma == std::string::npos) break;
+    item_start = comma + 1;
   }
   const auto wanted = [&](const char* name) {
     return std::find(selected.begin(), selected.end(), name) != selected.end();
   };
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(opts.out_dir) / "trajectories", ec);
-  if (ec) throw UsageError("--out-dir: cannot create '" + opts.out_dir + "/trajectories': " + ec.message());
+  if (ec) throw IoError("--out-dir: cannot create '" + opts.out_dir + "/trajectories': " + ec.message());
 
   const auto start = Clock::now();
   Report report;

@@ -5,28 +5,74 @@
 #include <cerrno>
 #include <cstdlib>
 #include <iomanip>
-#include <regex>
+#include <optional>
 #include <sstream>
 
 namespace nhs {
 
 std::vector<std::string> stepper_names() { return {"dopri5", "fehlberg78", "bulirsch-stoer"}; }
 
+namespace {
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The text without leading and trailing white space, when it is a decimal
+// number [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)?; nullopt otherwise. A scan, not a
+// regular expression: std::regex recurses per character and overflowed the
+// stack on a 30,000-character number.
+std::optional<std::string> decimal_text(const std::string& text) {
+  std::size_t b = 0, e = text.size();
+  while (b < e && is_space(text[b])) ++b;
+  while (e > b && is_space(text[e - 1])) --e;
+  std::size_t i = b;
+  if (i < e && (text[i] == '+' || text[i] == '-')) ++i;
+  std::size_t mantissa_digits = 0;
+  while (i < e && is_digit(text[i])) ++i, ++mantissa_digits;
+  if (i < e && text[i] == '.') {
+    ++i;
+    while (i < e && is_digit(text[i])) ++i, ++mantissa_digits;
+  }
+  if (mantissa_digits == 0) return std::nullopt;
+  if (i < e && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < e && (text[i] == '+' || text[i] == '-')) ++i;
+    std::size_t exponent_digits = 0;
+    while (i < e && is_digit(text[i])) ++i, ++exponent_digits;
+    if (exponent_digits == 0) return std::nullopt;
+  }
+  if (i != e) return std::nullopt;
+  return text.substr(b, e - b);
+}
+
+// At most this many characters are quoted in an error message.
+std::string quoted(const std::string& text) {
+  constexpr std::size_t kMax = 60;
+  if (text.size() <= kMax) return "'" + text + "'";
+  return "'" + text.substr(0, kMax) + "...' (" + std::to_string(text.size()) + " characters)";
+}
+
+}  // namespace
+
 template <class S>
 S from_string(const std::string& text) {
-  static const std::regex decimal(R"(\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*)");
-  if (!std::regex_match(text, decimal)) throw MalformedNumber("malformed number '" + text + "'");
+  const std::optional<std::string> number = decimal_text(text);
+  if (!number) throw MalformedNumber("malformed number " + quoted(text));
   S value;
   if constexpr (std::is_same_v<S, double>) {
-    value = std::strtod(text.c_str(), nullptr);  // correctly rounded (glibc)
+    value = std::strtod(number->c_str(), nullptr);  // correctly rounded (glibc)
   } else if constexpr (std::is_same_v<S, long double>) {
-    value = std::strtold(text.c_str(), nullptr);  // correctly rounded (glibc)
+    value = std::strtold(number->c_str(), nullptr);  // correctly rounded (glibc)
   } else {  // Boost.Multiprecision: mpfr_set_str / strtoflt128, correctly rounded
-    value = S(text);
+    try {
+      value = S(*number);
+    } catch (const std::exception&) {
+      throw MalformedNumber("number out of range " + quoted(text));
+    }
   }
   using std::isfinite;
   using boost::multiprecision::isfinite;
-  if (!isfinite(value)) throw MalformedNumber("number out of range '" + text + "'");
+  if (!isfinite(value)) throw MalformedNumber("number out of range " + quoted(text));
   return value;
 }
 

@@ -1,6 +1,7 @@
 // The equations of motion and what they are built from, instantiated
 // together per scalar (see instantiate.cpp.in).
 #include "derivatives.ipp"
+#include "description_check.ipp"
 #include "first_kind.ipp"
 #include "formulations.ipp"
 #include "gibbs_appell.ipp"
@@ -27,4 +28,5 @@
   NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \
   NHS_MANIFOLD_INSTANTIATE(EXTERN, S)        \
   NHS_SINGULAR_SET_INSTANTIATE(EXTERN, S)    \
-  NHS_FORMULATION_INSTANTIATE(EXTERN, S)
+  NHS_FORMULATION_INSTANTIATE(EXTERN, S)      \
+  NHS_DESCRIPTION_CHECK_INSTANTIATE(EXTERN, S)

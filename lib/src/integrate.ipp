@@ -6,7 +6,12 @@
 
 #include <boost/numeric/odeint.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <functional>
+#include <optional>
+#include <utility>
 
 namespace nhs {
 namespace {
@@ -19,7 +24,7 @@ using OdeState = std::vector<S>;
 // "bulirsch-stoer" is Odeint's dense-output Gragg-Bulirsch-Stoer (8
 // extrapolation columns) up to this many digits (float128), and above it
 // (mp50, mp100) the controlled one with kHighOrderColumns columns
-// (detail/bulirsch_stoer_kmax.hpp; README "Precisions"). 8 columns cap the
+// (detail/bulirsch_stoer_kmax.hpp; docs/numerics.md "Steppers"). 8 columns cap the
 // order near 16: at 100 digits the cost grew x5.7 per 10 digits of
 // tolerance, and at 50 digits the steps stay small (mp50, skate to t = 20,
 // second kind, rtol 1e-46, output every 0.5: 1268 steps, 195k RHS calls,
@@ -63,13 +68,15 @@ Vec<S> to_vec(const OdeState<S>& x) {
 }
 
 // Odeint's system concept f(x, dxdt, t); passed with std::ref (Odeint copies).
+// The margins to the singular sets are not checked here but on the accepted
+// steps (SingularSetWatch): a stage state is a trial, and checking every
+// call cost 75-90% of a generated-field run.
 template <class S>
 struct Rhs {
   const System<S>& sys;
   const Formulation<S>& f;
   IntegrationStats& stats;
   std::uint64_t max_calls;
-  S singular_margin;
 
   void operator()(const OdeState<S>& x, OdeState<S>& dx, const S& t) {
     if (++stats.rhs_calls > max_calls)
@@ -77,46 +84,270 @@ struct Rhs {
                                " vector-field evaluations before t = " + to_string<S>(t));
     Vec<S> d;
     try {
-      if (singular_margin > 0) {
-        Vec<S> q, qd;
-        f.from_state(sys, to_vec(x), q, qd);
-        require_margins(sys, q, qd, singular_margin);
-      }
       d = f.field(sys, to_vec(x));
     } catch (const SingularState& e) {
       throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " +
                                            to_string<S>(t) + ")");
+    } catch (const NonFiniteValue& e) {
+      throw NonFiniteValue(std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")");
     }
     if (!d.allFinite())
-      throw IntegrationFailure("non-finite vector field at t = " + to_string<S>(t) +
-                               ", x = " + to_string(to_vec(x)));
+      throw NonFiniteValue("non-finite value: the vector field of " + f.name() + " at t = " +
+                           to_string<S>(t) + ", x = " + to_string(to_vec(x)));
     dx.assign(d.data(), d.data() + d.size());
   }
 };
 
-// The integration loops with a projection onto C after every accepted step
-// (IntegrationOptions::project). They mirror Odeint's integrate_times
-// (integrate/detail/integrate_times.hpp): the controlled stepper hits the
-// output times exactly; the dense-output stepper interpolates them and never
-// steps beyond the last one.
-template <class S, class Stepper, class System, class Observer>
-std::uint64_t integrate_times_projected(Stepper& stepper, odeint::controlled_stepper_tag,
-                                        System rhs, OdeState<S>& x,
-                                        const std::vector<S>& times, S dt, Observer observer,
-                                        const std::function<void(OdeState<S>&)>& project) {
-  using odeint::detail::less_with_sign;
+// The output times 0, dt_out, 2 dt_out, ... below t_end (1 - 16 eps) and
+// t_end itself, computed when asked for: a run holds none of them.
+template <class S>
+class OutputTimes {
+ public:
+  OutputTimes(const S& t_end, const S& dt_out, std::uint64_t max_samples)
+      : t_end_(t_end), dt_(dt_out) {
+    using std::ceil;
+    const S end = t_end * (S(1) - S(16) * epsilon<S>());
+    const S ratio = end / dt_out;
+    if (!(ratio < S(max_samples)))
+      throw UsageError("t-end / dt-out = " + to_string<S>(t_end / dt_out) +
+                       " output samples; at most " + std::to_string(max_samples) +
+                       " are written (raise dt-out)");
+    std::uint64_t k = static_cast<std::uint64_t>(ceil(ratio));
+    while (k > 1 && S(k - 1) * dt_ >= end) --k;
+    while (S(k) * dt_ < end) ++k;
+    count_ = k + 1;
+  }
+  std::uint64_t size() const { return count_; }
+  S operator[](std::uint64_t k) const { return k + 1 == count_ ? t_end_ : S(k) * dt_; }
+  const S& back() const { return t_end_; }
+
+ private:
+  S t_end_, dt_;
+  std::uint64_t count_ = 0;
+};
+
+// A time t_k counts as reached by a step ending at t when t_k <= t, or
+// within 4 eps |t_k| above it (the sum t + (t_end - t) of the last step can
+// round below t_end). Relative: Odeint's own loops compare with the
+// absolute epsilon, which took every output time below eps (t_end = 1e-16
+// in double) as reached at t = 0 and read past the end of the times.
+template <class S>
+bool reached(const S& tk, const S& t) {
+  using std::abs;
+  return tk <= t || tk - t <= S(4) * epsilon<S>() * abs(tk);
+}
+
+// Where a motion comes closest to the singular sets within an accepted
+// step (IntegrationOptions::singular_margin).
+template <class S>
+class SingularSetWatch {
+ public:
+  struct Crossing {
+    S t;
+    std::string condition, message;
+  };
+  using StateAt = std::function<void(const S&, Vec<S>&)>;
+
+  SingularSetWatch(const System<S>& sys, const Formulation<S>& f, const S& threshold)
+      : sys_(sys), f_(f), threshold_(threshold) {
+    active_ = threshold > 0 && (sys.r > 0 || static_cast<bool>(sys.singular_margins));
+  }
+  bool active() const { return active_; }
+
+  // Scans [t0, t1] along state_at (the stepper's dense output, or a cubic
+  // Hermite interpolant): the smallest margin at 5 equidistant times, then
+  // around every sampled local minimum a golden-section search, stopped
+  // once a Lipschitz bound (twice the sampled slope) keeps the minimum above
+  // the threshold. The first time found with a margin <= threshold (located
+  // by bisection after the last time above it) is the crossing.
+  std::optional<Crossing> scan(const S& t0, const S& t1, const StateAt& state_at) {
+    constexpr int N = 4;
+    std::array<S, N + 1> ts, gs;
+    for (int j = 0; j <= N; ++j) {
+      ts[j] = j == N ? t1 : t0 + (t1 - t0) * S(j) / S(N);
+      if (j == 0 && have_last_ && last_t_ == t0) {
+        gs[j] = last_g_;
+        continue;
+      }
+      gs[j] = smallest(ts[j], state_at).value;
+    }
+    have_last_ = true;
+    last_t_ = t1;
+    last_g_ = gs[N];
+    using std::abs;
+    using std::max;
+    S slope(0);
+    for (int j = 0; j < N; ++j) slope = max(slope, abs(gs[j + 1] - gs[j]) / (ts[j + 1] - ts[j]));
+    const S lipschitz = S(2) * slope;
+    for (int j = 0; j <= N; ++j) {
+      if (!(gs[j] > threshold_))
+        return j == 0 ? at(t0, state_at) : first_below(ts[j - 1], ts[j], state_at);
+      const bool left_ok = j == 0 || gs[j] < gs[j - 1];
+      const bool right_ok = j == N || gs[j] <= gs[j + 1];
+      if (!(left_ok && right_ok)) continue;
+      if (const std::optional<S> tmin =
+              search_minimum(ts[j == 0 ? 0 : j - 1], ts[j == N ? N : j + 1], gs[j], ts[j],
+                             lipschitz, state_at))
+        return first_below(ts[j == 0 ? 0 : j - 1], *tmin, state_at);
+    }
+    return std::nullopt;
+  }
+
+  // Forget the margin cached at the end of the last step (the state was
+  // changed, e.g. projected).
+  void forget() { have_last_ = false; }
+
+ private:
+  Margin<S> smallest(const S& t, const StateAt& state_at) {
+    state_at(t, x_);
+    if (!x_.allFinite())  // e.g. Odeint's Bulirsch-Stoer interpolant on steps ~1e-300
+      throw NonFiniteValue("non-finite value: the state interpolated within a step at t = " +
+                           to_string<S>(t) + ", x = " + to_string(x_));
+    f_.from_state(sys_, x_, q_, qd_);
+    Margin<S> best{"", S(0), ""};
+    bool first = true;
+    for (Margin<S>& m : regularity_margins(sys_, q_, qd_)) {
+      if (first || !(m.value >= best.value)) best = std::move(m);  // NaN wins
+      first = false;
+    }
+    return best;
+  }
+
+  // A golden-section search for the minimum in [a, b] (g(tb) = gb, a <= tb <= b);
+  // the time of a margin <= threshold, or nullopt when the bound excludes one.
+  std::optional<S> search_minimum(S a, S b, S gb, S tb, const S& lipschitz,
+                                  const StateAt& state_at) {
+    using std::abs;
+    using std::max;
+    using std::sqrt;
+    const S ratio = (S(3) - sqrt(S(5))) / S(2);  // 0.381966...
+    for (int it = 0; it < 400; ++it) {
+      if (!(gb > threshold_)) return tb;
+      if (gb - lipschitz * (b - a) > threshold_) return std::nullopt;
+      if (b - a <= S(8) * epsilon<S>() * max(abs(a), abs(b))) return std::nullopt;
+      // Probe the larger side of [a, tb], [tb, b].
+      const bool right = (b - tb) >= (tb - a);
+      const S tp = right ? tb + ratio * (b - tb) : tb - ratio * (tb - a);
+      const S gp = smallest(tp, state_at).value;
+      if (!(gp >= gb)) {  // smaller (or NaN): the minimum is on the probe's side
+        if (right) a = tb;
+        else b = tb;
+        tb = tp;
+        gb = gp;
+      } else {
+        if (right) b = tp;
+        else a = tp;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // The crossing between a (margin > threshold) and b (margin <= threshold):
+  // bisection to 8 eps |b|, reported at the first time found at or below.
+  Crossing first_below(S a, S b, const StateAt& state_at) {
+    using std::abs;
+    using std::max;
+    for (int it = 0; it < 200 && b - a > S(8) * epsilon<S>() * max(abs(a), abs(b)); ++it) {
+      const S c = (a + b) / S(2);
+      if (smallest(c, state_at).value > threshold_) a = c;
+      else b = c;
+    }
+    return *at(b, state_at);
+  }
+
+  std::optional<Crossing> at(const S& t, const StateAt& state_at) {
+    const Margin<S> m = smallest(t, state_at);
+    return Crossing{t, m.condition,
+                    "singular state: " + m.condition + " (" + m.name + " = " +
+                        to_string<S>(m.value) + ", margin " + to_string<S>(threshold_) +
+                        ") reached at t = " + to_string<S>(t) + " " + state_context(q_, qd_)};
+  }
+
+  const System<S>& sys_;
+  const Formulation<S>& f_;
+  S threshold_;
+  bool active_ = false;
+  bool have_last_ = false;
+  S last_t_{0}, last_g_{0};
+  Vec<S> x_, q_, qd_;
+};
+
+// The cubic Hermite interpolant on [t0, t1] through (x0, f0) and (x1, f1):
+// the state within a step of a controlled stepper, which has no dense
+// output, for the singular-set watch (local error O(h^4)).
+template <class S>
+void hermite(const S& t0, const S& t1, const OdeState<S>& x0, const OdeState<S>& f0,
+             const OdeState<S>& x1, const OdeState<S>& f1, const S& t, Vec<S>& out) {
+  const S h = t1 - t0, s = (t - t0) / h, s2 = s * s, s3 = s2 * s;
+  const S h00 = S(2) * s3 - S(3) * s2 + S(1), h10 = s3 - S(2) * s2 + s;
+  const S h01 = S(3) * s2 - S(2) * s3, h11 = s3 - s2;
+  out.resize(static_cast<Eigen::Index>(x0.size()));
+  for (std::size_t i = 0; i < x0.size(); ++i)
+    out[static_cast<Eigen::Index>(i)] = h00 * x0[i] + h10 * h * f0[i] + h01 * x1[i] + h11 * h * f1[i];
+}
+
+// What both integration loops share: the right-hand side, the output times,
+// the observer, the optional projection onto C, the singular-set watch and
+// the per-step callback.
+template <class S>
+struct Loop {
+  Rhs<S>& rhs;
+  const OutputTimes<S>& times;
+  std::function<void(const OdeState<S>&, const S&)> observe;
+  std::function<void(OdeState<S>&)> project;  ///< empty: no projection
+  SingularSetWatch<S>& watch;
+  const std::function<void(const S&, const IntegrationStats&)>& on_step;
+  IntegrationStats& stats;
+
+  void stepped(const S& t) {
+    ++stats.steps;
+    if (on_step) on_step(t, stats);
+  }
+};
+
+// Controlled steppers (fehlberg78, the high-order Bulirsch-Stoer): every
+// output time is the end of a step, as in Odeint's integrate_times, with
+// exact comparisons of times; the step cut for an output time ends on it
+// exactly.
+template <class S, class Stepper>
+void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   odeint::max_step_checker checker(10000000);
   odeint::failed_step_checker fail_checker;
-  std::uint64_t steps = 0;
-  S t = times.front();
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    while (less_with_sign(t, times[k], dt)) {
+  S t = L.times[0];
+  L.observe(x, t);
+  OdeState<S> x0, f0, f1;
+  bool have_f0 = false;
+  for (std::uint64_t k = 1; k < L.times.size(); ++k) {
+    const S tk = L.times[k];
+    while (t < tk) {
       using std::max;
-      using std::min;
-      S dt_step = min(dt, times[k] - t);  // end exactly at the output time
-      if (stepper.try_step(rhs, x, t, dt_step) == odeint::success) {
-        ++steps;
-        project(x);  // a controlled stepper keeps no state between steps
+      const bool to_output = !(dt < tk - t);
+      S dt_step = to_output ? tk - t : dt;
+      if (t + dt_step == t)
+        throw IntegrationFailure("step size underflow at t = " + to_string<S>(t) + " (step " +
+                                 to_string<S>(dt_step) + ")");
+      const S t0 = t;
+      if (L.watch.active()) {
+        x0 = x;
+        if (!have_f0) L.rhs(x0, f0, t0);
+        have_f0 = true;
+      }
+      if (stepper.try_step(std::ref(L.rhs), x, t, dt_step) == odeint::success) {
+        if (to_output) t = tk;
+        if (L.watch.active()) {
+          L.rhs(x, f1, t);
+          if (const auto c = L.watch.scan(t0, t, [&](const S& ti, Vec<S>& xi) {
+                hermite(t0, t, x0, f0, x, f1, ti, xi);
+              }))
+            throw SingularState(c->condition, c->message);
+          std::swap(f0, f1);
+        }
+        if (L.project) {
+          L.project(x);
+          have_f0 = false;
+          L.watch.forget();
+        }
+        L.stepped(t);
         checker();
         fail_checker.reset();
         dt = max(dt, dt_step);  // continue with the step size cut for the output time
@@ -125,56 +356,65 @@ std::uint64_t integrate_times_projected(Stepper& stepper, odeint::controlled_ste
         dt = dt_step;
       }
     }
-    observer(x, times[k]);
+    L.observe(x, tk);
     checker.reset();
   }
-  return steps;
 }
 
-template <class S, class Stepper, class System, class Observer>
-std::uint64_t integrate_times_projected(Stepper& stepper, odeint::dense_output_stepper_tag,
-                                        System rhs, OdeState<S>& x,
-                                        const std::vector<S>& times, S dt, Observer observer,
-                                        const std::function<void(OdeState<S>&)>& project) {
-  using odeint::detail::less_eq_with_sign;
+// Dense-output steppers (dopri5, Odeint's Bulirsch-Stoer): the output times
+// are interpolated; the last step is cut to end on t_end, as in Odeint's
+// integrate_times, with relative comparisons of times (reached()).
+template <class S, class Stepper>
+void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   odeint::max_step_checker checker(10000000);
-  std::uint64_t steps = 0;
-  const S last = times.back();
+  const S last = L.times.back();
   OdeState<S> xs = x;
-  project(x);
-  stepper.initialize(x, times.front(), dt);
-  observer(x, times.front());  // no step taken yet: nothing to interpolate
-  std::size_t k = 1;
-  while (true) {
-    // Output times covered by the last step: interpolated by its dense
-    // output (before the state is changed), then projected.
-    while (k < times.size() &&
-           less_eq_with_sign(times[k], stepper.current_time(), stepper.current_time_step())) {
-      stepper.calc_state(times[k], xs);
-      project(xs);
-      observer(xs, times[k]);
+  if (L.project) L.project(x);
+  stepper.initialize(x, L.times[0], dt);
+  L.observe(x, L.times[0]);  // no step taken yet: nothing to interpolate
+  std::uint64_t k = 1;
+  const auto observe_until = [&](const S& t_stop, bool inclusive) {
+    while (k < L.times.size() &&
+           (inclusive ? reached(L.times[k], t_stop) : L.times[k] < t_stop)) {
+      stepper.calc_state(L.times[k], xs);
+      if (L.project) L.project(xs);
+      L.observe(xs, L.times[k]);
       checker.reset();
       ++k;
     }
-    if (k == times.size()) break;
-    if (steps > 0) {
+  };
+  while (true) {
+    observe_until(stepper.current_time(), true);
+    if (k == L.times.size()) break;
+    if (L.project && L.stats.steps > 0) {
       // Restart from the projected state: the stored derivative (FSAL for
       // dopri5) and the interpolation data belong to the unprojected one.
       xs = stepper.current_state();
-      project(xs);
+      L.project(xs);
       stepper.initialize(xs, stepper.current_time(), stepper.current_time_step());
+      L.watch.forget();
     }
-    if (!less_eq_with_sign(stepper.current_time() + stepper.current_time_step(), last,
-                           stepper.current_time_step()))
+    if (!(stepper.current_time() + stepper.current_time_step() <= last))
       stepper.initialize(stepper.current_state(), stepper.current_time(),
                          last - stepper.current_time());
-    stepper.do_step(rhs);
-    ++steps;
+    const auto span = stepper.do_step(std::ref(L.rhs));
+    if (!(span.second > span.first))
+      throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
+    if (L.watch.active()) {
+      OdeState<S> xi = x;
+      if (const auto c = L.watch.scan(span.first, span.second, [&](const S& ti, Vec<S>& out) {
+            stepper.calc_state(ti, xi);
+            out = to_vec(xi);
+          })) {
+        observe_until(c->t, false);  // the samples before the crossing are kept
+        throw SingularState(c->condition, c->message);
+      }
+    }
+    L.stepped(span.second);
     checker();
   }
   x = stepper.current_state();
-  project(x);
-  return steps;
+  if (L.project) L.project(x);
 }
 
 }  // namespace
@@ -187,6 +427,15 @@ Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>
 }
 
 template <class S>
+S minimum_tolerance(const std::string& stepper) {
+  const S round_off = S(10) * epsilon<S>();
+  using std::max;
+  if (stepper == "dopri5") return max(round_off, power_of_ten<S>(-30));
+  if (stepper == "fehlberg78") return max(round_off, power_of_ten<S>(-48));
+  return round_off;
+}
+
+template <class S>
 void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                const Vec<S>& qd0, const IntegrationOptions<S>& opts,
                const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats) {
@@ -195,94 +444,76 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   f.require_applicable(sys);
   if (!(opts.t_end > 0) || !(opts.dt_out > 0) || !(opts.rtol > 0) || !(opts.atol >= 0))
     throw UsageError("t-end, dt-out and rtol must be positive and atol non-negative");
+  using boost::multiprecision::isfinite;
+  using std::isfinite;
+  if (!isfinite(opts.t_end) || !isfinite(opts.dt_out) || !isfinite(opts.rtol) ||
+      !isfinite(opts.atol))
+    throw UsageError("t-end, dt-out, rtol and atol must be finite");
 
   std::string stepper = opts.stepper;
   if (stepper == "auto") stepper = default_stepper<S>();
-  st.stepper = stepper;
-
-  // Output times 0, dt, 2 dt, ... and t_end itself.
-  std::vector<S> times;
-  for (std::uint64_t k = 0;; ++k) {
-    const S t = S(k) * opts.dt_out;
-    if (t >= opts.t_end * (S(1) - S(16) * epsilon<S>())) break;
-    times.push_back(t);
+  const std::vector<std::string> names = stepper_names();
+  if (std::find(names.begin(), names.end(), stepper) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += " " + n;
+    throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
   }
-  times.push_back(opts.t_end);
+  st.stepper = stepper;
+  if (const S floor = minimum_tolerance<S>(stepper); opts.rtol < floor)
+    throw UsageError("rtol " + to_string<S>(opts.rtol) + " is below what " + stepper +
+                     " reaches in " + std::string(ScalarName<S>::value) + " (" +
+                     to_string<S>(floor) + ": " +
+                     (floor > S(10) * epsilon<S>()
+                          ? "about 10^6 steps per unit time on a motion of size 1; "
+                            "bulirsch-stoer reaches further)"
+                          : "10 epsilon of the precision)"));
+  const OutputTimes<S> times(opts.t_end, opts.dt_out, opts.max_samples);
+
+  SingularSetWatch<S> watch(sys, f, opts.singular_margin);
+  if (watch.active()) require_margins(sys, q0, qd0, opts.singular_margin);
 
   const Vec<S> x0 = f.to_state(sys, q0, qd0);
   OdeState<S> x(x0.data(), x0.data() + x0.size());
-  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls, opts.singular_margin};
+  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls};
   auto observer = [&](const OdeState<S>& xs, const S& t) {
     const Vec<S> xv = to_vec(xs);
     if (!xv.allFinite())
-      throw IntegrationFailure("non-finite state at t = " + to_string<S>(t));
+      throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", x = " +
+                           to_string(xv));
     Sample<S> s{t, {}, {}};
     f.from_state(sys, xv, s.q, s.qdot);
     observe(s);
   };
   const S dt0 = opts.dt_out < opts.t_end ? opts.dt_out / S(16) : opts.t_end / S(16);
-  const odeint::max_step_checker checker(10000000);
 
-  std::function<void(OdeState<S>&)> project = [&](OdeState<S>& xs) {
-    const Vec<S> xp = project_state(sys, f, to_vec(xs));
-    xs.assign(xp.data(), xp.data() + xp.size());
-    ++st.projections;
-  };
+  std::function<void(OdeState<S>&)> project;
+  if (opts.project)
+    project = [&](OdeState<S>& xs) {
+      const Vec<S> xp = project_state(sys, f, to_vec(xs));
+      xs.assign(xp.data(), xp.data() + xp.size());
+      ++st.projections;
+    };
+  Loop<S> loop{rhs, times, observer, project, watch, opts.on_step, st};
 
   try {
-    if (opts.project) {
-      if (stepper == "dopri5") {
-        auto s = odeint::make_dense_output(
-            opts.atol, opts.rtol, odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
-        st.steps = integrate_times_projected<S>(s, odeint::dense_output_stepper_tag(),
-                                                std::ref(rhs), x, times, dt0, observer, project);
-      } else if (stepper == "fehlberg78") {
-        detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
-        st.steps = integrate_times_projected<S>(s, odeint::controlled_stepper_tag(),
-                                                std::ref(rhs), x, times, dt0, observer, project);
-      } else if (stepper == "bulirsch-stoer") {
-        if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-          HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);  // controlled: no state kept
-          st.steps = integrate_times_projected<S>(s, odeint::controlled_stepper_tag(),
-                                                  std::ref(rhs), x, times, dt0, observer, project);
-        } else {
-          odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
-          st.steps = integrate_times_projected<S>(s, odeint::dense_output_stepper_tag(),
-                                                  std::ref(rhs), x, times, dt0, observer, project);
-        }
-      } else {
-        std::string known;
-        for (const auto& n : stepper_names()) known += " " + n;
-        throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
-      }
-    } else if (stepper == "dopri5") {
+    if (stepper == "dopri5") {
       auto s = odeint::make_dense_output(opts.atol, opts.rtol,
                                          odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
-      st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
-                                         observer, checker);
+      run_dense<S>(s, x, dt0, loop);
     } else if (stepper == "fehlberg78") {
       // Fehlberg 7(8) under step-doubling error control
       // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
       // vanishes on uniform motions).
       detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
-      st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
-                                         observer, checker);
-    } else if (stepper == "bulirsch-stoer") {
-      if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-        // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
-        // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
-        HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
-        st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
-                                           observer, checker);
-      } else {
-        odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
-        st.steps = odeint::integrate_times(s, std::ref(rhs), x, times.begin(), times.end(), dt0,
-                                           observer, checker);
-      }
+      run_controlled<S>(s, x, dt0, loop);
+    } else if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
+      // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
+      // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
+      HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
+      run_controlled<S>(s, x, dt0, loop);
     } else {
-      std::string known;
-      for (const auto& n : stepper_names()) known += " " + n;
-      throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
+      odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
+      run_dense<S>(s, x, dt0, loop);
     }
   } catch (const odeint::odeint_error& e) {
     throw IntegrationFailure(std::string("integration failed: ") + e.what());

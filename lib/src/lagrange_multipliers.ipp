@@ -22,9 +22,12 @@ LagrangeMultipliersField<S> lagrange_multipliers(const System<S>& sys, const Vec
   Vec<S> rhs(n + r);
   rhs << active_force(sys, q, qd) - I.gamma, -(J.C_q * qd);
 
+  const auto context = [&] { return state_context(q, qd); };
+  require_finite(K, "the KKT matrix", context);
+  require_finite(rhs, "the KKT right-hand side", context);
   Eigen::FullPivLU<Mat<S>> lu(K);
   lu.setThreshold(regularity_tolerance<S>());
-  if (!K.allFinite() || !lu.isInvertible()) {
+  if (!lu.isInvertible()) {
     const std::string condition = "singular KKT matrix (rank loss of dC/dqdot or singular g)";
     throw SingularState(condition, "singular state: " + condition + " (" +
                                        std::to_string(n + r) + "x" + std::to_string(n + r) +

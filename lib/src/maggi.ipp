@@ -73,9 +73,11 @@ MaggiField<S> maggi(const System<S>& sys, const Vec<S>& q, const Vec<S>& z) {
   MaggiField<S> out;
   out.matrix = P.psi_z.transpose() * dp_dt_dzdot;
 
+  require_finite(out.matrix, "the Maggi matrix psi^T d(dp/dt)/dzdot", context);
+  require_finite(E0, "the Maggi equations' constant term", context);
   Eigen::FullPivLU<Mat<S>> lu(out.matrix);
   lu.setThreshold(regularity_tolerance<S>());
-  if (!out.matrix.allFinite() || !lu.isInvertible()) {
+  if (!lu.isInvertible()) {
     const std::string condition = "singular Maggi matrix";
     throw SingularState(condition, "singular state: " + condition + " psi^T d(dp/dt)/dzdot (" +
                                        std::to_string(m) + "x" + std::to_string(m) + ", rank " +

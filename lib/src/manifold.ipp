@@ -39,6 +39,8 @@ Vec<S> admit_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, cons
   check(q, "q");
   check(qd, "qdot");
   const Vec<S> C = constraint_residuals(sys, q, qd);
+  if (!C.allFinite())
+    throw NonFiniteValue("non-finite value: C = " + to_string(C) + " " + state_context(q, qd));
   const S bound = tolerance * (S(1) + qd.squaredNorm());
   if (C.size() && !(C.cwiseAbs().maxCoeff() <= bound))
     throw InvalidState("state off the constraint manifold C: C = " + to_string(C) +

@@ -21,10 +21,12 @@ void require_full_rank(const Mat<S>& M, const std::string& condition, const Cont
     const S sigma = M.norm();
     if (M.allFinite() && sigma > regularity_tolerance<S>() * max(S(1), sigma)) return;
   }
+  require_finite(M, "the " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +
+                        " matrix of the check '" + condition + "'",
+                 context);
   const Vec<S> sv = singular_values(M);
   const S threshold = regularity_tolerance<S>() * max(S(1), sv[0]);
-  const bool finite = M.allFinite();
-  if (!finite || !(sv[sv.size() - 1] > threshold))
+  if (!(sv[sv.size() - 1] > threshold))
     throw SingularState(condition, "singular state: " + condition + " (" +
                                        std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +
                                        ", singular values " + to_string<S>(sv) + ") " + context());
@@ -34,10 +36,13 @@ template <class S>
 typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M,
                                                                   const std::string& condition,
                                                                   const Context& context) {
+  require_finite(M, "the " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +
+                        " matrix of the check '" + condition + "'",
+                 context);
   Eigen::LDLT<Mat<S>> ldlt(M);
   const Vec<S> d = ldlt.vectorD();
   const S largest = d.size() ? d.cwiseAbs().maxCoeff() : S(0);
-  const bool ok = M.allFinite() && ldlt.info() == Eigen::Success && d.size() > 0 &&
+  const bool ok = ldlt.info() == Eigen::Success && d.size() > 0 &&
                   d.minCoeff() > regularity_tolerance<S>() * largest;
   if (!ok)
     throw SingularState(condition, "singular state: " + condition + " (LDLT pivots " +

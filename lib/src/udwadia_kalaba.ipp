@@ -19,10 +19,15 @@ UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, cons
   const Mat<S>& A = J.C_qdot;                           // dC/dqdot, r x n
   const Vec<S> b = -(J.C_q * qd);                       // -(dC/dq) qdot, r
 
+  const auto context = [&] { return state_context(q, qd); };
+  require_finite(M, "the metric g", context);
+  require_finite(Q, "the force Q = A - Gamma", context);
+  require_finite(A, "dC/dqdot", context);
+  require_finite(b, "b = -(dC/dq) qdot", context);
   // M = V diag(mu) V^T, positive definite; M^{+-1/2} = V diag(mu^{+-1/2}) V^T.
   const Eigen::SelfAdjointEigenSolver<Mat<S>> eig(M);
   const Vec<S> mu = eig.info() == Eigen::Success ? Vec<S>(eig.eigenvalues()) : Vec<S>();
-  if (!M.allFinite() || mu.size() != n || n == 0 ||
+  if (mu.size() != n || n == 0 ||
       !(mu[0] > regularity_tolerance<S>() * mu[n - 1]))
     throw SingularState("singular metric g", "singular state: singular metric g (eigenvalues " +
                                                  to_string<S>(mu) + ") " + state_context(q, qd));
@@ -57,6 +62,7 @@ UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, cons
   // may be much smaller than its two parts, whose rounding it carries.
   using std::abs;
   using std::max;
+  require_finite(out.qddot, "qddot", context);
   const Vec<S> residual = A * out.qddot - b;
   const S parts = n ? max(a.cwiseAbs().maxCoeff(), correction.cwiseAbs().maxCoeff()) : S(0);
   for (Eigen::Index k = 0; k < r; ++k) {

@@ -4,7 +4,7 @@
 //
 // AD1<S> carries first derivatives; AD2<S> nests AD1 inside AD1 and carries
 // second derivatives. Three levels do not compile with multiprecision S
-// (DEPENDENCIES.md), and the equations of motion need only two.
+// (docs/numerics.md), and the equations of motion need only two.
 //
 // InlineAD1<S> / InlineAD2<S> are the same with derivative vectors stored
 // inline (Eigen's Dynamic size with a compile-time maximum,

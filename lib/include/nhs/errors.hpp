@@ -1,7 +1,8 @@
 // Typed errors of the library. Each carries a message that names the
 // condition and the offending values; callers (the `nhs` tool) map them to
 // exit codes: UsageError -> 2, InvalidState/SingularState -> 3,
-// IntegrationFailure -> 4.
+// IntegrationFailure and NonFiniteValue -> 4, IoError -> 5, Interrupted ->
+// 130 (README, "Exit codes").
 #pragma once
 
 #include <stdexcept>
@@ -34,6 +35,27 @@ struct SingularState : InvalidState {
 /// The integration could not continue: step size underflow, too many steps,
 /// non-finite values. The message says at which time.
 struct IntegrationFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A value that overflowed or became NaN: a matrix, a vector field, an
+/// energy or an acceleration that is not finite at a finite input (e.g. T
+/// at |qdot| = 1e155 overflows double). Never reported as a singular state:
+/// the state may be regular, the scalar type is what runs out. The message
+/// names the quantity and the state or time.
+struct NonFiniteValue : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Output that could not be written (a full disk, a closed stream); the
+/// message names the destination and the system's reason.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A run stopped on request (SIGINT in the `nhs` tool): the samples up to
+/// the stop have been delivered.
+struct Interrupted : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

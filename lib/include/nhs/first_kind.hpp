@@ -7,7 +7,7 @@
 //   G_ab = g_ij psi^i_a psi^j_b
 //
 // (000 Thm 11.1, eq. 27; 001 Thm 7.1 with eq. 7.1 as corrected in
-// SEED_ERRATA.md: the printed 7.1 drops the term g_ik (d_h psi^i) psi^h).
+// docs/errata.md: the printed 7.1 drops the term g_ik (d_h psi^i) psi^h).
 // G (m x m) is inverted, never g.
 #pragma once
 

@@ -15,7 +15,7 @@
 // Appell's (the Appellian of a rigid body up to terms free of eps); omega, J
 // and eps in the space frame (bodies.hpp).
 //
-// AD levels (two at most, DEPENDENCIES.md): the bodies are evaluated once in
+// AD levels (two at most, docs/numerics.md): the bodies are evaluated once in
 // AD2, outer derivatives in (q, qdot) (2n), inner in the single direction
 // (qdot, 0), which gives d r/dq, d^2 r/dq dq (qdot, qdot), d omega/dq and
 // d omega/dqdot. With these, a and eps are affine in zdot with known

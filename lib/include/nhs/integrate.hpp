@@ -32,14 +32,14 @@ constexpr int decimal_digits() {
 
 /// The stepper "auto" stands for, by the decimal digits d of S: "dopri5"
 /// up to 18 digits (double, long double), "bulirsch-stoer" above
-/// (float128, mp50, mp100). Measured (README "Precisions"): in long double
+/// (float128, mp50, mp100). Measured (docs/numerics.md "Steppers"): in long double
 /// at 1e-15 on the skate on the incline to t = 20, fehlberg78 was cheaper
 /// (8.5e-14 error with 2.8k RHS calls against dopri5's 9.1e-14 with 15.2k),
 /// but on the rolling disc's circle its error estimate (41/840 (k1 + k11 -
 /// k12 - k13)) nearly vanishes and it took 546 RHS calls to an error of
 /// 1.4e-12 to 1.6e-11 at rtol 1e-16; dopri5 has no such blind spot. In
 /// float128 at 1e-30, bulirsch-stoer 8.5k calls, fehlberg78 173k.
-/// DEPENDENCIES.md: dopri5 cannot reach 1e-40 in practice.
+/// docs/numerics.md: dopri5 cannot reach 1e-40 in practice.
 template <class S>
 std::string default_stepper() {
   return decimal_digits<S>() <= 18 ? "dopri5" : "bulirsch-stoer";
@@ -62,6 +62,13 @@ S default_tolerance() {
   return power_of_ten<S>(-(d <= 33 ? d - 3 : d - 5));
 }
 
+struct IntegrationStats {
+  std::uint64_t steps = 0;      ///< accepted steps
+  std::uint64_t rhs_calls = 0;  ///< vector-field evaluations
+  std::string stepper;          ///< the stepper actually used
+  std::uint64_t projections = 0;  ///< states projected onto C (IntegrationOptions::project)
+};
+
 template <class S>
 struct IntegrationOptions {
   S t_end = S(10);
@@ -70,11 +77,27 @@ struct IntegrationOptions {
   S atol = default_tolerance<S>();  ///< absolute error tolerance per step
   std::string stepper = "auto";     ///< "auto" (default_stepper<S>()) or a stepper_names() entry
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
-  /// When positive, every vector-field evaluation first checks the state's
-  /// margins to the singular sets (singular_set.hpp: sigma_min of dC/dqdot
-  /// and the system's own) and stops the motion with SingularState when one
-  /// is <= singular_margin. 0: only the formulations' own checks.
+  /// At most this many output samples (t_end / dt_out + 1); UsageError
+  /// beyond. The output times are generated as the run goes, never stored.
+  std::uint64_t max_samples = 1000000000;
+  /// When positive, the motion stops with SingularState at the first time it
+  /// is found within this margin of a singular set (singular_set.hpp:
+  /// sigma_min of dC/dqdot and the system's own margins), also inside a
+  /// step: every accepted step is scanned along the stepper's dense output
+  /// (dopri5, Odeint's Bulirsch-Stoer) or a cubic Hermite interpolant of its
+  /// end points (fehlberg78, the high-order Bulirsch-Stoer: one more RHS
+  /// call per step): the margins at 5 equidistant times, a golden-section
+  /// search around every sampled minimum until a Lipschitz bound (twice the
+  /// sampled slope) keeps it above the margin, and a bisection to the first
+  /// time at or below it. The message names the margin, its value, the time
+  /// and the state; samples before that time are delivered. The initial
+  /// state is checked too. 0: only the formulations' own checks, where
+  /// their field is evaluated.
   S singular_margin = S(0);
+  /// Called after every accepted step with its end time and the statistics
+  /// so far (progress reports); may throw to stop the run (e.g. Interrupted
+  /// on SIGINT), the samples before having been delivered. Empty: none.
+  std::function<void(const S&, const IntegrationStats&)> on_step;
   /// Projection onto C after every accepted step (off by default). Fields
   /// that are only tangent to C (second-kind, udwadia-kalaba,
   /// lagrange-multipliers, in (q, qdot)) drift off C at the level of the
@@ -102,28 +125,36 @@ struct Sample {
   Vec<S> qdot;  ///< size n
 };
 
-struct IntegrationStats {
-  std::uint64_t steps = 0;      ///< accepted steps
-  std::uint64_t rhs_calls = 0;  ///< vector-field evaluations
-  std::string stepper;          ///< the stepper actually used
-  std::uint64_t projections = 0;  ///< states projected onto C (IntegrationOptions::project)
-};
-
 /// Integrates the motion from (q0, qdot0) (on C; see admit_state) from t = 0
 /// to opts.t_end with formulation f, calling `observe` at t = 0, dt_out,
 /// 2 dt_out, ..., t_end. Stats are written to *stats as the run goes, so
 /// they are valid even when it throws.
-/// Throws NotApplicable, InvalidState/SingularState (at the initial state
-/// or, with the time, along the motion), UsageError (unknown stepper,
-/// non-positive t_end/dt_out/tolerances), IntegrationFailure (step size
-/// underflow, too many RHS calls, non-finite values); with opts.project,
-/// also what project_velocity throws (SingularState where dC/dqdot loses
-/// rank, InvalidState when Newton does not converge). Samples observed
-/// before a failure have been delivered.
+/// Throws NotApplicable; UsageError (unknown stepper, non-positive or
+/// non-finite t_end/dt_out/tolerances, rtol below minimum_tolerance, more
+/// than opts.max_samples output samples); InvalidState/SingularState (at
+/// the initial state or, with the time, along the motion: see
+/// IntegrationOptions::singular_margin); IntegrationFailure (step size
+/// underflow, too many RHS calls or steps); NonFiniteValue (a non-finite
+/// vector field or state: an overflow); with opts.project, also what
+/// project_velocity throws (SingularState where dC/dqdot loses rank,
+/// InvalidState when Newton does not converge); whatever opts.on_step
+/// throws. Samples observed before a failure have been delivered.
 template <class S>
 void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                const Vec<S>& qd0, const IntegrationOptions<S>& opts,
                const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats);
+
+/// The smallest rtol `integrate` accepts with `stepper` (a stepper_names()
+/// entry) in S: 10 epsilon of S (below it the error control chases
+/// round-off: double 2.2e-15, long double 1.1e-18, float128 1.9e-33, mp50
+/// ~1e-49, mp100 ~1e-99; verify runs double at 1e-14 and long double at
+/// 1e-17), and for the fixed-order steppers the tolerance
+/// tau at which tau^(-1/p) reaches 10^6 steps per unit time on a motion of
+/// size 1: 1e-30 for dopri5 (p = 5), 1e-48 for fehlberg78 (p = 8).
+/// Bulirsch-Stoer raises its order with the tolerance: only the round-off
+/// bound.
+template <class S>
+S minimum_tolerance(const std::string& stepper);
 
 /// The projection of IntegrationOptions::project on one state: x (the
 /// integration coordinates of f, size of f.to_state) to (q, qdot) with
@@ -135,6 +166,7 @@ template <class S>
 Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x);
 
 #define NHS_INTEGRATE_INSTANTIATE(EXTERN, S)                                               \
+  EXTERN template S minimum_tolerance<S>(const std::string&);                              \
   EXTERN template Vec<S> project_state<S>(const System<S>&, const Formulation<S>&,         \
                                           const Vec<S>&);                                  \
   EXTERN template void integrate<S>(const System<S>&, const Formulation<S>&, const Vec<S>&, \

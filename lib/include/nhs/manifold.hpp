@@ -27,7 +27,8 @@ Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd)
 
 /// Checks a user state: sizes n (UsageError, naming q or qdot), finite
 /// values (UsageError), and max|C^a| <= tolerance (1 + |qdot|^2)
-/// (InvalidState "off the constraint manifold", with the residuals).
+/// (InvalidState "off the constraint manifold", with the residuals;
+/// NonFiniteValue when C itself overflows).
 /// Returns qdot projected onto C.
 template <class S>
 Vec<S> admit_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const S& tolerance);

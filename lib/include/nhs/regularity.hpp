@@ -26,6 +26,18 @@ S regularity_tolerance() {
 /// when it was built eagerly).
 using Context = std::function<std::string()>;
 
+/// Throws NonFiniteValue naming `what` (e.g. "the KKT matrix") and
+/// context() unless every entry of M is finite: an overflow (a state or
+/// parameter too large for S) is reported as such, before a check that
+/// would take NaN pivots for a singular state. Any Eigen expression.
+template <class Derived>
+void require_finite(const Eigen::MatrixBase<Derived>& M, const std::string& what,
+                    const Context& context) {
+  if (!M.allFinite())
+    throw NonFiniteValue("non-finite value: " + what + " has non-finite entries (overflow) " +
+                         context());
+}
+
 /// Singular values of M (min(rows, cols) of them, decreasing), by JacobiSVD;
 /// for a single row or column, its 2-norm (the only singular value).
 template <class S>
@@ -33,7 +45,9 @@ Vec<S> singular_values(const Mat<S>& M);
 
 /// Throws SingularState(condition) unless M has full rank min(rows, cols):
 /// its smallest singular value must exceed
-/// regularity_tolerance<S>() * max(1, largest singular value).
+/// regularity_tolerance<S>() * max(1, largest singular value). A matrix with
+/// non-finite entries (an overflow, not a singular state) throws
+/// NonFiniteValue naming `condition` instead.
 /// context() (e.g. state_context(q, qd)) is appended to the message, which
 /// also gives the singular values. A single row or column (one constraint,
 /// or one quasi-velocity) is checked by its 2-norm without an SVD (no heap
@@ -52,7 +66,8 @@ struct PositiveDefiniteFactor {
 
 /// LDLT factorization of a symmetric M that must be positive definite
 /// (every pivot > regularity_tolerance * largest pivot); throws
-/// SingularState(condition) with the pivots and context() otherwise.
+/// SingularState(condition) with the pivots and context() otherwise;
+/// NonFiniteValue when M has non-finite entries.
 template <class S>
 typename PositiveDefiniteFactor<S>::type factor_positive_definite(const Mat<S>& M,
                                                                   const std::string& condition,

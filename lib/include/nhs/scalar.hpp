@@ -21,7 +21,7 @@
 namespace nhs {
 
 /// 50 significant decimal digits, MPFR backend with stack allocation and
-/// expression templates off (DEPENDENCIES.md: et_on breaks Eigen AutoDiff,
+/// expression templates off (docs/numerics.md: et_on breaks Eigen AutoDiff,
 /// Odeint's integrate_times and generic `auto` code; stack allocation is
 /// 2-3x faster than heap MPFR in AD-heavy kernels).
 using mp50 = boost::multiprecision::number<
@@ -85,8 +85,11 @@ struct MalformedNumber : std::invalid_argument {
 };
 
 /// Parses a decimal number into S, exactly rounded in S ("0.1" is the S
-/// nearest to 1/10, not the double 0.1 widened). The whole text must be a
-/// finite number; throws MalformedNumber otherwise.
+/// nearest to 1/10, not the double 0.1 widened). The text, less leading and
+/// trailing white space (the same in every precision), must be a whole
+/// number [+-]?(d+(.d*)?|.d+)([eE][+-]?d+)? of any length whose value is
+/// finite in S; throws MalformedNumber otherwise (the message quotes at most
+/// 60 characters of the text).
 template <class S>
 S from_string(const std::string& text);
 
@@ -96,7 +99,7 @@ std::string to_string(const S& x);
 
 }  // namespace nhs
 
-// --- Eigen: NumTraits for et_off multiprecision numbers (DEPENDENCIES.md) ---
+// --- Eigen: NumTraits for et_off multiprecision numbers (docs/numerics.md) ---
 namespace Eigen {
 template <class Backend>
 struct NumTraits<boost::multiprecision::number<Backend, boost::multiprecision::et_off>>
@@ -126,6 +129,6 @@ struct NumTraits<boost::multiprecision::number<Backend, boost::multiprecision::e
 }  // namespace Eigen
 
 // --- Odeint 1.74: a `number` names itself as value_type, which makes
-// extract_value_type recurse forever (DEPENDENCIES.md). ---
+// extract_value_type recurse forever (docs/numerics.md). ---
 template <class Backend, boost::multiprecision::expression_template_option ET, class F>
 struct has_value_type<boost::multiprecision::number<Backend, ET>, F> : boost::mpl::false_ {};

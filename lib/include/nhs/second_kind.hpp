@@ -9,7 +9,7 @@
 //   D^i     = qddot^i = F^i + g^ij R_j
 //
 // (001 Thm 8.1-8.2, eqs. 8.6, 8.12, 8.13 with R read as contravariant;
-// 000 eqs. 43-47, and 48-49 as corrected in SEED_ERRATA.md: the last term
+// 000 eqs. 43-47, and 48-49 as corrected in docs/errata.md: the last term
 // uses dC/dq, not dC/dqdot.)
 #pragma once
 

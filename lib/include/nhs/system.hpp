@@ -27,7 +27,7 @@ struct Parameter {
 };
 
 /// What a system is, independently of the scalar type: the contract of
-/// STUDIES.md (coordinate order, parameter names and defaults).
+/// docs/studies.md (coordinate order, parameter names and defaults).
 struct SystemInfo {
   std::string name;                           ///< study id, e.g. "skate"
   std::string title;                          ///< one line for `nhs list`
@@ -214,6 +214,9 @@ void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const c
 
 }  // namespace detail
 
+template <class S>
+void check_description(const System<S>& sys);  // nhs/description_check.hpp
+
 /// Builds System<S> from a description D with parameter values (in the
 /// order of D::info().parameters; size checked, UsageError otherwise).
 ///
@@ -237,6 +240,11 @@ void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const c
 /// products of parameters may be written in any order; a ratio<T> constant
 /// has empty derivatives: multiply it into a parameter or a variable, not
 /// into another ratio.
+///
+/// The description is checked against itself (check_description,
+/// nhs/description_check.hpp: the count of quasi-velocities, the bodies'
+/// kinetic energy against T, declared linearity of C): UsageError naming
+/// the member.
 ///
 /// The overload with an explicit `info` serves descriptions whose size is
 /// chosen at run time (e.g. the N-trailer, n = N + 3): D then needs no
@@ -321,6 +329,10 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
           sys, values, "inline");
     }
   }
+  // The self-consistency checks of nhs/description_check.hpp, in every
+  // supported scalar type (not the tracing one of code generation, which has
+  // no values to compare).
+  if constexpr (requires { ScalarName<S>::value; }) check_description(sys);
   return sys;
 }
 

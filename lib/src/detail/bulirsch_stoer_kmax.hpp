@@ -245,7 +245,11 @@ public:
                             // leave order as is (except we were in first round)
                             m_current_k_opt = min BOOST_PREVENT_MACRO_SUBSTITUTION( static_cast<int>(m_k_max)-1 , max BOOST_PREVENT_MACRO_SUBSTITUTION( 2 , static_cast<int>(k)+1 ) );
                             new_h = h_opt[k];
-                            new_h *= static_cast<value_type>( m_cost[k+1] ) / static_cast<value_type>( m_cost[k] );
+                            // m_cost has m_k_max + 1 entries: at k = m_k_max (reachable when
+                            // the first step starts at a high order) Odeint's m_cost[k+1]
+                            // read past its end (valgrind: invalid read of size 8), and the
+                            // mp50 runs' step counts varied from run to run.
+                            new_h *= static_cast<value_type>( m_cost[(std::min)(k+1, static_cast<size_t>(KMax))] ) / static_cast<value_type>( m_cost[k] );
                         } else {
                             m_current_k_opt = min BOOST_PREVENT_MACRO_SUBSTITUTION( static_cast<int>(m_k_max)-1 , max BOOST_PREVENT_MACRO_SUBSTITUTION( 2 , static_cast<int>(k) ) );
                             new_h = h_opt[k];

@@ -1,4 +1,4 @@
-// The built-in studies of STUDIES.md, one source file each in studies/.
+// The built-in studies of docs/studies.md, one source file each in studies/.
 #pragma once
 
 #include "nhs/studies/study.hpp"

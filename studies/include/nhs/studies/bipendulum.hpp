@@ -1,5 +1,5 @@
 // The bipendulum (000 §13) beyond its Study entry: states built from the
-// chart, the special states of SPECIAL_MOTIONS.md, the exact symmetric
+// chart, the special states of docs/special-motions.md, the exact symmetric
 // (pendulum) motion, and the findings the suite reports about it (the
 // epsilon-limit of the circle of eq. 89, the linear bipendulum and Hertz's
 // limit). Shared by the tests, `nhs findings` and the benchmarks.
@@ -13,15 +13,15 @@
 namespace nhs {
 
 /// The bipendulum state (q, psi(q, z)) with z = (y0, w1, w2): each point
-/// turns about P0 = (0, y0) with rate w_k (STUDIES.md). q size 4.
+/// turns about P0 = (0, y0) with rate w_k (docs/studies.md). q size 4.
 template <class S>
 State<S> bipendulum_state(const Vec<S>& q, const S& y0, const S& w1, const S& w2);
 
-/// The state of SPECIAL_MOTIONS.md bipendulum (c): P1 = (1.3, 0.8),
+/// The state of docs/special-motions.md bipendulum (c): P1 = (1.3, 0.8),
 /// P2 = (-0.9, 0), y0 = -0.5, w2 = 0.6 and w1 from the corrected condition
 /// y1d v2^2 = y2d v1^2 (|v1| = 0.49969...), or, with printed_eq_90, |v1|
 /// from 000 eq. 90 as printed (0.34319...; not a uniform motion: see
-/// SEED_ERRATA.md).
+/// docs/errata.md).
 template <class S>
 State<S> bipendulum_uniform_state(bool printed_eq_90);
 
@@ -43,7 +43,7 @@ struct PendulumMotion {
   S m, g, l, omega, k, quarter_period;
 };
 
-/// SPECIAL_MOTIONS.md bipendulum (e) (m = 1.2, g = 3, l = 1.5, amplitude
+/// docs/special-motions.md bipendulum (e) (m = 1.2, g = 3, l = 1.5, amplitude
 /// 1 rad) up to t = fraction * T/4.
 template <class S>
 SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period);
@@ -57,10 +57,10 @@ struct FindingSettings {
   std::string stepper = "auto";
 };
 
-/// One motion of the family of SPECIAL_MOTIONS.md bipendulum (b) whose
+/// One motion of the family of docs/special-motions.md bipendulum (b) whose
 /// epsilon -> 0 limit is the circle of 000 eq. 89: m1 = m2 = 1, g = 0,
 /// P1 = (1, 0.5) turning about P2 = P0 = (0, -0.4) with w1 = 0.9, x2 = 0,
-/// v2 = (0, epsilon). Integrated to t_end (3 in SPECIAL_MOTIONS.md).
+/// v2 = (0, epsilon). Integrated to t_end (3 in docs/special-motions.md).
 template <class S>
 struct CircleLimit {
   S epsilon;
@@ -76,7 +76,7 @@ CircleLimit<S> circle_limit(const S& epsilon, const S& t_end, const S& dt_out,
                             const FindingSettings<S>& settings);
 
 /// The bipendulum and the linear bipendulum (m0 given) from the common
-/// state of SPECIAL_MOTIONS.md bipendulum (a) (m1 = 0.8, m2 = 1.5, g = 0,
+/// state of docs/special-motions.md bipendulum (a) (m1 = 0.8, m2 = 1.5, g = 0,
 /// P1 = (1.2, 0.3), P2 = (-0.9, -0.5), z = (0.4, 0.6, -0.8)), the linear
 /// one with y0 and y0d taken from the bipendulum's own evolution at t = 0
 /// (y0d = the first kind's zdot^1). Samples at t = 0, dt_out, ..., t_end.
@@ -90,7 +90,7 @@ template <class S>
 std::vector<HertzSample<S>> hertz_comparison(const S& m0, const S& t_end, const S& dt_out,
                                              const FindingSettings<S>& settings);
 
-/// The symmetric motion of SPECIAL_MOTIONS.md (e) integrated with the
+/// The symmetric motion of docs/special-motions.md (e) integrated with the
 /// settings' formulation up to t = fraction * T/4 (0 < fraction < 1), as it
 /// approaches the singular turning point: the max-norm error of (q, qdot)
 /// against the exact pendulum there, and sigma_min(dC/dqdot) there.

@@ -1,5 +1,5 @@
 // Hand-written closed forms of the equations of motion of five studies, as
-// printed in the seeds and corrected in SEED_ERRATA.md: the accelerations
+// printed in the seeds and corrected in docs/errata.md: the accelerations
 // qddot at (q, qdot) (second kind, D^i) and, where the seed has it, the
 // first-kind field zdot at (q, z), for general Lagrangian forces A_i.
 //
@@ -10,8 +10,8 @@
 // written directly in the scalar S with fixed-size Eigen vectors, so that in
 // double they allocate nothing (tests/test_allocations.cpp checks it).
 //
-// Coordinates, parameters and forces are those of STUDIES.md. Each study has
-//   XParameters<S>             its parameters, `from(values)` in STUDIES.md order;
+// Coordinates, parameters and forces are those of docs/studies.md. Each study has
+//   XParameters<S>             its parameters, `from(values)` in docs/studies.md order;
 //   x_forces(p, q, qd)         the study's own active forces A_i (size n);
 //   x_qddot(p, q, qd, A)       qddot = D(q, qdot) for forces A (size n);
 //   x_zdot(p, q, z, A)         zdot of the first kind (size m), where the seed has it;
@@ -45,11 +45,11 @@ struct SkateParameters {
   using Q = Fixed<S, 3>;
   using Z = Fixed<S, 2>;
   S m, I, g;
-  /// From the parameter vector in STUDIES.md order (size 3).
+  /// From the parameter vector in docs/studies.md order (size 3).
   static SkateParameters from(const std::vector<S>& v) { return {v[0], v[1], v[2]}; }
 };
 
-/// A = (m g, 0, 0): incline g along +x on the centre (STUDIES.md).
+/// A = (m g, 0, 0): incline g along +x on the centre (docs/studies.md).
 template <class S>
 Fixed<S, 3> skate_forces(const SkateParameters<S>& p, const typename SkateParameters<S>::Q& q,
                          const typename SkateParameters<S>::Q& qd) {
@@ -94,7 +94,7 @@ struct RollingDiscParameters {
   using Q = Fixed<S, 4>;
   using Z = Fixed<S, 2>;
   S m, R, A, B, g, k;
-  /// From the parameter vector in STUDIES.md order (size 6).
+  /// From the parameter vector in docs/studies.md order (size 6).
   static RollingDiscParameters from(const std::vector<S>& v) {
     return {v[0], v[1], v[2], v[3], v[4], v[5]};
   }
@@ -140,7 +140,7 @@ Fixed<S, 2> rolling_disc_zdot(const RollingDiscParameters<S>& p,
 }
 
 // ----------------------------------------------------------------------------
-// coaxial-discs, 001 §9.3 as corrected in SEED_ERRATA.md:
+// coaxial-discs, 001 §9.3 as corrected in docs/errata.md:
 // q = (x, y, theta1, theta2, psi), z = (theta1d, theta2d),
 // psi_1 = (R cos psi, R sin psi, 1, 0, -R/a), psi_2 = (0, 0, 0, 1, R/a) in q's order.
 
@@ -150,7 +150,7 @@ struct CoaxialDiscsParameters {
   using Q = Fixed<S, 5>;
   using Z = Fixed<S, 2>;
   S m, R, A, B, a, g;
-  /// From the parameter vector in STUDIES.md order (size 6).
+  /// From the parameter vector in docs/studies.md order (size 6).
   static CoaxialDiscsParameters from(const std::vector<S>& v) {
     return {v[0], v[1], v[2], v[3], v[4], v[5]};
   }
@@ -170,7 +170,7 @@ Fixed<S, 5> coaxial_discs_forces(const CoaxialDiscsParameters<S>& p,
   return A;
 }
 
-/// 001 §9.3, final system as corrected in SEED_ERRATA.md: zdot = G^-1 Z with
+/// 001 §9.3, final system as corrected in docs/errata.md: zdot = G^-1 Z with
 ///   G11 = G22 = A + m R^2 + 2 B R^2/a^2, G12 = -2 B R^2/a^2,
 ///   Z1 = R (A_x cos psi + A_y sin psi) + A_theta1 - (R/a) A_psi, Z2 = A_theta2 + (R/a) A_psi.
 template <class S>
@@ -221,7 +221,7 @@ struct ParallelPointsParameters {
   using Q = Fixed<S, 4>;
   using Z = Fixed<S, 3>;
   S m1, m2, g;
-  /// From the parameter vector in STUDIES.md order (size 3).
+  /// From the parameter vector in docs/studies.md order (size 3).
   static ParallelPointsParameters from(const std::vector<S>& v) { return {v[0], v[1], v[2]}; }
 };
 
@@ -288,7 +288,7 @@ template <class S>
 struct BipendulumParameters {
   using Q = Fixed<S, 4>;
   S m1, m2, g, k;
-  /// From the parameter vector in STUDIES.md order: (m1, m2, g, k), or
+  /// From the parameter vector in docs/studies.md order: (m1, m2, g, k), or
   /// (m1, m2, g) with k = 0.
   static BipendulumParameters from(const std::vector<S>& v) {
     return {v[0], v[1], v[2], v.size() > 3 ? v[3] : S(0)};
@@ -306,7 +306,7 @@ Fixed<S, 4> bipendulum_forces(const BipendulumParameters<S>& p,
   return {p.m1 * p.g - p.k * q[0], -p.k * q[1], p.m2 * p.g - p.k * q[2], -p.k * q[3]};
 }
 
-/// 000 eqs. 80-82 (general forces; (80) is (79) with SEED_ERRATA.md's
+/// 000 eqs. 80-82 (general forces; (80) is (79) with docs/errata.md's
 /// correction of Delta D^1, (81) its 1 <-> 2 exchange):
 ///   Delta = m1 x2^2 y1d^4 v2^2 + m2 x1^2 y2d^4 v1^2,
 ///   x1dd = [x2^2 y1d^4 v2^2 A_x1 + (m2/m1) x1^2 x1d y2d^4 (x1d A_x1 + y1d A_y1)
@@ -315,7 +315,7 @@ Fixed<S, 4> bipendulum_forces(const BipendulumParameters<S>& p,
 ///           + x1 x2 x1d y1d y2d^2 (x2d A_y2 - y2d A_x2) + m2 x1 x1d y2d^3 (y2d v1^2 - y1d v2^2)]/Delta,
 ///   and x2dd, y2dd by exchanging 1 <-> 2 (81).
 /// Singular where Delta = 0 (e.g. x1 = x2 = 0, or y1d = y2d = 0; 000 eq. 72
-/// and SEED_ERRATA.md).
+/// and docs/errata.md).
 template <class S>
 Fixed<S, 4> bipendulum_qddot(const BipendulumParameters<S>& p,
                              const typename BipendulumParameters<S>::Q& q,

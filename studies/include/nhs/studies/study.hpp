@@ -1,5 +1,5 @@
-// A study: a system of STUDIES.md with its default state, its invariants,
-// its analytic special motions (closed forms from SPECIAL_MOTIONS.md, kept
+// A study: a system of docs/studies.md with its default state, its invariants,
+// its analytic special motions (closed forms from docs/special-motions.md, kept
 // as library code with their own tests, as Drake does) and a generator of
 // random regular states for cross-validation.
 #pragma once
@@ -33,7 +33,7 @@ struct Invariant {
 template <class S>
 struct SpecialMotion {
   std::string name;                 ///< e.g. "circle (k = 0)"
-  std::string source;               ///< e.g. "SPECIAL_MOTIONS.md rolling-disc"
+  std::string source;               ///< e.g. "docs/special-motions.md rolling-disc"
   std::vector<S> parameters;        ///< full parameter vector of the study
   State<S> initial;                 ///< on C, exact in S
   S t_end;                          ///< closed form valid (and regular) on [0, t_end]
@@ -72,7 +72,7 @@ struct Study {
   }
 };
 
-/// All built-in studies, in the order of STUDIES.md.
+/// All built-in studies, in the order of docs/studies.md.
 template <class S>
 const std::vector<Study<S>>& studies();
 

@@ -1,0 +1,295 @@
+// A fuzz test of the whole command line: 5,000 argument vectors per run,
+// valid ones mutated with hostile values (huge, tiny, non-finite, empty,
+// long, malformed numbers; unknown names; dropped, repeated and swapped
+// arguments) and random ones. For each, `nhs` must end with a documented
+// exit code (0, 2, 3, 4, 5; 1 only from verify, which is not fuzzed), not
+// by a signal, within its time limit, and an exit 0 must print no NaN or
+// infinity. The seed is printed with every failure; NHS_FUZZ_SEED replays
+// one, NHS_FUZZ_CASES changes the count.
+// ctest-labels: unit cli
+#include <gtest/gtest.h>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int code = -1;       ///< exit code, or -1
+  int signal = 0;      ///< terminating signal, or 0
+  bool timed_out = false;
+  std::string out, err, csv;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs nhs with args, stdout/stderr into files of dir; killed after
+// `limit` seconds.
+Outcome run_nhs(const std::vector<std::string>& args, const fs::path& dir, double limit) {
+  Outcome o;
+#ifdef NHS_CLI_PATH
+  const std::string exe = NHS_CLI_PATH;
+  const fs::path out = dir / "stdout", err = dir / "stderr";
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::vector<char*> argv{const_cast<char*>(exe.c_str())};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return o;
+  int status = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (true) {
+    const pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() > limit) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      o.timed_out = true;
+      break;
+    }
+    usleep(2000);
+  }
+  if (!o.timed_out) {
+    if (WIFEXITED(status)) o.code = WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) o.signal = WTERMSIG(status);
+  }
+  o.out = slurp(out);
+  o.err = slurp(err);
+  const fs::path csv = dir / "out.csv";
+  if (fs::exists(csv)) {
+    o.csv = slurp(csv);
+    fs::remove(csv);
+  }
+#else
+  (void)args;
+  (void)dir;
+  (void)limit;
+#endif
+  return o;
+}
+
+// A token that prints a non-finite number: nan, -nan, inf, -inf, infinity.
+bool has_non_finite(const std::string& text) {
+  std::string tok;
+  auto check = [&]() {
+    std::string t;
+    for (char c : tok) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t = t.substr(1);
+    tok.clear();
+    return t == "nan" || t == "inf" || t == "infinity";
+  };
+  for (char c : text) {
+    if (c == ',' || c == ' ' || c == '\n' || c == '"' || c == '(' || c == ')' || c == '[' ||
+        c == ']' || c == ':' || c == ';' || c == '=' || c == '\t') {
+      if (check()) return true;
+    } else {
+      tok += c;
+    }
+  }
+  return check();
+}
+
+class Generator {
+ public:
+  explicit Generator(std::uint64_t seed) : rng_(seed) {}
+
+  std::vector<std::string> next(const fs::path& dir) {
+    std::vector<std::string> a = base(dir);
+    const int mutations = pick(4);
+    for (int k = 0; k < mutations; ++k) mutate(a);
+    return a;
+  }
+
+ private:
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+  template <class T>
+  const T& one(const std::vector<T>& v) {
+    return v[static_cast<std::size_t>(pick(static_cast<int>(v.size())))];
+  }
+
+  std::string number() {
+    static const std::vector<std::string> hostile = {
+        "0", "-0", "1", "-1", "0.5", "1e308", "-1e308", "1e-320", "5e-324", "1e-16", "1e-40",
+        "1e-60", "1e300", "1e155", "nan", "inf", "-inf", "1e99999", "0x10", "", " ", "1 ",
+        " 2", "1,2", "1e", ".", "-", "+.5", "1.2.3", "3e10", "1e-300", "7", "100", "2.5",
+        "0.000000000000000000001", "12345678901234567890123", "--", "-1e-5", "1/2", "pi"};
+    if (pick(10) == 0) return std::string(static_cast<std::size_t>(1 + pick(40000)), "0123456789.e-"[pick(13)]);
+    return one(hostile);
+  }
+  std::string vec(int n) {
+    std::string s;
+    for (int i = 0; i < n; ++i) s += (i ? "," : "") + (pick(3) ? std::to_string(pick(5) - 2) + "." + std::to_string(pick(10)) : number());
+    return s;
+  }
+
+  std::vector<std::string> base(const fs::path& dir) {
+    static const std::vector<std::string> studies = {
+        "skate", "rolling-disc", "coaxial-discs", "parallel-points", "rolling-sphere",
+        "bipendulum", "linear-bipendulum", "n-trailer", "nope", ""};
+    static const std::vector<std::string> forms = {
+        "second-kind", "first-kind", "maggi", "gibbs-appell", "udwadia-kalaba",
+        "lagrange-multipliers", "voronec", "naive-reduced", "bogus"};
+    static const std::vector<std::string> precisions = {"double", "long-double", "float128",
+                                                        "double", "long-double", "mp50", "x"};
+    static const std::vector<std::string> steppers = {"auto", "dopri5", "fehlberg78",
+                                                      "bulirsch-stoer", "euler"};
+    const int kind = pick(10);
+    if (kind == 0) return {"list"};
+    std::vector<std::string> a = {kind < 4 ? "accel" : "run", one(studies)};
+    if (pick(2)) a.insert(a.end(), {"--formulation", one(forms)});
+    if (pick(2)) a.insert(a.end(), {"--precision", one(precisions)});
+    if (pick(3) == 0) a.insert(a.end(), {"--param", one(std::vector<std::string>{"m", "g", "k", "R", "zz", "m1"}) + "=" + number()});
+    if (pick(3) == 0) {
+      const int n = 2 + pick(5);
+      a.insert(a.end(), {"--q", vec(n)});
+      if (pick(2)) a.insert(a.end(), {"--qdot", vec(n)});
+      else a.insert(a.end(), {"--z", vec(1 + pick(3))});
+    }
+    if (pick(4) == 0) a.insert(a.end(), {"--singular-margin", number()});
+    if (pick(5) == 0) a.push_back("--generated");
+    if (a[0] == "run") {
+      a.insert(a.end(), {"--t-end", pick(3) ? one(std::vector<std::string>{"0.5", "1", "2"}) : number()});
+      if (pick(2)) a.insert(a.end(), {"--dt-out", pick(2) ? "0.25" : number()});
+      if (pick(3) == 0) a.insert(a.end(), {"--rtol", number()});
+      if (pick(4) == 0) a.insert(a.end(), {"--atol", number()});
+      if (pick(3) == 0) a.insert(a.end(), {"--stepper", one(steppers)});
+      if (pick(4) == 0) a.push_back("--project");
+      if (pick(3) == 0) a.insert(a.end(), {"--out", (dir / "out.csv").string()});
+      // Bounded work: every run case ends within its RHS budget.
+      a.insert(a.end(), {"--max-rhs-calls", pick(5) ? "20000" : number()});
+    }
+    return a;
+  }
+
+  void mutate(std::vector<std::string>& a) {
+    if (a.empty()) {
+      a.push_back(number());
+      return;
+    }
+    const std::size_t i = static_cast<std::size_t>(pick(static_cast<int>(a.size())));
+    switch (pick(6)) {
+      case 0:  // a value replaced by a hostile number
+        if (i > 0 && a[i].rfind("--", 0) != 0 && a[i - 1] != "--max-rhs-calls") a[i] = number();
+        break;
+      case 1:  // an argument dropped
+        if (a[i] != "--max-rhs-calls" && (i == 0 || a[i - 1] != "--max-rhs-calls"))
+          a.erase(a.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      case 2:  // an argument repeated
+        a.insert(a.begin() + static_cast<std::ptrdiff_t>(i), a[i]);
+        break;
+      case 3:  // an unknown or malformed option
+        a.insert(a.begin() + static_cast<std::ptrdiff_t>(i),
+                 one(std::vector<std::string>{"--bogus", "-", "--", "--q=", "--t-end=", "-x",
+                                              "--help-all", "--param", "="}));
+        break;
+      case 4:  // two neighbours swapped
+        if (i + 1 < a.size() && a[i] != "--max-rhs-calls" && a[i + 1] != "--max-rhs-calls")
+          std::swap(a[i], a[i + 1]);
+        break;
+      default:  // a character changed
+        if (!a[i].empty() && a[i] != "--max-rhs-calls" && (i == 0 || a[i - 1] != "--max-rhs-calls"))
+          a[i][static_cast<std::size_t>(pick(static_cast<int>(a[i].size())))] =
+              "0-.,e=x 9"[pick(9)];
+        break;
+    }
+  }
+
+  std::mt19937_64 rng_;
+};
+
+std::string show(const std::vector<std::string>& a) {
+  std::string s = "nhs";
+  for (const auto& x : a) s += " '" + (x.size() > 80 ? x.substr(0, 80) + "...(" + std::to_string(x.size()) + ")" : x) + "'";
+  return s;
+}
+
+TEST(CliFuzz, EveryArgumentVectorEndsWithADocumentedCode) {
+#ifndef NHS_CLI_PATH
+  GTEST_SKIP() << "built without the nhs tool";
+#endif
+  const char* seed_env = std::getenv("NHS_FUZZ_SEED");
+  const std::uint64_t seed =
+      seed_env ? std::strtoull(seed_env, nullptr, 10) : std::random_device{}();
+  const char* cases_env = std::getenv("NHS_FUZZ_CASES");
+  const int cases = cases_env ? std::atoi(cases_env) : 5000;
+  std::string tmpl = (fs::temp_directory_path() / "nhs_fuzz_XXXXXX").string();
+  ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+  const fs::path root = tmpl;
+
+  const unsigned workers = 2;
+  std::atomic<int> next{0};
+  std::mutex mutex;
+  std::vector<std::string> failures;
+  int exit_counts[256] = {};
+  std::vector<std::thread> threads;
+  for (unsigned w = 0; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      const fs::path dir = root / std::to_string(w);
+      fs::create_directories(dir);
+      for (int k; (k = next++) < cases;) {
+        Generator gen(seed * 1000003ULL + static_cast<std::uint64_t>(k));
+        const std::vector<std::string> args = gen.next(dir);
+        const Outcome o = run_nhs(args, dir, 30.0);
+        std::string why;
+        if (o.timed_out) why = "did not end within 30 s";
+        else if (o.signal) why = "killed by signal " + std::to_string(o.signal);
+        else if (o.code != 0 && o.code != 2 && o.code != 3 && o.code != 4 && o.code != 5)
+          why = "exit code " + std::to_string(o.code);
+        else if (o.code == 0 && (has_non_finite(o.out) || has_non_finite(o.csv)))
+          why = "exit 0 with a non-finite number in its output";
+        else if (o.code != 0 && o.err.find("nhs: error: ") == std::string::npos &&
+                 o.err.find("nhs: error") == std::string::npos)
+          why = "exit " + std::to_string(o.code) + " without an error line";
+        const std::lock_guard<std::mutex> lock(mutex);
+        if (o.code >= 0) ++exit_counts[o.code];
+        if (!why.empty() && failures.size() < 20)
+          failures.push_back(why + ": " + show(args) + " (case " + std::to_string(k) +
+                             ", NHS_FUZZ_SEED=" + std::to_string(seed) + ")\nstderr: " +
+                             o.err.substr(0, 500));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  fs::remove_all(root);
+  for (const auto& f : failures) ADD_FAILURE() << f;
+  std::string counts;
+  for (int c = 0; c < 256; ++c)
+    if (exit_counts[c]) counts += " exit " + std::to_string(c) + ": " + std::to_string(exit_counts[c]) + ";";
+  std::printf("fuzz: %d cases, seed %llu;%s\n", cases, static_cast<unsigned long long>(seed),
+              counts.c_str());
+  // The vectors must reach past the parser: some succeed, some fail later.
+  EXPECT_GT(exit_counts[0], cases / 50) << counts;
+  EXPECT_GT(exit_counts[2], cases / 50) << counts;
+}
+
+}  // namespace

@@ -1,0 +1,447 @@
+// The library's guarantees under bad input and at the edges of the scalar
+// types: runs stop at a singular set also when it lies inside a step,
+// output grids are generated as the run goes, tiny and absurd time spans,
+// tolerances below a precision's reach, numbers of any length, overflow
+// reported as such, descriptions that contradict themselves, and a
+// high-order Bulirsch-Stoer that repeats itself exactly.
+// ctest-labels: unit
+#include "nhs/description_check.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/integrate.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/singular_set.hpp"
+#include "nhs/studies/all.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace nhs {
+namespace {
+
+// The parallel points on an incline g = 3/2, both sent against the field
+// with velocity (-2, 0): they stop together at t = 4/3, where every velocity
+// vanishes and dC/dqdot = (y2d, -x2d, -y1d, x1d) loses rank. Between two
+// samples of the margin its graph is a V touching 0 (t within a step).
+template <class S>
+struct HeadOnStop {
+  const Study<S>& st = find_study<S>("parallel-points");
+  System<S> sys = st.build(parameters_with(st, {{"g", "1.5"}}));
+  Vec<S> q = (Vec<S>(4) << S(0), S(0), S(0), S(2)).finished();
+  Vec<S> qd = (Vec<S>(4) << S(-2), S(0), S(-2), S(0)).finished();
+  S t_stop = S(4) / S(3);
+};
+
+// Runs the motion and returns the SingularState's condition and message,
+// with the time of the last sample delivered.
+template <class S>
+struct Stop {
+  std::string condition, message;
+  S last_t{-1};
+  bool stopped = false;
+};
+
+template <class S>
+Stop<S> run_to(const System<S>& sys, const std::string& formulation, const Vec<S>& q,
+               const Vec<S>& qd, const S& t_end, const S& dt_out, const std::string& stepper,
+               const S& rtol) {
+  IntegrationOptions<S> o;
+  o.t_end = t_end;
+  o.dt_out = dt_out;
+  o.stepper = stepper;
+  o.rtol = o.atol = rtol;
+  o.singular_margin = S(1) / S(1000000);
+  Stop<S> out;
+  try {
+    integrate<S>(sys, find_formulation<S>(formulation), q, qd, o,
+                 [&](const Sample<S>& s) { out.last_t = s.t; }, nullptr);
+  } catch (const SingularState& e) {
+    out.stopped = true;
+    out.condition = e.condition;
+    out.message = e.what();
+  }
+  return out;
+}
+
+// The time "reached at t = ..." of a crossing message.
+double reached_at(const std::string& message) {
+  const std::size_t k = message.find("reached at t = ");
+  if (k == std::string::npos) return -1;
+  return std::stod(message.substr(k + 15));
+}
+
+template <class S>
+void expect_stop_inside_a_step(const std::string& stepper, const S& rtol) {
+  const HeadOnStop<S> m;
+  // Output every 1.0: the set at t = 4/3 lies between two samples, and the
+  // steps are long on this quadratic motion.
+  for (const char* f : {"second-kind", "first-kind", "udwadia-kalaba"}) {
+    const Stop<S> r = run_to<S>(m.sys, f, m.q, m.qd, S(3), S(1), stepper, rtol);
+    ASSERT_TRUE(r.stopped) << stepper << " " << f << ": crossed the singular set at t = 4/3";
+    EXPECT_LE(r.last_t, S(1)) << stepper << " " << f;
+    // Stopped at the set or just before it: the margin 1e-6 is reached at
+    // |v| ~ 1e-6, i.e. within ~1e-6 of t = 4/3. On this polynomial motion
+    // a step may end exactly on the set, where the formulation's own check
+    // (rank loss of dC/dqdot, or a matrix built from it) names it first.
+    const double t = reached_at(r.message);
+    EXPECT_NEAR(t, 4.0 / 3.0, 1e-4) << stepper << " " << f << ": " << r.message;
+    if (r.message.find("sigma_min_dC_dqdot") == std::string::npos)
+      EXPECT_NE(r.message.find("singular"), std::string::npos) << r.message;
+    else
+      EXPECT_EQ(r.condition, "rank loss of dC/dqdot") << r.message;
+  }
+}
+
+TEST(SingularCrossing, StopsInsideAStepDouble) {
+  for (const char* stepper : {"dopri5", "fehlberg78", "bulirsch-stoer"})
+    expect_stop_inside_a_step<double>(stepper, 1e-12);
+}
+
+TEST(SingularCrossing, StopsInsideAStepLongDoubleFloat128) {
+  expect_stop_inside_a_step<long double>("dopri5", 1e-15L);
+  expect_stop_inside_a_step<float128>("bulirsch-stoer", from_string<float128>("1e-28"));
+}
+
+TEST(SingularCrossing, StopsInsideAStepMp50ControlledBulirschStoer) {
+  expect_stop_inside_a_step<mp50>("bulirsch-stoer", from_string<mp50>("1e-40"));
+}
+
+// A near miss: the same points with a sideways velocity 1/2 never stop
+// (speed >= 1/2): the run must not be stopped by the scan.
+TEST(SingularCrossing, NearMissIsNotAStop) {
+  const HeadOnStop<double> m;
+  Vec<double> qd(4);
+  qd << -2, 0.5, -2, 0.5;
+  for (const char* stepper : {"dopri5", "fehlberg78", "bulirsch-stoer"}) {
+    const Stop<double> r = run_to<double>(m.sys, "second-kind", m.q, qd, 3.0, 1.0, stepper, 1e-12);
+    EXPECT_FALSE(r.stopped) << stepper << ": " << r.message;
+    EXPECT_EQ(r.last_t, 3.0) << stepper;
+  }
+}
+
+// The rolling sphere through theta = 0, where its Euler-angle chart is
+// singular: a margin of its own stops the run there.
+TEST(SingularCrossing, RollingSphereChart) {
+  const Study<double>& st = find_study<double>("rolling-sphere");
+  const System<double> sys = st.build(st.default_parameters());
+  Vec<double> q(5), qd(5);
+  q << 0.3, 0.15, 0, 0, 0;
+  // z = (0, -2, 0): thetad = -2, qdot = psi(q, z); theta = 0 near t = 0.075.
+  Vec<double> z(3);
+  z << 0, -2, 0;
+  sys.parametrization(q, z, qd);
+  for (const char* f : {"first-kind", "second-kind"}) {
+    const Stop<double> r = run_to<double>(sys, f, q, qd, 1.0, 0.5, "dopri5", 1e-12);
+    ASSERT_TRUE(r.stopped) << f;
+    EXPECT_EQ(r.condition,
+              "Euler-angle chart singular (sin theta = 0: phi and psi turn about one axis)")
+        << r.message;
+    EXPECT_LT(reached_at(r.message), 0.08) << r.message;
+  }
+}
+
+// Output times below machine epsilon (and the first step below it): two
+// samples, at 0 and t_end exactly, the state moved by ~t_end qdot.
+template <class S>
+void expect_tiny_span(const S& t_end, const std::string& stepper, const S& rtol) {
+  const Study<S>& st = find_study<S>("skate");
+  const System<S> sys = st.build(st.default_parameters());
+  const State<S> x0 = st.default_state(sys);
+  IntegrationOptions<S> o;
+  o.t_end = t_end;
+  o.stepper = stepper;
+  o.rtol = o.atol = rtol;
+  std::vector<Sample<S>> samples;
+  integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, o,
+               [&](const Sample<S>& s) { samples.push_back(s); }, nullptr);
+  ASSERT_EQ(samples.size(), 2u) << stepper;
+  EXPECT_EQ(samples[0].t, S(0));
+  EXPECT_EQ(samples[1].t, t_end);
+  using std::abs;
+  const S scale = S(1) + x0.qdot.cwiseAbs().maxCoeff();
+  EXPECT_LE((samples[1].q - x0.q - x0.qdot * t_end).cwiseAbs().maxCoeff(),
+            S(10) * epsilon<S>() * scale)
+      << stepper;
+}
+
+TEST(OutputGrid, SpansBelowMachineEpsilon) {
+  for (const char* stepper : {"dopri5", "fehlberg78", "bulirsch-stoer"}) {
+    expect_tiny_span<double>(1e-16, stepper, 1e-12);
+    // Odeint's Bulirsch-Stoer interpolant underflows on steps ~1e-300:
+    // reported as a non-finite value, never as numbers or a singular state.
+    if (std::string(stepper) != "bulirsch-stoer") expect_tiny_span<double>(1e-300, stepper, 1e-12);
+    else EXPECT_THROW(expect_tiny_span<double>(1e-300, stepper, 1e-12), NonFiniteValue);
+    expect_tiny_span<long double>(1e-19L, stepper, 1e-15L);
+    expect_tiny_span<float128>(from_string<float128>("1e-40"), stepper,
+                               from_string<float128>("1e-25"));
+  }
+  expect_tiny_span<mp50>(from_string<mp50>("1e-60"), "dopri5", from_string<mp50>("1e-25"));
+  expect_tiny_span<mp50>(from_string<mp50>("1e-60"), "bulirsch-stoer", from_string<mp50>("1e-40"));
+}
+
+TEST(OutputGrid, AbsurdGridsAreRefusedAndLongOnesStartAtOnce) {
+  const Study<double>& st = find_study<double>("skate");
+  const System<double> sys = st.build(st.default_parameters());
+  const State<double> x0 = st.default_state(sys);
+  const Formulation<double>& f = find_formulation<double>("second-kind");
+  IntegrationOptions<double> o;
+  for (const auto& [t_end, dt] : std::vector<std::pair<double, double>>{
+           {1e300, 0.1}, {10, 1e-310}, {3e9, 1}}) {
+    o.t_end = t_end;
+    o.dt_out = dt;
+    EXPECT_THROW(integrate<double>(sys, f, x0.q, x0.qdot, o, [](const Sample<double>&) {}, nullptr),
+                 UsageError)
+        << t_end << " / " << dt;
+  }
+  // 3e8 samples: accepted, and nothing is held before the first step (the
+  // run fails on its RHS budget after a few samples, at once).
+  o.t_end = 3e6;
+  o.dt_out = 0.01;
+  o.max_rhs_calls = 2000;
+  int samples = 0;
+  EXPECT_THROW(integrate<double>(sys, f, x0.q, x0.qdot, o, [&](const Sample<double>&) { ++samples; },
+                                 nullptr),
+               IntegrationFailure);
+  EXPECT_GT(samples, 10);
+}
+
+TEST(Tolerances, BelowThePrecisionsReachAreRefused) {
+  const Study<double>& st = find_study<double>("skate");
+  const System<double> sys = st.build(st.default_parameters());
+  const State<double> x0 = st.default_state(sys);
+  IntegrationOptions<double> o;
+  o.rtol = 1e-290;
+  EXPECT_THROW(integrate<double>(sys, find_formulation<double>("second-kind"), x0.q, x0.qdot, o,
+                                 [](const Sample<double>&) {}, nullptr),
+               UsageError);
+  EXPECT_EQ(minimum_tolerance<double>("bulirsch-stoer"), 10 * epsilon<double>());
+  EXPECT_EQ(minimum_tolerance<mp50>("dopri5"), from_string<mp50>("1e-30"));
+  EXPECT_EQ(minimum_tolerance<mp100>("fehlberg78"), from_string<mp100>("1e-48"));
+  EXPECT_LT(minimum_tolerance<mp50>("bulirsch-stoer"), from_string<mp50>("1e-47"));
+  // Every default tolerance is within reach of the default stepper.
+  EXPECT_GE(default_tolerance<double>(), minimum_tolerance<double>(default_stepper<double>()));
+  EXPECT_GE(default_tolerance<mp50>(), minimum_tolerance<mp50>(default_stepper<mp50>()));
+  EXPECT_GE(default_tolerance<mp100>(), minimum_tolerance<mp100>(default_stepper<mp100>()));
+  // mp50's default tolerance is out of dopri5's reach.
+  const Study<mp50>& st50 = find_study<mp50>("skate");
+  const System<mp50> sys50 = st50.build(st50.default_parameters());
+  const State<mp50> y0 = st50.default_state(sys50);
+  IntegrationOptions<mp50> o50;
+  o50.stepper = "dopri5";
+  EXPECT_THROW(integrate<mp50>(sys50, find_formulation<mp50>("second-kind"), y0.q, y0.qdot, o50,
+                               [](const Sample<mp50>&) {}, nullptr),
+               UsageError);
+}
+
+// Numbers: white space around them is dropped in every precision; any
+// length parses without recursion.
+template <class S>
+void expect_same_text_same_value() {
+  using std::abs;
+  EXPECT_EQ(from_string<S>("0.3 "), from_string<S>("0.3"));
+  EXPECT_EQ(from_string<S>("\t-2.5e-3\n"), from_string<S>("-2.5e-3"));
+  EXPECT_EQ(from_string<S>("  +.5"), S(1) / S(2));
+  for (const char* bad : {"0.1 2", "", " ", "1e", "e5", ".", "-", "1.2.3", "0x10", "nan", "inf",
+                          "1e+", "1,0", "１"})
+    EXPECT_THROW(from_string<S>(bad), MalformedNumber) << "'" << bad << "'";
+  // 200,000 characters: a tiny number, a long exact one, and one too large
+  // for double (refused as out of range there).
+  const std::string tiny = "0." + std::string(199998, '0') + "1";
+  EXPECT_EQ(from_string<S>(tiny) >= S(0), true);
+  const std::string ones = "0." + std::string(199998, '3');
+  EXPECT_LT(abs(from_string<S>(ones) - S(1) / S(3)), S(4) * epsilon<S>());
+  const std::string huge = std::string(200000, '9');
+  if constexpr (std::is_same_v<S, double>) {
+    EXPECT_THROW(from_string<S>(huge), MalformedNumber);
+    try {
+      from_string<S>(huge);
+    } catch (const MalformedNumber& e) {
+      EXPECT_LT(std::string(e.what()).size(), 200u) << "the message quotes the whole number";
+    }
+  }
+}
+
+TEST(Numbers, SameTextSameValueInEveryPrecision) {
+  using std::abs;
+  expect_same_text_same_value<double>();
+  expect_same_text_same_value<long double>();
+  expect_same_text_same_value<float128>();
+  expect_same_text_same_value<mp50>();
+  expect_same_text_same_value<mp100>();
+}
+
+// Overflow is a non-finite value, never a singular state: the skate at
+// |qdot| = 1e160 (T overflows double) and the rolling disc with a friction
+// k = 5e307 (its torque overflows).
+TEST(NonFinite, OverflowIsNotASingularState) {
+  const Study<double>& sk = find_study<double>("skate");
+  const System<double> sys = sk.build(sk.default_parameters());
+  Vec<double> q(3), qd(3);
+  q << 0.2, -0.1, 0;
+  qd << 3e160, 0, 0;
+  for (const auto& f : formulations<double>()) {
+    if (!f->not_applicable_reason(sys).empty()) continue;
+    try {
+      const Acceleration<double> a = f->acceleration(sys, q, qd);
+      if (!a.qddot.allFinite()) ADD_FAILURE() << f->name() << " returned " << a.qddot.transpose();
+    } catch (const SingularState& e) {
+      ADD_FAILURE() << f->name() << ": an overflow reported as a singular state: " << e.what();
+    } catch (const NonFiniteValue& e) {
+      EXPECT_NE(std::string(e.what()).find("non-finite"), std::string::npos) << e.what();
+    }
+  }
+}
+
+// Descriptions that contradict themselves are refused by name.
+struct SkateBase {  // the skate: T, C, psi and its chart
+  enum { m, J };
+  template <class T>
+  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
+    (void)q;
+    T half = ratio<T>(1, 2);
+    return (qd[0] * qd[0] + qd[1] * qd[1]) * half * p[m] + qd[2] * qd[2] * half * p[J];
+  }
+  template <class T>
+  static void constraints(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
+    using std::cos;
+    using std::sin;
+    C[0] = qd[0] * sin(q[2]) - qd[1] * cos(q[2]);
+  }
+  template <class T>
+  static void parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
+    using std::cos;
+    using std::sin;
+    qd[0] = z[0] * cos(q[2]);
+    qd[1] = z[0] * sin(q[2]);
+    qd[2] = z[1];
+  }
+  template <class S>
+  static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
+    using std::cos;
+    using std::sin;
+    z[0] = qd[0] * cos(q[2]) + qd[1] * sin(q[2]);
+    z[1] = qd[2];
+  }
+};
+
+struct OffCentreSkate : SkateBase {  // the skate's T, but its body's centre off the blade
+  static SystemInfo info() {
+    return {"off-centre-skate", "test", "test", {"x", "y", "theta"},
+            {{"m", "1", "mass"}, {"J", "1", "inertia"}}, {"C1"}, {"s", "omega"}, true};
+  }
+  template <class T>
+  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
+    using std::cos;
+    using std::sin;
+    // centre a = 1/2 ahead of the blade point: its energy is not T
+    T half = ratio<T>(1, 2);
+    T zero = ratio<T>(0);
+    Vector3<T> omega;
+    omega << zero, zero, qd[2];
+    T inertia = p[J];
+    T z0 = ratio<T>(0);
+    Matrix3<T> I;
+    I << inertia, z0, z0, z0, inertia, z0, z0, z0, inertia;
+    T cx = q[0] + cos(q[2]) * half;
+    T cy = q[1] + sin(q[2]) * half;
+    out.add_rigid_body(p[m], space_position(cx, cy, zero), omega, I);
+  }
+};
+
+struct TwoNamesForOne : SkateBase {  // m = 3 names, n - r = 2
+  static SystemInfo info() {
+    return {"two-names", "test", "test", {"x", "y", "theta"},
+            {{"m", "1", "mass"}, {"J", "1", "inertia"}}, {"C1"}, {"s", "omega", "extra"}, true};
+  }
+  template <class T>
+  static void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
+    SkateBase::parametrization(p, q, z, qd);
+  }
+  template <class S>
+  static void chart(const Params<S>& p, const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
+    SkateBase::chart(p, q, qd, z);
+    z[2] = S(0);
+  }
+};
+
+struct NonLinearDeclaredLinear {  // C = xd^2 - yd^2 declared linear
+  static SystemInfo info() {
+    return {"non-linear", "test", "test", {"x", "y"}, {{"m", "1", "mass"}}, {"C1"}, {}, true};
+  }
+  template <class T>
+  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
+    (void)q;
+    T half = ratio<T>(1, 2);
+    return (qd[0] * qd[0] + qd[1] * qd[1]) * half * p[0];
+  }
+  template <class T>
+  static void constraints(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
+    (void)q;
+    C[0] = qd[0] * qd[0] - qd[1] * qd[1];
+  }
+};
+
+template <class D>
+std::string description_error(const std::vector<double>& p) {
+  try {
+    (void)describe<double, D>(p);
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(DescriptionCheck, ContradictionsAreRefusedByName) {
+  const std::string bodies = description_error<OffCentreSkate>({1, 2});
+  EXPECT_NE(bodies.find("`bodies` disagrees with `kinetic_energy`"), std::string::npos) << bodies;
+  const std::string names = description_error<TwoNamesForOne>({1, 2});
+  EXPECT_NE(names.find("`quasi_velocities` names m = 3"), std::string::npos) << names;
+  EXPECT_NE(names.find("n - rank(dC/dqdot) = 2"), std::string::npos) << names;
+  const std::string linear = description_error<NonLinearDeclaredLinear>({1});
+  EXPECT_NE(linear.find("`linear_constraints` is declared"), std::string::npos) << linear;
+}
+
+TEST(DescriptionCheck, EveryStudyPassesInEveryPrecision) {
+  // describe() checks on every build: building each study with its
+  // defaults and with randomized parameters must not throw.
+  std::mt19937_64 rng(7);
+  for (const Study<double>& st : studies<double>()) {
+    EXPECT_NO_THROW(st.build(st.default_parameters())) << st.info.name;
+    EXPECT_NO_THROW(st.build(randomized_parameters(st, rng))) << st.info.name;
+  }
+  for (const Study<mp50>& st : studies<mp50>())
+    EXPECT_NO_THROW(st.build(st.default_parameters())) << st.info.name;
+}
+
+// The high-order Bulirsch-Stoer repeats itself: the same motion twice in
+// one process takes the same steps and RHS calls (an out-of-bounds read of
+// its cost table made them vary) and ends on the same state, bitwise.
+template <class S>
+void expect_reproducible(const S& rtol, const S& t_end) {
+  const Study<S>& st = find_study<S>("rolling-sphere");
+  const System<S> sys = st.build(st.default_parameters());
+  const State<S> x0 = st.default_state(sys);
+  IntegrationOptions<S> o;
+  o.t_end = t_end;
+  o.dt_out = t_end / S(2);
+  o.rtol = o.atol = rtol;
+  o.stepper = "bulirsch-stoer";
+  std::vector<IntegrationStats> stats(2);
+  std::vector<Vec<S>> last(2);
+  for (int k = 0; k < 2; ++k)
+    integrate<S>(sys, find_formulation<S>("first-kind"), x0.q, x0.qdot, o,
+                 [&](const Sample<S>& s) { last[k] = s.qdot; }, &stats[k]);
+  EXPECT_EQ(stats[0].steps, stats[1].steps);
+  EXPECT_EQ(stats[0].rhs_calls, stats[1].rhs_calls);
+  EXPECT_TRUE(last[0] == last[1]);
+}
+
+TEST(Reproducible, HighOrderBulirschStoerMp50Mp100) {
+  expect_reproducible<mp50>(from_string<mp50>("1e-45"), mp50(2));
+  expect_reproducible<mp100>(from_string<mp100>("1e-90"), mp100(1) / mp100(4));
+}
+
+}  // namespace
+}  // namespace nhs
