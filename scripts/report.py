@@ -733,7 +733,7 @@ def main():
     ap.add_argument("--reports", default=os.path.join(root, "reports"))
     ap.add_argument("--verify-dir", default=None,
                     help="nhs verify's --out-dir (default: <reports>/latest)")
-    ap.add_argument("--command", default="bash scripts/report.sh",
+    ap.add_argument("--command", default="bash scripts/report.sh --reference",
                     help="the command that regenerated everything, for the report's header")
     a = ap.parse_args()
     verify_dir = os.path.abspath(a.verify_dir or os.path.join(a.reports, "latest"))

@@ -1,32 +1,42 @@
 #!/usr/bin/env bash
-# Regenerates reports/REPORT.md and reports/figures/*.png: builds the tool and
-# the measurement programs, runs `nhs verify`, bench/drift and
+# Makes a report (REPORT.md and figures/*.png): builds the tool and the
+# measurement programs, runs `nhs verify`, `nhs findings`, bench/drift and
 # bench/work_precision, then scripts/report.py.
 #
-#   bash scripts/report.sh --quick   # a few minutes on 2 cores: verify --quick in
-#                                    # double (into reports/quick/), drift to t = 100,
-#                                    # work-precision in double at 4 tolerances
-#   bash scripts/report.sh           # full: nhs verify (both precisions, into
-#                                    # reports/latest/), drift to t = 1e4,
-#                                    # work-precision double 1e-6..1e-13 and mp50
-#                                    # 1e-15..1e-45 (hours on 2 cores; reports/README.md)
-#   --skip-verify                    # use the verify output already in reports/latest/
+#   bash scripts/report.sh --quick   # a few minutes on 2 cores, into runs/ (ignored by
+#                                    # git): verify --quick in double (runs/quick/),
+#                                    # drift to t = 100, work-precision in double at 4
+#                                    # tolerances; the benchmarks not rerun here are
+#                                    # taken from the reference in reports/bench/
+#   bash scripts/report.sh --reference
+#                                    # the committed reference, into reports/: nhs verify
+#                                    # (reports/latest/), drift to t = 1e4, work-precision
+#                                    # double 1e-6..1e-13 and mp50 1e-15..1e-45 (hours on
+#                                    # 2 cores; reports/README.md)
+#   --skip-verify                    # use the verify output already there
+#                                    # (runs/latest/ or reports/latest/)
 #
-# A benchmark that fails keeps what it wrote, and the report is still made
-# from whatever exists (missing inputs are listed in REPORT.md); the script
-# then exits non-zero.
+# Only --reference writes into reports/: the main job and quick reports
+# never overwrite the committed results. A benchmark that fails keeps what
+# it wrote, and the report is still made from whatever exists (missing
+# inputs are listed in REPORT.md); the script then exits non-zero.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-quick=0
+quick=-1
 verify=1
 for a in "$@"; do
   case "$a" in
     --quick) quick=1 ;;
+    --reference) quick=0 ;;
     --skip-verify) verify=0 ;;
-    *) echo "usage: bash scripts/report.sh [--quick] [--skip-verify]" >&2; exit 2 ;;
+    *) quick=-2 ;;
   esac
 done
+if [ "$quick" -lt 0 ]; then
+  echo "usage: bash scripts/report.sh --quick|--reference [--skip-verify]" >&2
+  exit 2
+fi
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON >/dev/null
@@ -35,34 +45,41 @@ cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli drift work_precis
 jobs="${NHS_JOBS:-$(nproc)}"
 status=0
 if [ "$quick" = 1 ]; then
-  verify_dir=reports/quick
+  out=runs
+  mkdir -p "$out/bench"
+  # The benchmarks a quick report does not rerun: the reference's.
+  for f in reports/bench/*; do
+    [ -e "$out/bench/$(basename "$f")" ] || cp "$f" "$out/bench/"
+  done
+  verify_dir=$out/quick
   verify_cmd=(./build/nhs verify --precision double --quick --out-dir "$verify_dir")
-  drift_cmd=(./build/bench/drift --quick --jobs "$jobs")
-  wp_cmd=(./build/bench/work_precision --quick --jobs "$jobs")
+  drift_cmd=(./build/bench/drift --quick --jobs "$jobs" --out "$out/bench/drift.json")
+  wp_cmd=(./build/bench/work_precision --quick --jobs "$jobs" --out "$out/bench/work_precision.json")
+  findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
   what="bash scripts/report.sh --quick"
 else
-  verify_dir=reports/latest
-  verify_cmd=(./build/nhs verify)
-  drift_cmd=(./build/bench/drift --jobs "$jobs")
-  wp_cmd=(./build/bench/work_precision --jobs "$jobs")
-  what="bash scripts/report.sh"
+  out=reports
+  verify_dir=$out/latest
+  verify_cmd=(./build/nhs verify --out-dir "$verify_dir")
+  drift_cmd=(./build/bench/drift --jobs "$jobs" --out "$out/bench/drift.json")
+  wp_cmd=(./build/bench/work_precision --jobs "$jobs" --out "$out/bench/work_precision.json")
+  findings_cmd=(./build/nhs findings --out-dir "$verify_dir")
+  what="bash scripts/report.sh --reference"
 fi
 if [ "$verify" = 0 ]; then
-  verify_dir=reports/latest
+  verify_dir=$out/latest
+  findings_cmd[-1]=$verify_dir
   what="$what --skip-verify"
 else
   echo "report: ${verify_cmd[*]}" >&2
   "${verify_cmd[@]}" || status=$?
-fi
-if [ "$quick" = 1 ]; then
-  findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
-else
-  findings_cmd=(./build/nhs findings --out-dir "$verify_dir")
 fi
 for cmd in findings_cmd drift_cmd wp_cmd; do
   declare -n c="$cmd"
   echo "report: ${c[*]}" >&2
   "${c[@]}" || status=$?
 done
-/usr/bin/python3 scripts/report.py --verify-dir "$verify_dir" --command "$what" || status=$?
+/usr/bin/python3 scripts/report.py --reports "$out" --verify-dir "$verify_dir" --command "$what" ||
+  status=$?
+echo "report: $out/REPORT.md" >&2
 exit "$status"

@@ -2,20 +2,16 @@
 // one `nhs: error:` line; `accel` prints JSON that round-trips the precision
 // (checked against the library's own value); `run` writes its CSV header and
 // rows, to stdout or --out, and keeps the rows of a failed run.
-// ctest-labels: unit cli
+// ctest-labels: unit cli asan
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/studies/all.hpp"
+#include "process.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -27,8 +23,6 @@
 #include <string>
 #include <vector>
 
-extern char** environ;
-
 namespace nhs {
 namespace {
 
@@ -39,12 +33,7 @@ struct Result {
   std::string out, err;
 };
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::slurp;
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -83,33 +72,14 @@ class Cli : public ::testing::Test {
              double sigint_after = 0) {
     Result r;
 #ifdef NHS_CLI_PATH
-    const std::string exe = NHS_CLI_PATH;
     const fs::path out = stdout_to.empty() ? dir_ / "stdout" : fs::path(stdout_to),
                    err = dir_ / "stderr";
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (stdout_to == "-")
-      posix_spawn_file_actions_addclose(&fa, 1);
-    else
-      posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> argv{const_cast<char*>(exe.c_str())};
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-      ADD_FAILURE() << "cannot start " << exe;
+    const test::ProcessEnd end = test::run_process(NHS_CLI_PATH, args, out, err, sigint_after);
+    if (!end.started) {
+      ADD_FAILURE() << "cannot start " << NHS_CLI_PATH;
       return r;
     }
-    if (sigint_after > 0) {
-      usleep(static_cast<useconds_t>(sigint_after * 1e6));
-      kill(pid, SIGINT);
-    }
-    int status = 0;
-    waitpid(pid, &status, 0);
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.code = end.code;
     r.out = stdout_to.empty() ? slurp(out) : std::string();
     r.err = slurp(err);
 #endif

@@ -27,7 +27,7 @@
 //     above 100 x the tolerance. From 50 digits on, "bulirsch-stoer" (and
 //     "auto") is the controlled variant with 16 columns (20 from 60
 //     digits on)
-//     (lib/src/detail/bulirsch_stoer_kmax.hpp); in float128, from 1e-12 to
+//     (third_party/odeint/bulirsch_stoer_kmax.hpp); in float128, from 1e-12 to
 //     1e-30, it is Odeint's 8-column dense-output one.
 // (4) The same in mp100 from 1e-50 to 1e-90.
 // (5) Fehlberg 7(8)'s error control on the rolling disc's circle (a uniform
@@ -286,7 +286,7 @@ TEST(ConvergenceOrder, DenseBulirschStoerErrorFollowsToleranceInFloat128) {
   check_bulirsch_stoer_follows_tolerance<float128>(12, 30, 6);
 }
 
-// (4) The 20-column Bulirsch-Stoer (lib/src/detail/bulirsch_stoer_kmax.hpp)
+// (4) The 20-column Bulirsch-Stoer (third_party/odeint/bulirsch_stoer_kmax.hpp)
 //     in mp100, at rtol = atol from 1e-50 to 1e-90.
 // (5) Fehlberg 7(8) on the rolling disc's circle, where its embedded error
 //     estimate vanishes (lib/src/detail/fehlberg78_step_doubling.hpp).

@@ -4,7 +4,7 @@
 // tolerances below a precision's reach, numbers of any length, overflow
 // reported as such, descriptions that contradict themselves, and a
 // high-order Bulirsch-Stoer that repeats itself exactly.
-// ctest-labels: unit
+// ctest-labels: unit asan
 #include "nhs/description_check.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"

@@ -160,7 +160,8 @@ int run_command(const RunOptions& opts) {
     if (!s.study->energy_is_conserved(s.sys) || rec.nonconservative_power != 0)
       energy += " (not a first integral here: non-conservative forces do work)";
     const std::string margin =
-        rec.min_margin_name.empty()
+        rec.samples == 0 ? std::string("no sample, so no singular margin")
+        : rec.min_margin_name.empty()
             ? std::string("no singular margin (none defined)")
             : fmt::format("smallest singular margin {} = {}", rec.min_margin_name,
                           short_figure(rec.min_margin));

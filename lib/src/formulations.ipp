@@ -48,7 +48,8 @@ class FirstKind final : public Formulation<S> {
   }
   Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
     Vec<S> x(sys.n + sys.m);
-    x << q, chart(sys, q, qd);
+    const Vec<S> z = chart(sys, q, qd);  // may throw: not inside the comma initializer
+    x << q, z;
     return x;
   }
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
@@ -76,7 +77,8 @@ class OnChart : public Formulation<S> {
   }
   Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override {
     Vec<S> x(sys.n + sys.m);
-    x << q, chart(sys, q, qd);
+    const Vec<S> z = chart(sys, q, qd);  // may throw: not inside the comma initializer
+    x << q, z;
     return x;
   }
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {

@@ -1,7 +1,8 @@
 #include "nhs/format.hpp"
 #include "nhs/integrate.hpp"
 
-#include "detail/bulirsch_stoer_kmax.hpp"
+#include "odeint/bulirsch_stoer_dense_out.hpp"
+#include "odeint/bulirsch_stoer_kmax.hpp"
 #include "detail/fehlberg78_step_doubling.hpp"
 
 #include <boost/numeric/odeint.hpp>
@@ -24,7 +25,7 @@ using OdeState = std::vector<S>;
 // "bulirsch-stoer" is Odeint's dense-output Gragg-Bulirsch-Stoer (8
 // extrapolation columns) up to this many digits (float128), and above it
 // (mp50, mp100) the controlled one with kHighOrderColumns columns
-// (detail/bulirsch_stoer_kmax.hpp; docs/numerics.md "Steppers"). 8 columns cap the
+// (third_party/odeint/bulirsch_stoer_kmax.hpp; docs/numerics.md "Steppers"). 8 columns cap the
 // order near 16: at 100 digits the cost grew x5.7 per 10 digits of
 // tolerance, and at 50 digits the steps stay small (mp50, skate to t = 20,
 // second kind, rtol 1e-46, output every 0.5: 1268 steps, 195k RHS calls,
@@ -57,7 +58,7 @@ template <class S>
 constexpr std::size_t kHighOrderColumns = decimal_digits<S>() > 60 ? 20 : 16;
 template <class S>
 using HighOrderBulirschStoer =
-    odeint::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
+    odeint_patched::bulirsch_stoer_kmax<OdeState<S>, S, OdeState<S>, S,
                                 typename odeint::algebra_dispatcher<OdeState<S>>::algebra_type,
                                 typename odeint::operations_dispatcher<OdeState<S>>::operations_type,
                                 odeint::initially_resizer, kHighOrderColumns<S>>;
@@ -508,11 +509,12 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       run_controlled<S>(s, x, dt0, loop);
     } else if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
       // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
-      // steps ending on the output times (detail/bulirsch_stoer_kmax.hpp).
+      // steps ending on the output times (third_party/odeint/bulirsch_stoer_kmax.hpp).
       HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
       run_controlled<S>(s, x, dt0, loop);
     } else {
-      odeint::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
+      // Odeint's, with its cost-table read kept in bounds (third_party/odeint).
+      odeint_patched::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
       run_dense<S>(s, x, dt0, loop);
     }
   } catch (const odeint::odeint_error& e) {

@@ -20,7 +20,8 @@ LagrangeMultipliersField<S> lagrange_multipliers(const System<S>& sys, const Vec
   K.topRightCorner(n, r) = -J.C_qdot.transpose();
   K.bottomLeftCorner(r, n) = J.C_qdot;
   Vec<S> rhs(n + r);
-  rhs << active_force(sys, q, qd) - I.gamma, -(J.C_q * qd);
+  const Vec<S> force = active_force(sys, q, qd) - I.gamma;  // outside the comma initializer
+  rhs << force, -(J.C_q * qd);
 
   const auto context = [&] { return state_context(q, qd); };
   require_finite(K, "the KKT matrix", context);

@@ -66,8 +66,11 @@ class Formulation {
   virtual Vec<S> field(const System<S>& sys, const Vec<S>& x) const {
     Vec<S> q, qd;
     from_state(sys, x, q, qd);
+    // Evaluated before the comma initializer: an exception thrown inside
+    // one trips Eigen's "too few coefficients" assertion as it unwinds.
+    const Vec<S> qdd = acceleration(sys, q, qd).qddot;
     Vec<S> dx(x.size());
-    dx << qd, acceleration(sys, q, qd).qddot;
+    dx << qd, qdd;
     return dx;
   }
 };

@@ -19,7 +19,7 @@ namespace nhs {
 /// lib/src/detail/fehlberg78_step_doubling.hpp), "bulirsch-stoer" (Gragg-
 /// Bulirsch-Stoer: Odeint's, with dense output, up to 33 digits (float128);
 /// above, a controlled variant with 16 extrapolation columns (mp50) or 20
-/// (mp100), lib/src/detail/bulirsch_stoer_kmax.hpp).
+/// (mp100), third_party/odeint/bulirsch_stoer_kmax.hpp).
 /// "auto" is default_stepper<S>().
 std::vector<std::string> stepper_names();
 

@@ -30,14 +30,16 @@
 // 347 steps whatever t_end). The error control (the accept/reject test
 // on the extrapolation error) is unchanged.
 //
-// Private to lib/src (used by integrate.ipp only).
+// Used by lib/src/integrate.ipp only. The diff against Boost's file is
+// patches/bulirsch_stoer_kmax.patch (third_party/odeint/README.md).
 #pragma once
 
 #include <boost/numeric/odeint/stepper/bulirsch_stoer.hpp>
 
-namespace boost {
-namespace numeric {
-namespace odeint {
+namespace nhs {
+namespace odeint_patched {
+
+using namespace boost::numeric::odeint;
 
 template<
     class State ,
@@ -142,7 +144,7 @@ public:
     template< class System , class StateInOut , class DerivIn >
     controlled_step_result try_step( System system , StateInOut &x , const DerivIn &dxdt , time_type &t , time_type &dt )
     {
-        m_xnew_resizer.adjust_size( x , detail::bind( &controlled_error_bs_type::template resize_m_xnew< StateInOut > , detail::ref( *this ) , detail::_1 ) );
+        m_xnew_resizer.adjust_size( x , boost::numeric::odeint::detail::bind( &controlled_error_bs_type::template resize_m_xnew< StateInOut > , boost::numeric::odeint::detail::ref( *this ) , boost::numeric::odeint::detail::_1 ) );
         controlled_step_result res = try_step( system , x , dxdt , t , m_xnew.m_v , dt );
         if( res == success )
         {
@@ -160,8 +162,8 @@ public:
     typename boost::disable_if< boost::is_same< StateIn , time_type > , controlled_step_result >::type
     try_step( System system , const StateIn &in , time_type &t , StateOut &out , time_type &dt )
     {
-        typename odeint::unwrap_reference< System >::type &sys = system;
-        m_dxdt_resizer.adjust_size( in , detail::bind( &controlled_error_bs_type::template resize_m_dxdt< StateIn > , detail::ref( *this ) , detail::_1 ) );
+        typename boost::numeric::odeint::unwrap_reference< System >::type &sys = system;
+        m_dxdt_resizer.adjust_size( in , boost::numeric::odeint::detail::bind( &controlled_error_bs_type::template resize_m_dxdt< StateIn > , boost::numeric::odeint::detail::ref( *this ) , boost::numeric::odeint::detail::_1 ) );
         sys( in , m_dxdt.m_v , t );
         return try_step( system , in , m_dxdt.m_v , t , out , dt );
     }
@@ -175,7 +177,7 @@ public:
     template< class System , class StateIn , class DerivIn , class StateOut >
     controlled_step_result try_step( System system , const StateIn &in , const DerivIn &dxdt , time_type &t , StateOut &out , time_type &dt )
     {
-        if( m_max_dt != static_cast<time_type>(0) && detail::less_with_sign(m_max_dt, dt, dt) )
+        if( m_max_dt != static_cast<time_type>(0) && boost::numeric::odeint::detail::less_with_sign(m_max_dt, dt, dt) )
         {
             // given step size is bigger then max_dt
             // set limit and return fail
@@ -188,7 +190,7 @@ public:
 
         static const value_type val1( 1.0 );
 
-        if( m_resizer.adjust_size( in , detail::bind( &controlled_error_bs_type::template resize_impl< StateIn > , detail::ref( *this ) , detail::_1 ) ) )
+        if( m_resizer.adjust_size( in , boost::numeric::odeint::detail::bind( &controlled_error_bs_type::template resize_impl< StateIn > , boost::numeric::odeint::detail::ref( *this ) , boost::numeric::odeint::detail::_1 ) ) )
         {
             reset(); // system resized -> reset
         }
@@ -320,7 +322,7 @@ public:
             // limit step size
             if( m_max_dt != static_cast<time_type>(0) )
             {
-                new_h = detail::min_abs(m_max_dt, new_h);
+                new_h = boost::numeric::odeint::detail::min_abs(m_max_dt, new_h);
             }
             m_dt_last = new_h;
             dt = new_h;
@@ -403,8 +405,8 @@ private:
     template< class System , class StateInOut >
     controlled_step_result try_step_v1( System system , StateInOut &x , time_type &t , time_type &dt )
     {
-        typename odeint::unwrap_reference< System >::type &sys = system;
-        m_dxdt_resizer.adjust_size( x , detail::bind( &controlled_error_bs_type::template resize_m_dxdt< StateInOut > , detail::ref( *this ) , detail::_1 ) );
+        typename boost::numeric::odeint::unwrap_reference< System >::type &sys = system;
+        m_dxdt_resizer.adjust_size( x , boost::numeric::odeint::detail::bind( &controlled_error_bs_type::template resize_m_dxdt< StateInOut > , boost::numeric::odeint::detail::ref( *this ) , boost::numeric::odeint::detail::_1 ) );
         sys( x , m_dxdt.m_v ,t );
         return try_step( system , x , m_dxdt.m_v , t , dt );
     }
@@ -652,7 +654,6 @@ private:
      * \param x A state from which the size of the temporaries to be resized is deduced.
      */
 
-}
-}
-}
+}  // namespace odeint_patched
+}  // namespace nhs
 
