@@ -35,17 +35,18 @@ enum Param { m1, m2, g, k };
 struct Bipendulum {
   static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"bipendulum",
-            "Benenti's non-holonomic bipendulum, non-linear constraint (hidden point P0)",
-            "000 §13",
-            {"x1", "y1", "x2", "y2"},
-            {{"m1", "1", "mass of P1"},
-             {"m2", "1", "mass of P2"},
-             {"g", "0", "incline field along +x on both points (000 eq. 91)"},
-             {"k", "0", "harmonic pull k/2 |P_k|^2 towards the origin on each point (ours)"}},
-            {"C1"},
-            {"y0", "w1", "w2"},
-            false};
+    return {.name = "bipendulum",
+            .title = "Benenti's non-holonomic bipendulum, non-linear constraint (hidden point P0)",
+            .source = "000 §13",
+            .coordinates = {"x1", "y1", "x2", "y2"},
+            .parameters = {{"m1", "1", "mass of P1"},
+                           {"m2", "1", "mass of P2"},
+                           {"g", "0", "incline field along +x on both points (000 eq. 91)"},
+                           {"k", "0",
+                            "harmonic pull k/2 |P_k|^2 towards the origin on each point (ours)"}},
+            .constraint_names = {"C1"},
+            .quasi_velocities = {"y0", "w1", "w2"},
+            .linear_constraints = false};
   }
   /// T = m1/2 |v1|^2 + m2/2 |v2|^2; q, qd size 4.
   template <class T>
@@ -312,9 +313,7 @@ SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period) 
 /// (x's, y-velocities, |P_k - P0|, |dC/dqdot|, |w1| + |w2|) is >= 1/4.
 template <class S>
 Study<S> bipendulum_study() {
-  Study<S> st;
-  st.info = Bipendulum::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, Bipendulum>(p); };
+  Study<S> st = study_of<S, Bipendulum>();
   st.default_state = [](const System<S>&) {
     return bipendulum_state<S>(vec4(num<S>("1.2"), num<S>("0.3"), num<S>("-0.9"), num<S>("-0.5")),
                                num<S>("0.4"), num<S>("0.6"), num<S>("-0.8"));
@@ -382,9 +381,6 @@ S bipendulum_hidden_y0(const Vec<S>& q, const Vec<S>& qd) {
   template SpecialMotion<S> symmetric_pendulum_motion<S>(const S&);
 NHS_FOR_EACH_SCALAR(NHS_BIPENDULUM_)
 
-TracedStudy bipendulum_traced() {
-  return {Bipendulum::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, Bipendulum>(p); }};
-}
+TracedStudy bipendulum_traced() { return traced_study_of<Bipendulum>(); }
 
 }  // namespace nhs

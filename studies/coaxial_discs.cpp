@@ -33,20 +33,20 @@ enum Param { m, R, A, B, a, g };
 struct CoaxialDiscs {
   static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"coaxial-discs",
-            "two co-axial rolling discs on a common axle, on an incline, linear constraints",
-            "001 §9.3",
-            {"x", "y", "theta1", "theta2", "psi"},
-            {{"m", "1", "mass of each disc"},
-             {"R", "1", "radius of each disc"},
-             {"A", "0.5", "moment of inertia of each disc about the axle"},
-             {"B", "0.25", "moment of inertia of each disc about a diameter"},
-             {"a", "2", "distance between the disc centres"},
-             {"g", "0", "incline field along +x (on both centres)"}},
-            {"C1", "C2", "C3"},
-            {"theta1d", "theta2d"},
-            true,
-            {0, 1, 4}};  // x, y, psi dependent on (theta1d, theta2d)
+    return {.name = "coaxial-discs",
+            .title = "two co-axial rolling discs on a common axle, on an incline, linear constraints",
+            .source = "001 §9.3",
+            .coordinates = {"x", "y", "theta1", "theta2", "psi"},
+            .parameters = {{"m", "1", "mass of each disc"},
+                           {"R", "1", "radius of each disc"},
+                           {"A", "0.5", "moment of inertia of each disc about the axle"},
+                           {"B", "0.25", "moment of inertia of each disc about a diameter"},
+                           {"a", "2", "distance between the disc centres"},
+                           {"g", "0", "incline field along +x (on both centres)"}},
+            .constraint_names = {"C1", "C2", "C3"},
+            .quasi_velocities = {"theta1d", "theta2d"},
+            .linear_constraints = true,
+            .dependent_velocities = {0, 1, 4}};  // x, y, psi dependent on (theta1d, theta2d)
   }
   /// T = m (xd^2 + yd^2) + A/2 (theta1d^2 + theta2d^2) + (m a^2/2 + B) psid^2
   ///     + m a psid (xd cos psi + yd sin psi) (001 §9.3); q, qd size 5.
@@ -195,9 +195,7 @@ SpecialMotion<S> discs_motion(const std::string& g_text) {
 /// "incline g = 2.5" (t in [0, 20]) and random states from the chart.
 template <class S>
 Study<S> coaxial_discs_study() {
-  Study<S> st;
-  st.info = CoaxialDiscs::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, CoaxialDiscs>(p); };
+  Study<S> st = study_of<S, CoaxialDiscs>();
   st.default_state = [](const System<S>& sys) {
     return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(5)), S(1), S(1) / S(2));
   };
@@ -213,18 +211,12 @@ Study<S> coaxial_discs_study() {
   st.special_motions = [] {
     return std::vector<SpecialMotion<S>>{discs_motion<S>("0"), discs_motion<S>("2.5")};
   };
-  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
-    return random_state_from_chart(sys, rng);
-  };
   return st;
 }
 
 #define NHS_COAXIAL_DISCS_(S, NAME) template Study<S> coaxial_discs_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_COAXIAL_DISCS_)
 
-TracedStudy coaxial_discs_traced() {
-  return {CoaxialDiscs::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, CoaxialDiscs>(p); }};
-}
+TracedStudy coaxial_discs_traced() { return traced_study_of<CoaxialDiscs>(); }
 
 }  // namespace nhs

@@ -24,18 +24,18 @@ enum Param { m1, m2, m0, g };
 struct LinearBipendulum {
   static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"linear-bipendulum",
-            "bipendulum with a massive hidden point P0 on the y axis, linear constraints",
-            "000 §13.7",
-            {"x1", "y1", "x2", "y2", "y0"},
-            {{"m1", "1", "mass of P1"},
-             {"m2", "1", "mass of P2"},
-             {"m0", "1", "mass of P0 (on the y axis)"},
-             {"g", "0", "incline field along +x on P1 and P2"}},
-            {"C1", "C2"},
-            {"w1", "w2", "y0_dot"},
-            true,
-            {0, 2}};  // x1d, x2d dependent: x_kd = -(y_k - y0) y_kd / x_k (singular at x_k = 0)
+    return {.name = "linear-bipendulum",
+            .title = "bipendulum with a massive hidden point P0 on the y axis, linear constraints",
+            .source = "000 §13.7",
+            .coordinates = {"x1", "y1", "x2", "y2", "y0"},
+            .parameters = {{"m1", "1", "mass of P1"},
+                           {"m2", "1", "mass of P2"},
+                           {"m0", "1", "mass of P0 (on the y axis)"},
+                           {"g", "0", "incline field along +x on P1 and P2"}},
+            .constraint_names = {"C1", "C2"},
+            .quasi_velocities = {"w1", "w2", "y0_dot"},
+            .linear_constraints = true,
+            .dependent_velocities = {0, 2}};  // x1d, x2d dependent: x_kd = -(y_k - y0) y_kd / x_k (singular at x_k = 0)
   }
   /// T = m1/2 |v1|^2 + m2/2 |v2|^2 + m0/2 y0d^2; q, qd size 5.
   template <class T>
@@ -156,9 +156,7 @@ SpecialMotion<S> circles_motion() {
 /// |x_k| >= 1/4 (away from Voronec's singular split) and |P_k - P0| >= 1/4.
 template <class S>
 Study<S> linear_bipendulum_study() {
-  Study<S> st;
-  st.info = LinearBipendulum::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, LinearBipendulum>(p); };
+  Study<S> st = study_of<S, LinearBipendulum>();
   for (const char* f : {"voronec", "naive-reduced"})
     st.default_run_excluded[f] = "the split x_kd = -(y_k - y0) y_kd / x_k is singular at x_k = 0, "
                                  "which P1 reaches before t = 20 (each point circles the moving P0)";
@@ -203,9 +201,6 @@ Study<S> linear_bipendulum_study() {
 #define NHS_LINEAR_BIPENDULUM_(S, NAME) template Study<S> linear_bipendulum_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_LINEAR_BIPENDULUM_)
 
-TracedStudy linear_bipendulum_traced() {
-  return {LinearBipendulum::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, LinearBipendulum>(p); }};
-}
+TracedStudy linear_bipendulum_traced() { return traced_study_of<LinearBipendulum>(); }
 
 }  // namespace nhs

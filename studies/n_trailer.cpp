@@ -327,7 +327,7 @@ Study<S> n_trailer_study(int N) {
 }
 
 template <class S>
-Study<S> n_trailer_default_study() {
+Study<S> n_trailer_study() {
   return make_n_trailer_study<S>(kNTrailerDefault, "n-trailer");
 }
 
@@ -355,7 +355,7 @@ const Study<S>* find_n_trailer_study(const std::string& name) {
 
 #define NHS_N_TRAILER_(S, NAME)                         \
   template Study<S> n_trailer_study<S>(int);            \
-  template Study<S> n_trailer_default_study<S>();       \
+  template Study<S> n_trailer_study<S>();               \
   template const Study<S>* find_n_trailer_study<S>(const std::string&);
 NHS_FOR_EACH_SCALAR(NHS_N_TRAILER_)
 

@@ -29,16 +29,16 @@ enum Param { m1, m2, g };
 struct ParallelPoints {
   static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"parallel-points",
-            "two points with parallel velocities on an incline, non-linear constraint",
-            "001 §9.4",
-            {"x1", "y1", "x2", "y2"},
-            {{"m1", "1", "mass of P1"},
-             {"m2", "1", "mass of P2"},
-             {"g", "0", "incline field along +x (on both points)"}},
-            {"C1"},
-            {"rho", "sigma", "theta"},
-            false};
+    return {.name = "parallel-points",
+            .title = "two points with parallel velocities on an incline, non-linear constraint",
+            .source = "001 §9.4",
+            .coordinates = {"x1", "y1", "x2", "y2"},
+            .parameters = {{"m1", "1", "mass of P1"},
+                           {"m2", "1", "mass of P2"},
+                           {"g", "0", "incline field along +x (on both points)"}},
+            .constraint_names = {"C1"},
+            .quasi_velocities = {"rho", "sigma", "theta"},
+            .linear_constraints = false};
   }
   /// T = m1/2 (x1d^2 + y1d^2) + m2/2 (x2d^2 + y2d^2) (001 §9.4); q, qd size 4.
   template <class T>
@@ -180,9 +180,7 @@ SpecialMotion<S> uniform_motion() {
 /// section).
 template <class S>
 Study<S> parallel_points_study() {
-  Study<S> st;
-  st.info = ParallelPoints::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, ParallelPoints>(p); };
+  Study<S> st = study_of<S, ParallelPoints>();
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(4);
     q << S(0), S(0), S(0), S(1);
@@ -223,9 +221,6 @@ Study<S> parallel_points_study() {
 #define NHS_PARALLEL_POINTS_(S, NAME) template Study<S> parallel_points_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_PARALLEL_POINTS_)
 
-TracedStudy parallel_points_traced() {
-  return {ParallelPoints::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, ParallelPoints>(p); }};
-}
+TracedStudy parallel_points_traced() { return traced_study_of<ParallelPoints>(); }
 
 }  // namespace nhs

@@ -12,11 +12,9 @@ std::vector<S> Study<S>::default_parameters() const {
 
 template <class S>
 const std::vector<Study<S>>& studies() {
-  static const std::vector<Study<S>> all = {skate_study<S>(), rolling_disc_study<S>(),
-                                            coaxial_discs_study<S>(), parallel_points_study<S>(),
-                                            rolling_sphere_study<S>(), bipendulum_study<S>(),
-                                            linear_bipendulum_study<S>(),
-                                            n_trailer_default_study<S>()};
+#define NHS_STUDY_ENTRY_(ID) ID##_study<S>(),
+  static const std::vector<Study<S>> all = {NHS_FOR_EACH_STUDY(NHS_STUDY_ENTRY_)};
+#undef NHS_STUDY_ENTRY_
   return all;
 }
 

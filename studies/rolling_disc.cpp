@@ -29,20 +29,20 @@ enum Param { m, R, A, B, g, k };
 struct RollingDisc {
   static constexpr int n = 4;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"rolling-disc",
-            "vertical rolling disc on an incline, with viscous rolling torque, linear constraints",
-            "001 §9.2; 004",
-            {"x", "y", "theta", "psi"},
-            {{"m", "1", "mass"},
-             {"R", "1", "radius"},
-             {"A", "0.5", "moment of inertia about the disc's axis"},
-             {"B", "0.25", "moment of inertia about a diameter"},
-             {"g", "0", "incline field along +x"},
-             {"k", "0", "viscous torque coefficient on theta (torque -k thetad)"}},
-            {"C1", "C2"},
-            {"thetad", "psid"},
-            true,
-            {0, 1}};  // x, y dependent: (xd, yd) = R thetad (cos psi, sin psi)
+    return {.name = "rolling-disc",
+            .title = "vertical rolling disc on an incline, with viscous rolling torque, linear constraints",
+            .source = "001 §9.2; 004",
+            .coordinates = {"x", "y", "theta", "psi"},
+            .parameters = {{"m", "1", "mass"},
+                           {"R", "1", "radius"},
+                           {"A", "0.5", "moment of inertia about the disc's axis"},
+                           {"B", "0.25", "moment of inertia about a diameter"},
+                           {"g", "0", "incline field along +x"},
+                           {"k", "0", "viscous torque coefficient on theta (torque -k thetad)"}},
+            .constraint_names = {"C1", "C2"},
+            .quasi_velocities = {"thetad", "psid"},
+            .linear_constraints = true,
+            .dependent_velocities = {0, 1}};  // x, y dependent: (xd, yd) = R thetad (cos psi, sin psi)
   }
   /// T(q, qdot) = m/2 (xd^2 + yd^2) + A/2 thetad^2 + B/2 psid^2 (001 eq. 9.3);
   /// q, qd size 4.
@@ -176,9 +176,7 @@ SpecialMotion<S> disc_motion(const std::string& k_text) {
 /// in [-1, 1]).
 template <class S>
 Study<S> rolling_disc_study() {
-  Study<S> st;
-  st.info = RollingDisc::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, RollingDisc>(p); };
+  Study<S> st = study_of<S, RollingDisc>();
   st.default_state = [](const System<S>& sys) {
     return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(4)), S(1), S(1) / S(2));
   };
@@ -195,18 +193,12 @@ Study<S> rolling_disc_study() {
   st.special_motions = [] {
     return std::vector<SpecialMotion<S>>{disc_motion<S>("0"), disc_motion<S>("0.8")};
   };
-  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
-    return random_state_from_chart(sys, rng);
-  };
   return st;
 }
 
 #define NHS_ROLLING_DISC_(S, NAME) template Study<S> rolling_disc_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_ROLLING_DISC_)
 
-TracedStudy rolling_disc_traced() {
-  return {RollingDisc::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, RollingDisc>(p); }};
-}
+TracedStudy rolling_disc_traced() { return traced_study_of<RollingDisc>(); }
 
 }  // namespace nhs

@@ -36,15 +36,15 @@ enum Param { m, R };
 struct RollingSphere {
   static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"rolling-sphere",
-            "homogeneous sphere rolling on a horizontal plane (Euler angles), linear constraints",
-            "002",
-            {"phi", "theta", "psi", "x", "y"},
-            {{"m", "1", "mass"}, {"R", "1", "radius"}},
-            {"C1", "C2"},
-            {"phid", "thetad", "psid"},
-            true,
-            {3, 4}};
+    return {.name = "rolling-sphere",
+            .title = "homogeneous sphere rolling on a horizontal plane (Euler angles), linear constraints",
+            .source = "002",
+            .coordinates = {"phi", "theta", "psi", "x", "y"},
+            .parameters = {{"m", "1", "mass"}, {"R", "1", "radius"}},
+            .constraint_names = {"C1", "C2"},
+            .quasi_velocities = {"phid", "thetad", "psid"},
+            .linear_constraints = true,
+            .dependent_velocities = {3, 4}};
   }
   /// T = m/2 (xd^2 + yd^2) + (m R^2/5)(phid^2 + thetad^2 + psid^2
   /// + 2 phid psid cos theta) (002 eq. 3); q, qd size 5.
@@ -303,9 +303,7 @@ SpecialMotion<S> constant_omega_motion() {
 /// is singular at sin theta = 0).
 template <class S>
 Study<S> rolling_sphere_study() {
-  Study<S> st;
-  st.info = RollingSphere::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, RollingSphere>(p); };
+  Study<S> st = study_of<S, RollingSphere>();
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(Vec<S>::Zero(5));
     q[1] = S(1);
@@ -338,9 +336,6 @@ Study<S> rolling_sphere_study() {
 #define NHS_ROLLING_SPHERE_(S, NAME) template Study<S> rolling_sphere_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_ROLLING_SPHERE_)
 
-TracedStudy rolling_sphere_traced() {
-  return {RollingSphere::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, RollingSphere>(p); }};
-}
+TracedStudy rolling_sphere_traced() { return traced_study_of<RollingSphere>(); }
 
 }  // namespace nhs

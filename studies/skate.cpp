@@ -15,16 +15,17 @@ enum Param { m, I, g };
 struct Skate {
   static constexpr int n = 3;  // coordinates: derivations in fixed-size AD
   static SystemInfo info() {
-    return {"skate",
-            "skate (Chaplygin sleigh blade) on an incline, linear constraint",
-            "001 §9.1",
-            {"x", "y", "theta"},
-            {{"m", "1", "mass"}, {"I", "0.5", "moment of inertia about the blade point"},
-             {"g", "0", "incline field along +x"}},
-            {"C1"},
-            {"s", "omega"},
-            true,
-            {1}};  // y dependent: ydot = tan(theta) xdot (singular at cos theta = 0)
+    return {.name = "skate",
+            .title = "skate (Chaplygin sleigh blade) on an incline, linear constraint",
+            .source = "001 §9.1",
+            .coordinates = {"x", "y", "theta"},
+            .parameters = {{"m", "1", "mass"},
+                           {"I", "0.5", "moment of inertia about the blade point"},
+                           {"g", "0", "incline field along +x"}},
+            .constraint_names = {"C1"},
+            .quasi_velocities = {"s", "omega"},
+            .linear_constraints = true,
+            .dependent_velocities = {1}};  // y dependent: ydot = tan(theta) xdot (singular at cos theta = 0)
   }
   template <class T>
   static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
@@ -125,9 +126,7 @@ SpecialMotion<S> incline_motion(const std::string& omega_text, const std::string
 
 template <class S>
 Study<S> skate_study() {
-  Study<S> st;
-  st.info = Skate::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, Skate>(p); };
+  Study<S> st = study_of<S, Skate>();
   st.default_state = [](const System<S>& sys) {
     return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(3)), S(1), S(1) / S(2));
   };
@@ -156,18 +155,12 @@ Study<S> skate_study() {
                                          incline_motion<S>("0.9", "1.2"),
                                          incline_motion<S>("0", "20")};
   };
-  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
-    return random_state_from_chart(sys, rng);
-  };
   return st;
 }
 
 #define NHS_SKATE_(S, NAME) template Study<S> skate_study<S>();
 NHS_FOR_EACH_SCALAR(NHS_SKATE_)
 
-TracedStudy skate_traced() {
-  return {Skate::info(),
-          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, Skate>(p); }};
-}
+TracedStudy skate_traced() { return traced_study_of<Skate>(); }
 
 }  // namespace nhs

@@ -4,9 +4,9 @@
 namespace nhs {
 
 std::vector<TracedStudy> traced_studies() {
-  return {skate_traced(),           rolling_disc_traced(),    coaxial_discs_traced(),
-          parallel_points_traced(), rolling_sphere_traced(),  bipendulum_traced(),
-          linear_bipendulum_traced(), n_trailer_traced()};
+#define NHS_TRACED_ENTRY_(ID) ID##_traced(),
+  return {NHS_FOR_EACH_STUDY(NHS_TRACED_ENTRY_)};
+#undef NHS_TRACED_ENTRY_
 }
 
 }  // namespace nhs

@@ -241,7 +241,9 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 /// has empty derivatives: multiply it into a parameter or a variable, not
 /// into another ratio.
 ///
-/// The description is checked against itself (check_description,
+/// An optional member declared with another signature than the one above
+/// is a compile error naming it (static_assert). The description is
+/// checked against itself (check_description,
 /// nhs/description_check.hpp: the count of quasi-velocities, the bodies'
 /// kinetic energy against T, declared linearity of C): UsageError naming
 /// the member.
@@ -251,8 +253,49 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 /// static info(), and its functions take the sizes from their arguments
 /// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
 /// from `info` (coordinates, constraint_names, quasi_velocities).
+/// True inside describe<S, D> when D declares a member `member` (a function
+/// or a function template taking the evaluation type), whatever its
+/// signature.
+#define NHS_DESCRIPTION_DECLARES_(member) \
+  (requires { &D::member; } || requires { &D::template member<S>; })
+
 template <class S, class D>
 System<S> describe(const std::vector<S>& values, SystemInfo info) {
+  // An optional member under its expected name but with another signature
+  // would otherwise be ignored silently (a `potential` without its Params
+  // argument: V = 0). Each is a compile error naming the member.
+  {
+    const Params<S> pS(values);
+    static_assert(!NHS_DESCRIPTION_DECLARES_(potential) ||
+                      requires(const Vec<S>& q) { D::potential(pS, q); },
+                  "description member `potential` must be "
+                  "template <class T> static T potential(const Params<T>&, const Vec<T>& q)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
+                      requires(const Vec<S>& q, Vec<S>& out) { D::parametrization(pS, q, q, out); },
+                  "description member `parametrization` must be template <class T> static void "
+                  "parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
+                      requires(const Vec<S>& q, Vec<S>& z) { D::chart(pS, q, q, z); },
+                  "description member `chart` (the inverse of parametrization) must be template "
+                  "<class S> static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& "
+                  "qd, Vec<S>& z)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(bodies) ||
+                      requires(const Vec<S>& q, Bodies<S>& b) { D::bodies(pS, q, q, b); },
+                  "description member `bodies` must be template <class T> static void "
+                  "bodies(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(nonconservative_force) ||
+                      requires(const Vec<S>& q, Vec<S>& F) {
+                        D::nonconservative_force(pS, q, q, F);
+                      },
+                  "description member `nonconservative_force` must be template <class S> static "
+                  "void nonconservative_force(const Params<S>&, const Vec<S>& q, const Vec<S>& "
+                  "qd, Vec<S>& F)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(singular_margins) ||
+                      requires(const Vec<S>& q) { D::singular_margins(pS, q, q); },
+                  "description member `singular_margins` must be template <class S> static "
+                  "std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q, "
+                  "const Vec<S>& qd)");
+  }
   System<S> sys;
   sys.info = std::move(info);
   if (values.size() != sys.info.parameters.size())
@@ -335,6 +378,8 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
   if constexpr (requires { ScalarName<S>::value; }) check_description(sys);
   return sys;
 }
+
+#undef NHS_DESCRIPTION_DECLARES_
 
 /// describe<S, D>(values, D::info()): the description's static info().
 template <class S, class D>

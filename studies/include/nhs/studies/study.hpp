@@ -108,4 +108,23 @@ std::vector<S> randomized_parameters(const Study<S>& study, std::mt19937_64& rng
 template <class S>
 State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng);
 
+/// A Study of the description D (describe() in nhs/system.hpp) with its
+/// info and build filled, and, when D has a parametrization psi, the
+/// standard random_state (random_state_from_chart). The study's file adds
+/// the rest: default state, invariants, special motions, exclusions, or a
+/// random_state of its own.
+template <class S, class D>
+Study<S> study_of() {
+  Study<S> st;
+  st.info = D::info();
+  st.build = [](const std::vector<S>& p) { return describe<S, D>(p); };
+  if constexpr (requires(const Params<S>& p, const Vec<S>& q, Vec<S>& out) {
+                  D::parametrization(p, q, q, out);
+                })
+    st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
+      return random_state_from_chart(sys, rng);
+    };
+  return st;
+}
+
 }  // namespace nhs

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "nhs/codegen/trace.hpp"
+#include "nhs/studies/list.hpp"
 
 #include <string>
 #include <vector>
@@ -22,13 +23,17 @@ struct TracedStudy {
 /// N = kNTrailerDefault (the generated code is for that N).
 std::vector<TracedStudy> traced_studies();
 
-TracedStudy skate_traced();                     ///< studies/skate.cpp
-TracedStudy rolling_disc_traced();              ///< studies/rolling_disc.cpp
-TracedStudy coaxial_discs_traced();             ///< studies/coaxial_discs.cpp
-TracedStudy parallel_points_traced();           ///< studies/parallel_points.cpp
-TracedStudy rolling_sphere_traced();            ///< studies/rolling_sphere.cpp
-TracedStudy bipendulum_traced();                ///< studies/bipendulum.cpp
-TracedStudy linear_bipendulum_traced();         ///< studies/linear_bipendulum.cpp
-TracedStudy n_trailer_traced();                 ///< studies/n_trailer.cpp
+/// The TracedStudy of the description D: its info() and describe() over
+/// the tracing scalar.
+template <class D>
+TracedStudy traced_study_of() {
+  return {D::info(),
+          [](const std::vector<codegen::Expr>& p) { return describe<codegen::Expr, D>(p); }};
+}
+
+/// <id>_traced() for every study of NHS_FOR_EACH_STUDY (studies/<id>.cpp).
+#define NHS_DECLARE_TRACED_(ID) TracedStudy ID##_traced();
+NHS_FOR_EACH_STUDY(NHS_DECLARE_TRACED_)
+#undef NHS_DECLARE_TRACED_
 
 }  // namespace nhs
