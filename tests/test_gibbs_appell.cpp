@@ -9,6 +9,7 @@
 #include "nhs/maggi.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
+#include "random_states.hpp"
 
 namespace nhs {
 namespace {
@@ -22,47 +23,41 @@ TYPED_TEST(GibbsAppell, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
   using std::max;
   const S tol = Tolerance<S>::cross;
   const Formulation<S>& registered = find_formulation<S>("gibbs-appell");
-  std::mt19937_64 rng(20261201);
-  int applicable = 0;
-  for (const Study<S>& st : studies<S>()) {
-    if (!registered.not_applicable_reason(st.build(st.default_parameters())).empty()) continue;
-    ++applicable;
-    for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
-      const State<S> x = st.random_state(sys, rng);
-      ASSERT_LE(max_abs<S>(constraint_residuals(sys, x.q, x.qdot)), S(100) * epsilon<S>())
-          << st.info.name;
-      Vec<S> z(sys.m);
-      sys.chart(x.q, x.qdot, z);
+  std::mt19937_64 zdot_rng(20261205);  // the states come from for_each_random_regular_state
+  const int applicable = for_each_random_regular_state<S>(
+      20261201, 60,
+      [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
+        Vec<S> z(sys.m);
+        sys.chart(x.q, x.qdot, z);
 
-      const GibbsAppellField<S> GA = gibbs_appell(sys, x.q, z);
-      const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-      EXPECT_LE(relative_difference<S>(GA.qddot, D.qddot), tol) << st.info.name << " state " << k;
-      const FirstKindField<S> F = first_kind(sys, x.q, z);
-      EXPECT_LE(max_abs<S>(GA.zdot - F.zdot), tol * max(max_abs(F.zdot), max_abs(F.qddot)))
-          << st.info.name << " zdot, state " << k;
+        const GibbsAppellField<S> GA = gibbs_appell(sys, x.q, z);
+        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
+        EXPECT_LE(relative_difference<S>(GA.qddot, D.qddot), tol) << st.info.name << " state " << k;
+        const FirstKindField<S> F = first_kind(sys, x.q, z);
+        EXPECT_LE(max_abs<S>(GA.zdot - F.zdot), tol * max(max_abs(F.zdot), max_abs(F.qddot)))
+            << st.info.name << " zdot, state " << k;
 
-      // S is quadratic in zdot (001 §6): the gradient at a random zdot is
-      // h + H zdot, and H = G = psi^T g psi (001 eq. 4.4).
-      Vec<S> zd(sys.m);
-      for (auto& v : zd) v = uniform<S>(rng, -1, 1);
-      const Appellian<S> S0 = appellian(sys, x.q, z, Vec<S>(Vec<S>::Zero(sys.m)));
-      const Appellian<S> S1 = appellian(sys, x.q, z, zd);
-      const Vec<S> predicted = S0.gradient + S0.hessian * zd;
-      EXPECT_LE(max_abs<S>(S1.gradient - predicted),
-                tol * max(max_abs(S1.gradient), max_abs<S>(S0.hessian * zd)))
-          << st.info.name << " state " << k;
-      const Mat<S> psi_z = parametrization_jacobians(sys, x.q, z).psi_z;
-      const Mat<S> G = psi_z.transpose() * inertia(sys, x.q, x.qdot).g * psi_z;
-      EXPECT_LE((S0.hessian - G).cwiseAbs().maxCoeff(), tol * G.cwiseAbs().maxCoeff())
-          << st.info.name << " state " << k;
+        // S is quadratic in zdot (001 §6): the gradient at a random zdot is
+        // h + H zdot, and H = G = psi^T g psi (001 eq. 4.4).
+        Vec<S> zd(sys.m);
+        for (auto& v : zd) v = uniform<S>(zdot_rng, -1, 1);
+        const Appellian<S> S0 = appellian(sys, x.q, z, Vec<S>(Vec<S>::Zero(sys.m)));
+        const Appellian<S> S1 = appellian(sys, x.q, z, zd);
+        const Vec<S> predicted = S0.gradient + S0.hessian * zd;
+        EXPECT_LE(max_abs<S>(S1.gradient - predicted),
+                  tol * max(max_abs(S1.gradient), max_abs<S>(S0.hessian * zd)))
+            << st.info.name << " state " << k;
+        const Mat<S> psi_z = parametrization_jacobians(sys, x.q, z).psi_z;
+        const Mat<S> G = psi_z.transpose() * inertia(sys, x.q, x.qdot).g * psi_z;
+        EXPECT_LE((S0.hessian - G).cwiseAbs().maxCoeff(), tol * G.cwiseAbs().maxCoeff())
+            << st.info.name << " state " << k;
 
-      EXPECT_EQ(registered.acceleration(sys, x.q, x.qdot).qddot, GA.qddot);
-      const Vec<S> xs = registered.to_state(sys, x.q, x.qdot);
-      ASSERT_EQ(xs.size(), sys.n + sys.m);
-      EXPECT_EQ(Vec<S>(registered.field(sys, xs).tail(sys.m)), GA.zdot);
-    }
-  }
+        EXPECT_EQ(registered.acceleration(sys, x.q, x.qdot).qddot, GA.qddot);
+        const Vec<S> xs = registered.to_state(sys, x.q, x.qdot);
+        ASSERT_EQ(xs.size(), sys.n + sys.m);
+        EXPECT_EQ(Vec<S>(registered.field(sys, xs).tail(sys.m)), GA.zdot);
+      },
+      [&](const System<S>& sys0) { return registered.not_applicable_reason(sys0).empty(); });
   EXPECT_GE(applicable, 4);
 }
 

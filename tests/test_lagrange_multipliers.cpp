@@ -8,6 +8,7 @@
 #include "nhs/lagrange_multipliers.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
+#include "random_states.hpp"
 
 namespace nhs {
 namespace {
@@ -19,39 +20,32 @@ TYPED_TEST_SUITE(LagrangeMultipliers, TestScalars, ScalarNames);
 TYPED_TEST(LagrangeMultipliers, AgreesWithSecondKindAtRandomRegularStates) {
   using S = TypeParam;
   const S tol = Tolerance<S>::cross;
-  std::mt19937_64 rng(20261125);
-  for (const Study<S>& st : studies<S>()) {
-    for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
-      const State<S> x = st.random_state(sys, rng);
-      ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
-                S(100) * epsilon<S>())
-          << st.info.name;
-      const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-      const LagrangeMultipliersField<S> L = lagrange_multipliers(sys, x.q, x.qdot);
-      EXPECT_LE(relative_difference<S>(L.qddot, D.qddot), tol) << st.info.name << " state " << k;
-      const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
-      EXPECT_LE(difference_over(L.multipliers, D.multipliers, f.multipliers), tol)
-          << st.info.name << " lambda, state " << k;
-      EXPECT_LE(difference_over(L.reaction, D.reaction, f.reaction), tol)
-          << st.info.name << " R, state " << k;
+  for_each_random_regular_state<S>(
+      20261125, 60, [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
+        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
+        const LagrangeMultipliersField<S> L = lagrange_multipliers(sys, x.q, x.qdot);
+        EXPECT_LE(relative_difference<S>(L.qddot, D.qddot), tol) << st.info.name << " state " << k;
+        const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
+        EXPECT_LE(difference_over(L.multipliers, D.multipliers, f.multipliers), tol)
+            << st.info.name << " lambda, state " << k;
+        EXPECT_LE(difference_over(L.reaction, D.reaction, f.reaction), tol)
+            << st.info.name << " R, state " << k;
 
-      // The sign convention on its own: g qddot + Gamma = A + R with
-      // R_i = lambda_a dC^a/dqdot^i (001 eqs. 3.11, 3.14).
-      const Inertia<S> I = inertia(sys, x.q, x.qdot);
-      const Vec<S> lhs = I.g * L.qddot + I.gamma;
-      const Vec<S> rhs = active_force(sys, x.q, x.qdot) + L.reaction;
-      EXPECT_LE(difference_over(lhs, rhs, f.reaction), tol) << st.info.name << " state " << k;
+        // The sign convention on its own: g qddot + Gamma = A + R with
+        // R_i = lambda_a dC^a/dqdot^i (001 eqs. 3.11, 3.14).
+        const Inertia<S> I = inertia(sys, x.q, x.qdot);
+        const Vec<S> lhs = I.g * L.qddot + I.gamma;
+        const Vec<S> rhs = active_force(sys, x.q, x.qdot) + L.reaction;
+        EXPECT_LE(difference_over(lhs, rhs, f.reaction), tol) << st.info.name << " state " << k;
 
-      // Through the registry: the same numbers, multipliers and reaction passed on.
-      const Acceleration<S> acc =
-          find_formulation<S>("lagrange-multipliers").acceleration(sys, x.q, x.qdot);
-      EXPECT_EQ(acc.qddot, L.qddot);
-      ASSERT_TRUE(acc.multipliers && acc.reaction);
-      EXPECT_EQ(*acc.multipliers, L.multipliers);
-      EXPECT_EQ(*acc.reaction, L.reaction);
-    }
-  }
+        // Through the registry: the same numbers, multipliers and reaction passed on.
+        const Acceleration<S> acc =
+            find_formulation<S>("lagrange-multipliers").acceleration(sys, x.q, x.qdot);
+        EXPECT_EQ(acc.qddot, L.qddot);
+        ASSERT_TRUE(acc.multipliers && acc.reaction);
+        EXPECT_EQ(*acc.multipliers, L.multipliers);
+        EXPECT_EQ(*acc.reaction, L.reaction);
+      });
 }
 
 // A particle in polar coordinates with the constraint rd = phid written

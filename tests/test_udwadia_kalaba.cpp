@@ -8,6 +8,7 @@
 #include "nhs/lagrange_multipliers.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
+#include "random_states.hpp"
 #include "nhs/udwadia_kalaba.hpp"
 
 namespace nhs {
@@ -20,33 +21,26 @@ TYPED_TEST_SUITE(UdwadiaKalaba, TestScalars, ScalarNames);
 TYPED_TEST(UdwadiaKalaba, AgreesWithSecondKindAtRandomRegularStates) {
   using S = TypeParam;
   const S tol = Tolerance<S>::cross;
-  std::mt19937_64 rng(20261123);
-  for (const Study<S>& st : studies<S>()) {
-    for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
-      const State<S> x = st.random_state(sys, rng);
-      ASSERT_LE(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
-                S(100) * epsilon<S>())
-          << st.info.name;
-      const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-      const UdwadiaKalabaField<S> U = udwadia_kalaba(sys, x.q, x.qdot);
-      EXPECT_LE(relative_difference<S>(U.qddot, D.qddot), tol) << st.info.name << " state " << k;
-      const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
-      EXPECT_LE(difference_over(U.reaction, D.reaction, f.reaction), tol)
-          << st.info.name << " Q_c vs R, state " << k;
-      EXPECT_EQ(U.rank, sys.r) << st.info.name;
-      ASSERT_TRUE(U.multipliers.has_value()) << st.info.name << " full row rank: lambda defined";
-      EXPECT_LE(difference_over(*U.multipliers, D.multipliers, f.multipliers), tol)
-          << st.info.name << " lambda, state " << k;
+  for_each_random_regular_state<S>(
+      20261123, 60, [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
+        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
+        const UdwadiaKalabaField<S> U = udwadia_kalaba(sys, x.q, x.qdot);
+        EXPECT_LE(relative_difference<S>(U.qddot, D.qddot), tol) << st.info.name << " state " << k;
+        const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
+        EXPECT_LE(difference_over(U.reaction, D.reaction, f.reaction), tol)
+            << st.info.name << " Q_c vs R, state " << k;
+        EXPECT_EQ(U.rank, sys.r) << st.info.name;
+        ASSERT_TRUE(U.multipliers.has_value()) << st.info.name << " full row rank: lambda defined";
+        EXPECT_LE(difference_over(*U.multipliers, D.multipliers, f.multipliers), tol)
+            << st.info.name << " lambda, state " << k;
 
-      // Through the registry: the same numbers, multipliers and reaction passed on.
-      const Acceleration<S> acc =
-          find_formulation<S>("udwadia-kalaba").acceleration(sys, x.q, x.qdot);
-      EXPECT_EQ(acc.qddot, U.qddot);
-      ASSERT_TRUE(acc.multipliers && acc.reaction);
-      EXPECT_EQ(*acc.reaction, U.reaction);
-    }
-  }
+        // Through the registry: the same numbers, multipliers and reaction passed on.
+        const Acceleration<S> acc =
+            find_formulation<S>("udwadia-kalaba").acceleration(sys, x.q, x.qdot);
+        EXPECT_EQ(acc.qddot, U.qddot);
+        ASSERT_TRUE(acc.multipliers && acc.reaction);
+        EXPECT_EQ(*acc.reaction, U.reaction);
+      });
 }
 
 // --- redundant constraints: the co-axial discs with a as a coordinate -------
