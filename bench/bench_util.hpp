@@ -1,9 +1,11 @@
 // Helpers shared by the measurement programs bench/drift.cpp and
-// bench/work_precision.cpp: wall clock, a small thread pool over run
-// indices, and JSON files rewritten whole after every finished run (written
+// bench/work_precision.cpp: wall clock, the library's parallel_for over
+// run indices, and JSON files rewritten whole after every finished run (written
 // to a temporary file, then renamed), so that a long run that fails or is
 // interrupted keeps every result it already has.
 #pragma once
+
+#include "nhs/parallel.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -35,22 +37,9 @@ inline std::string utc_now() {
   return buf;
 }
 
-/// Calls body(i) for i in [0, count) on `jobs` threads; an exception in a
-/// body is the body's business (the programs catch per run).
-template <class F>
-void parallel_for(std::size_t count, unsigned jobs, const F& body) {
-  if (jobs <= 1) {
-    for (std::size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> workers;
-  for (unsigned w = 0; w < jobs; ++w)
-    workers.emplace_back([&] {
-      for (std::size_t i; (i = next++) < count;) body(i);
-    });
-  for (auto& w : workers) w.join();
-}
+/// The trajectories run on threads with the library's parallel_for
+/// (nhs/parallel.hpp); the programs catch per run.
+using nhs::parallel_for;
 
 /// A JSON document {meta..., "runs": [...]} kept on disk: add() appends a
 /// run and rewrites the file (temporary file + rename) under a lock.

@@ -13,6 +13,8 @@
 // and returns 1 if any check fails.
 #include "cli.hpp"
 
+#include "nhs/parallel.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -47,42 +49,6 @@ void add_line(std::vector<std::string>& lines, std::string line) {
 /// At most this many --jobs: thread creation failed beyond a few ten
 /// thousand (std::terminate), and more threads than cores only contend.
 constexpr unsigned kMaxJobs = 1024;
-
-/// Calls body(i) for i in [0, count) on `jobs` threads (jobs <= 1: in order).
-/// The first exception is rethrown after all threads have stopped.
-template <class F>
-void parallel_for(std::size_t count, unsigned jobs, const F& body) {
-  if (jobs <= 1) {
-    for (std::size_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::exception_ptr error;
-  std::vector<std::thread> workers;
-  // No more threads than items; a thread that cannot be created leaves the
-  // work to the ones that were.
-  const std::size_t threads = std::min<std::size_t>(jobs, count);
-  for (std::size_t w = 0; w < threads; ++w) {
-    try {
-      workers.emplace_back([&] {
-        for (std::size_t i; (i = next++) < count;) {
-          try {
-            body(i);
-          } catch (...) {
-            const std::lock_guard<std::mutex> lock(report_mutex);
-            if (!error) error = std::current_exception();
-          }
-        }
-      });
-    } catch (const std::system_error&) {
-      break;
-    }
-  }
-  if (workers.empty())  // not even one thread: run here
-    for (std::size_t i; (i = next++) < count;) body(i);
-  for (auto& w : workers) w.join();
-  if (error) std::rethrow_exception(error);
-}
 
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
@@ -365,7 +331,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
 
     // (2), (3) special motions and the default-state run, one formulation
     // per task.
-    parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
+    nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
       const auto t0 = Clock::now();
       const Formulation<S>& f = *fs[i];
       if (f.is_negative_control()) {  // wrong motions by design: not integrated
