@@ -150,9 +150,16 @@ TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
   expect_error({"run", "skate", "--dt-out", "1e-315"}, 2, "output samples");
   expect_error({"run", "skate", "--rtol", "1e-200"}, 2, "below what dopri5 reaches");
   expect_error({"run", "skate", "--precision", "mp50", "--stepper", "dopri5"}, 2,
-               "the default tolerance of mp50");
+               "rtol 1e-45 is below what dopri5 reaches in mp50: 1e-30");
   expect_error({"accel", "skate", "--q", std::string(40000, '7') + ",0,0", "--qdot", "0,0,0"}, 2,
                "(40000 characters)");
+  // Options refused before anything is written: an existing --out file is
+  // left as it was.
+  const fs::path kept = dir_ / "kept.csv";
+  std::ofstream(kept) << "earlier results\n";
+  for (const char* bad : {"--rtol=1e-200", "--t-end=1e300"})
+    expect_error({"run", "skate", bad, "--out", kept.string()}, 2, "");
+  EXPECT_EQ(slurp(kept), "earlier results\n");
   expect_error({"verify", "--states", "0"}, 2, "--states");
   if (have_study("rolling-disc"))
     expect_error({"accel", "rolling-disc", "--param", "I=1"}, 2, "no parameter 'I'");

@@ -26,14 +26,12 @@ int accel_command(const AccelOptions& opts) {
   require_margins(s.sys, s.q, s.qdot, singular_margin_option<S>(opts, regularity_tolerance<S>()));
   const Acceleration<S> acc = s.formulation->acceleration(s.sys, s.q, s.qdot);
   // No NaN or infinity is printed: an overflow is an error (exit 4).
-  const auto require_finite = [&](const char* what, const Vec<S>& v) {
-    if (!v.allFinite())
-      throw NonFiniteValue(std::string("non-finite value: ") + what + " = " + to_string(v) +
-                           " from " + s.formulation->name() + " " + state_context(s.q, s.qdot));
+  const Context context = [&] {
+    return "from " + s.formulation->name() + " " + state_context(s.q, s.qdot);
   };
-  require_finite("qddot", acc.qddot);
-  if (acc.multipliers) require_finite("multipliers", *acc.multipliers);
-  if (acc.reaction) require_finite("reaction", *acc.reaction);
+  require_finite(acc.qddot, "qddot", context);
+  if (acc.multipliers) require_finite(*acc.multipliers, "the multipliers", context);
+  if (acc.reaction) require_finite(*acc.reaction, "the reaction", context);
 
   nlohmann::ordered_json out;
   out["study"] = s.sys.info.name;

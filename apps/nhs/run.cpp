@@ -87,21 +87,8 @@ int run_command(const RunOptions& opts) {
       throw UsageError("unknown stepper '" + io.stepper + "' (known: auto, " +
                        join(stepper_names()) + ")");
   }
-  {
-    const std::string stepper = io.stepper == "auto" ? default_stepper<S>() : io.stepper;
-    if (const S floor = minimum_tolerance<S>(stepper); io.rtol < floor)
-      throw UsageError((opts.rtol.empty()
-                            ? "the default tolerance of " + opts.precision + " (" +
-                                  short_figure(io.rtol) + ")"
-                            : "--rtol " + opts.rtol) +
-                       " is below what " + stepper + " reaches in " +
-                       opts.precision + ": " + short_figure(floor) +
-                       (floor > S(10) * epsilon<S>()
-                            ? " (about 10^6 steps per unit time); give a larger --rtol or "
-                              "--stepper bulirsch-stoer"
-                            : " (10 epsilon of the precision)"));
-  }
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
+  validated_stepper(io);  // refused before the output file is created (tolerance, grid)
 
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stdout;

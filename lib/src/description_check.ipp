@@ -58,7 +58,7 @@ void check_description(const System<S>& sys) {
         int rank = 0;
         for (Eigen::Index i = 0; i < sv.size(); ++i)
           if (sv[i] > regularity_tolerance<S>() * max(S(1), sv[0])) ++rank;
-        if (sys.m != sys.n - rank && trial == 1)  // rank may drop at one state, not at two
+        if (sys.m != sys.n - rank)
           throw UsageError(who + "`quasi_velocities` names m = " + std::to_string(sys.m) +
                            " z^alpha, but n - rank(dC/dqdot) = " + std::to_string(sys.n - rank) +
                            " (n = " + std::to_string(sys.n) + ", r = " + std::to_string(sys.r) +

@@ -11,6 +11,8 @@
 #include <array>
 #include <cmath>
 #include <functional>
+#include <iomanip>
+#include <sstream>
 #include <optional>
 #include <utility>
 
@@ -182,7 +184,7 @@ class SingularSetWatch {
     const S lipschitz = S(2) * slope;
     for (int j = 0; j <= N; ++j) {
       if (!(gs[j] > threshold_))
-        return j == 0 ? at(t0, state_at) : first_below(ts[j - 1], ts[j], state_at);
+        return j == 0 ? crossing_at(t0, state_at) : first_below(ts[j - 1], ts[j], state_at);
       const bool left_ok = j == 0 || gs[j] < gs[j - 1];
       const bool right_ok = j == N || gs[j] <= gs[j + 1];
       if (!(left_ok && right_ok)) continue;
@@ -253,10 +255,10 @@ class SingularSetWatch {
       if (smallest(c, state_at).value > threshold_) a = c;
       else b = c;
     }
-    return *at(b, state_at);
+    return crossing_at(b, state_at);
   }
 
-  std::optional<Crossing> at(const S& t, const StateAt& state_at) {
+  Crossing crossing_at(const S& t, const StateAt& state_at) {
     const Margin<S> m = smallest(t, state_at);
     return Crossing{t, m.condition,
                     "singular state: " + m.condition + " (" + m.name + " = " +
@@ -369,7 +371,7 @@ template <class S, class Stepper>
 void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   odeint::max_step_checker checker(10000000);
   const S last = L.times.back();
-  OdeState<S> xs = x;
+  OdeState<S> xs = x, xi = x;  // xs: output samples, xi: states within a step (the watch)
   if (L.project) L.project(x);
   stepper.initialize(x, L.times[0], dt);
   L.observe(x, L.times[0]);  // no step taken yet: nothing to interpolate
@@ -402,7 +404,6 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
     if (!(span.second > span.first))
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
     if (L.watch.active()) {
-      OdeState<S> xi = x;
       if (const auto c = L.watch.scan(span.first, span.second, [&](const S& ti, Vec<S>& out) {
             stepper.calc_state(ti, xi);
             out = to_vec(xi);
@@ -437,12 +438,7 @@ S minimum_tolerance(const std::string& stepper) {
 }
 
 template <class S>
-void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
-               const Vec<S>& qd0, const IntegrationOptions<S>& opts,
-               const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats) {
-  IntegrationStats local;
-  IntegrationStats& st = stats ? *stats : local;
-  f.require_applicable(sys);
+std::string validated_stepper(const IntegrationOptions<S>& opts) {
   if (!(opts.t_end > 0) || !(opts.dt_out > 0) || !(opts.rtol > 0) || !(opts.atol >= 0))
     throw UsageError("t-end, dt-out and rtol must be positive and atol non-negative");
   using boost::multiprecision::isfinite;
@@ -459,15 +455,32 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
     for (const auto& n : names) known += " " + n;
     throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
   }
-  st.stepper = stepper;
-  if (const S floor = minimum_tolerance<S>(stepper); opts.rtol < floor)
-    throw UsageError("rtol " + to_string<S>(opts.rtol) + " is below what " + stepper +
-                     " reaches in " + std::string(ScalarName<S>::value) + " (" +
-                     to_string<S>(floor) + ": " +
+  if (const S floor = minimum_tolerance<S>(stepper); opts.rtol < floor) {
+    const auto figure = [](const S& v) {  // 3 digits: a tolerance, not a result
+      std::ostringstream os;
+      os << std::setprecision(3) << static_cast<double>(v);
+      return os.str();
+    };
+    throw UsageError("rtol " + figure(opts.rtol) + " is below what " + stepper + " reaches in " +
+                     std::string(ScalarName<S>::value) + ": " + figure(floor) +
                      (floor > S(10) * epsilon<S>()
-                          ? "about 10^6 steps per unit time on a motion of size 1; "
-                            "bulirsch-stoer reaches further)"
-                          : "10 epsilon of the precision)"));
+                          ? " (about 10^6 steps per unit time on a motion of size 1); give a "
+                            "larger rtol or use bulirsch-stoer"
+                          : " (10 epsilon of the precision)"));
+  }
+  (void)OutputTimes<S>(opts.t_end, opts.dt_out, opts.max_samples);  // the grid's size
+  return stepper;
+}
+
+template <class S>
+void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
+               const Vec<S>& qd0, const IntegrationOptions<S>& opts,
+               const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats) {
+  IntegrationStats local;
+  IntegrationStats& st = stats ? *stats : local;
+  f.require_applicable(sys);
+  const std::string stepper = validated_stepper(opts);
+  st.stepper = stepper;
   const OutputTimes<S> times(opts.t_end, opts.dt_out, opts.max_samples);
 
   SingularSetWatch<S> watch(sys, f, opts.singular_margin);

@@ -156,6 +156,15 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
 template <class S>
 S minimum_tolerance(const std::string& stepper);
 
+/// Checks opts as integrate() does before any step and returns the stepper
+/// it will use (opts.stepper, or default_stepper<S>() for "auto"). Throws
+/// UsageError for non-positive or non-finite t_end, dt_out, rtol or a
+/// negative atol, an unknown stepper, rtol below minimum_tolerance, or more
+/// than opts.max_samples output samples. For callers that must refuse bad
+/// options before they create anything (the CLI's output file).
+template <class S>
+std::string validated_stepper(const IntegrationOptions<S>& opts);
+
 /// The projection of IntegrationOptions::project on one state: x (the
 /// integration coordinates of f, size of f.to_state) to (q, qdot) with
 /// f.from_state, qdot replaced by project_velocity(sys, q, qdot), back with
@@ -167,6 +176,7 @@ Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>
 
 #define NHS_INTEGRATE_INSTANTIATE(EXTERN, S)                                               \
   EXTERN template S minimum_tolerance<S>(const std::string&);                              \
+  EXTERN template std::string validated_stepper<S>(const IntegrationOptions<S>&);          \
   EXTERN template Vec<S> project_state<S>(const System<S>&, const Formulation<S>&,         \
                                           const Vec<S>&);                                  \
   EXTERN template void integrate<S>(const System<S>&, const Formulation<S>&, const Vec<S>&, \
