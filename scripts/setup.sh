@@ -6,7 +6,8 @@ set -euo pipefail
 
 # Needed to build and test.
 required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev)
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+          libtomlplusplus-dev libginac-dev pkg-config)
 # Nice to have: faster rebuilds, profiling (perf, callgrind); plots and the
 # sympy comparison of scripts/bench.sh (installed without recommends).
 optional=(ccache linux-perf valgrind)

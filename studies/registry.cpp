@@ -1,5 +1,6 @@
 // The list of built-in studies and the helpers shared by all of them.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
 
 namespace nhs {
 
@@ -20,13 +21,15 @@ const std::vector<Study<S>>& studies() {
 
 template <class S>
 const Study<S>& find_study(const std::string& name) {
+  if (is_system_file_name(name)) return cached_file_study<S>(name);
   std::string known;
   for (const auto& s : studies<S>()) {
     if (s.info.name == name) return s;
     known += (known.empty() ? "" : ", ") + s.info.name;
   }
   if (const Study<S>* sized = find_n_trailer_study<S>(name)) return *sized;
-  throw UsageError("unknown study '" + name + "' (known: " + known + ", n-trailer-<N>)");
+  throw UsageError("unknown study '" + name + "' (known: " + known +
+                   ", n-trailer-<N>, or a system file: a path containing '/' or ending in .toml)");
 }
 
 template <class S>

@@ -78,6 +78,11 @@ struct VerifyOptions {
   int states = 50;
   bool quick = false;
   unsigned jobs = 0;  ///< worker threads for the runs; 0: the number of cores
+  /// `nhs check FILE`: the one system to verify (a system file or a study
+  /// id); empty: every built-in study (`nhs verify`). Random states at which
+  /// a formulation finds the state singular are then skipped and counted,
+  /// not failures (a file's random states are not designed regular).
+  std::string system;
 };
 
 /// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
@@ -89,6 +94,8 @@ struct FindingsOptions {
 // --- commands (one file each) ----------------------------------------------
 
 int list_command();
+/// `nhs list SYSTEM`: one system in detail.
+int list_system_command(const std::string& system);
 template <class S>
 int accel_command(const AccelOptions& opts);
 template <class S>

@@ -1,6 +1,8 @@
 // `nhs list`: the studies, formulations and precisions, one line each.
 #include "cli.hpp"
 
+#include "nhs/studies/system_file.hpp"
+
 #include <algorithm>
 #include <limits>
 #include <tuple>
@@ -30,6 +32,48 @@ int list_command() {
              std::numeric_limits<T>::digits10);
   NHS_FOR_EACH_SCALAR(NHS_CLI_LIST_SCALAR_)
 #undef NHS_CLI_LIST_SCALAR_
+  return 0;
+}
+
+int list_system_command(const std::string& system) {
+  using S = double;
+  const Study<S>& st = find_study<S>(system);
+  const SystemInfo& i = st.info;
+  const System<S> sys = st.build(st.default_parameters());
+  fmt::print("{}: {}\n  source: {}\n", i.name, i.title, i.source);
+  fmt::print("  n = {} coordinates q = ({})\n", i.coordinates.size(), join(i.coordinates));
+  fmt::print("  r = {} constraints: ", i.constraint_names.size());
+  {
+    // Linearity of each C^a in qdot: a file's is detected symbolically; a
+    // study's is declared for all.
+    std::vector<std::string> cs;
+    std::vector<bool> linear(i.constraint_names.size(), i.linear_constraints);
+    if (is_system_file_name(system)) linear = load_system_file(system)->constraint_linear;
+    for (std::size_t a = 0; a < i.constraint_names.size(); ++a)
+      cs.push_back(i.constraint_names[a] + (linear[a] ? " (linear in qdot)" : " (non-linear in qdot)"));
+    fmt::print("{}\n", join(cs));
+  }
+  if (sys.has_parametrization())
+    fmt::print("  m = {} quasi-velocities z = ({}), with psi and its chart\n", i.quasi_velocities.size(),
+               join(i.quasi_velocities));
+  else
+    fmt::print("  m = 0: no parametrization psi\n");
+  if (!i.dependent_velocities.empty()) {
+    std::vector<std::string> dep;
+    for (int k : i.dependent_velocities) dep.push_back(i.coordinates[static_cast<std::size_t>(k)]);
+    fmt::print("  dependent velocities (Voronec): {}\n", join(dep));
+  }
+  std::vector<std::string> ps;
+  for (const auto& p : i.parameters)
+    ps.push_back(p.name + " = " + p.default_value + (p.meaning.empty() ? "" : " (" + p.meaning + ")"));
+  fmt::print("  parameters: {}\n", ps.empty() ? std::string("none") : join(ps));
+  fmt::print("  non-conservative forces: {}; bodies (Gibbs-Appell): {}\n",
+             sys.nonconservative_force ? "yes" : "no", sys.has_bodies() ? "yes" : "no");
+  fmt::print("formulations:\n");
+  for (const auto& f : formulations<S>()) {
+    const std::string why = f->not_applicable_reason(sys);
+    fmt::print("  {:<18} {}\n", f->name(), why.empty() ? std::string("applies") : "not applicable: " + why);
+  }
   return 0;
 }
 

@@ -122,7 +122,11 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every command");
 
-  auto* list = app.add_subcommand("list", "studies, formulations and precisions, one line each");
+  std::string list_system;
+  auto* list = app.add_subcommand(
+      "list", "studies, formulations and precisions, one line each; with SYSTEM, that system in "
+              "detail (names, linear constraints, which formulations apply)");
+  list->add_option("SYSTEM", list_system, "a system file or study id");
 
   AccelOptions accel;
   auto* accel_cmd =
@@ -166,6 +170,24 @@ int run_main(int argc, char** argv) {
                          "worker threads for the integrations (0: one per core)")
       ->capture_default_str();
 
+  VerifyOptions check;
+  check.precision = "double,mp50";
+  check.out_dir.clear();
+  auto* check_cmd = app.add_subcommand(
+      "check", "`nhs verify` for one system (a system file or a study id): its formulations "
+               "against each other at random states, its [[exact]] motions, energy and invariants");
+  check_cmd->add_option("SYSTEM", check.system, "system file (docs/system-files.md) or study id")
+      ->required();
+  check_cmd->add_option("--precision", check.precision,
+                        "all, or comma-separated: " + join(precision_names()))
+      ->capture_default_str();
+  check_cmd->add_option("--out-dir", check.out_dir,
+                        "where summary.md and the CSVs go (default: runs/check/<system name>)");
+  check_cmd->add_option("--states", check.states, "random regular states")->capture_default_str();
+  check_cmd->add_flag("--quick", check.quick, "10 states, runs cut at t = 2");
+  check_cmd->add_option("--jobs", check.jobs, "worker threads for the integrations (0: one per core)")
+      ->capture_default_str();
+
   FindingsOptions findings;
   auto* findings_cmd = app.add_subcommand(
       "findings", "the bipendulum's findings as CSV for the report: epsilon-limit of the circle "
@@ -179,7 +201,7 @@ int run_main(int argc, char** argv) {
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
                                                run_cmd->get_name(), verify_cmd->get_name(),
-                                               findings_cmd->get_name()};
+                                               check_cmd->get_name(), findings_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -203,12 +225,20 @@ int run_main(int argc, char** argv) {
   if (findings_cmd->parsed() && findings.out_dir.empty())
     throw UsageError("--out-dir: empty directory name");
 
-  if (list->parsed()) return list_command();
+  if (list->parsed()) return list_system.empty() ? list_command() : list_system_command(list_system);
   if (accel_cmd->parsed())
     return with_scalar(accel.precision, [&]<class S>() { return accel_command<S>(accel); });
   if (run_cmd->parsed())
     return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
   if (verify_cmd->parsed()) return verify_command(verify);
+  if (check_cmd->parsed()) {
+    if (check.out_dir.empty()) {
+      if (check_cmd->get_option("--out-dir")->count() > 0) throw UsageError("--out-dir: empty directory name");
+      // The system's id: a file's `name` (default: its stem).
+      check.out_dir = "runs/check/" + find_study<double>(check.system).info.name;
+    }
+    return verify_command(check);
+  }
   if (findings_cmd->parsed()) return findings_command(findings);
   return 2;
 }

@@ -241,9 +241,15 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       set.stepper, short_figure(set.rtol), n_states, opts.quick ? "; QUICK: runs cut at t = 2" : ""));
   const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
 
-  fmt::print(stderr, "verify {}:\n", precision);
-  for (std::size_t si = 0; si < studies<S>().size(); ++si) {
-    const Study<S>& st = studies<S>()[si];
+  fmt::print(stderr, "{} {}:\n", opts.system.empty() ? "verify" : "check", precision);
+  std::vector<const Study<S>*> selected;
+  if (opts.system.empty()) {
+    for (const Study<S>& st : studies<S>()) selected.push_back(&st);
+  } else {
+    selected.push_back(&find_study<S>(opts.system));
+  }
+  for (std::size_t si = 0; si < selected.size(); ++si) {
+    const Study<S>& st = *selected[si];
     const System<S> sys0 = st.build(st.default_parameters());
     std::vector<const Formulation<S>*> fs;
     for (const auto& f : formulations<S>()) {
@@ -260,11 +266,32 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
     {
       const auto t0 = Clock::now();
       std::mt19937_64 rng(20261122 + si);
+      int skipped = 0;
       for (int k = 0; k < n_states; ++k) {
         const System<S> sys = k % 2 ? st.build(randomized_parameters(st, rng)) : sys0;
-        const State<S> x = st.random_state(sys, rng);
+        State<S> x;
+        try {
+          x = st.random_state(sys, rng);
+        } catch (const InvalidState& e) {
+          if (opts.system.empty()) throw;
+          ++skipped;  // a file's random state at a singular set of psi or C
+          continue;
+        }
         std::vector<std::optional<Vec<S>>> acc(fs.size());
         std::vector<std::optional<Acceleration<S>>> full(fs.size());
+        bool singular = false;
+        for (std::size_t i = 0; i < fs.size() && !opts.system.empty(); ++i) {
+          try {
+            (void)fs[i]->acceleration(sys, x.q, x.qdot);
+          } catch (const SingularState&) {
+            singular = true;
+          } catch (const std::exception&) {
+          }
+        }
+        if (singular) {
+          ++skipped;
+          continue;
+        }
         for (std::size_t i = 0; i < fs.size(); ++i) {
           try {
             full[i] = fs[i]->acceleration(sys, x.q, x.qdot);
@@ -308,6 +335,15 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       if (fs.size() < 2)
         add_line(report.notes, st.info.name + " / " + precision +
                                ": fewer than two applicable formulations; no agreement check");
+      if (skipped > 0)
+        add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
+                                           "some formulation, or outside psi's domain)",
+                                           st.info.name, precision, skipped, n_states));
+      if (skipped == n_states) {
+        add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
+                                              "agreement check", st.info.name, precision));
+        for (auto& fg : figs) fg.pass = false;
+      }
       for (std::size_t i = 0; i < fs.size(); ++i) {
         if (!fs[i]->is_negative_control() && figs[i].reaction &&
             !(*figs[i].reaction <= set.cross)) {
@@ -545,9 +581,10 @@ int verify_command(const VerifyOptions& opts) {
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   std::ostringstream md;
-  md << "# nhs verify: " << (pass ? "all checks pass" : "FAILURES") << "\n\n"
-     << "Generated " << date << " by `nhs verify --precision " << opts.precision << " --states "
-     << opts.states << (opts.quick ? " --quick" : "") << "`; wall time: " << timing << ".\n\n"
+  md << "# nhs " << (opts.system.empty() ? "verify" : "check " + opts.system) << ": " << (pass ? "all checks pass" : "FAILURES") << "\n\n"
+     << "Generated " << date << " by `nhs " << (opts.system.empty() ? "verify" : "check " + opts.system)
+     << " --precision " << opts.precision << " --states " << opts.states
+     << (opts.quick ? " --quick" : "") << "`; wall time: " << timing << ".\n\n"
      << "Each row: one study, formulation and precision. *max qddot disagreement*: largest "
         "relative difference (max-norm) of qddot against every other applicable formulation at "
         "random regular states (half at default parameters, half at parameters randomized: "

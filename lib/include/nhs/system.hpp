@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -154,61 +155,84 @@ struct System {
 
 namespace detail {
 
+/// d.declares(member) when the description has that run-time hook (see
+/// describe()), true otherwise: a description without data has every
+/// member it compiles with.
+template <class D>
+bool declares(const D& d, std::string_view member) {
+  if constexpr (requires { d.declares(member); })
+    return d.declares(member);
+  else
+    return true;
+}
+
 /// Binds sys.fast to D's functions evaluated in AV (first order over q, n
 /// variables: V), AX (first order over (q, qdot), 2n, and over (q, z),
 /// n + m: C and psi), A2 (second order, outer (q, qdot), inner qdot: T) and
 /// AB (second order, outer (q, qdot), inner one direction: the bodies).
 /// Parameters are sized to each derivation (sized_constant).
 template <class S, class D, class AV, class AX, class A2, class AB>
-void bind_fast_derivations(System<S>& sys, const std::vector<S>& values, const char* ad_type) {
+void bind_fast_derivations(System<S>& sys, const D& d, const std::vector<S>& values,
+                           const char* ad_type) {
   const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
   const Eigen::Index r = sys.r;
   sys.fast.ad_type = ad_type;
   const Params<A2> pT(values, ad::slots<A2>(2 * n), ad::slots<typename A2::Real>(n));
-  sys.fast.inertia = [pT](const Vec<S>& q, const Vec<S>& qd) {
+  sys.fast.inertia = [pT, d](const Vec<S>& q, const Vec<S>& qd) {
     return ad::inertia<S, A2>(
-        [&pT](const Vec<A2>& Q, const Vec<A2>& QD) { return D::kinetic_energy(pT, Q, QD); }, q, qd);
+        [&pT, &d](const Vec<A2>& Q, const Vec<A2>& QD) { return d.kinetic_energy(pT, Q, QD); }, q,
+        qd);
   };
-  sys.fast.kinetic_energy_jet = [pT](const KineticEnergySeed<S>& seed) {
+  sys.fast.kinetic_energy_jet = [pT, d](const KineticEnergySeed<S>& seed) {
     return ad::kinetic_energy_jet<S, A2>(
-        [&pT](const Vec<A2>& Q, const Vec<A2>& QD) { return D::kinetic_energy(pT, Q, QD); }, seed);
+        [&pT, &d](const Vec<A2>& Q, const Vec<A2>& QD) { return d.kinetic_energy(pT, Q, QD); },
+        seed);
   };
-  if constexpr (requires(const Params<S>& p, const Vec<S>& q) { D::potential(p, q); }) {
-    const Params<AV> pV(values, ad::slots<AV>(n));
-    sys.fast.minus_potential_gradient = [pV](const Vec<S>& q) {
-      return ad::minus_potential_gradient<S, AV>(
-          [&pV](const Vec<AV>& Q) { return D::potential(pV, Q); }, q);
-    };
-  } else {
-    sys.fast.minus_potential_gradient = [](const Vec<S>& q) { return Vec<S>::Zero(q.size()); };
+  sys.fast.minus_potential_gradient = [](const Vec<S>& q) { return Vec<S>::Zero(q.size()); };
+  if constexpr (requires(const Params<S>& p, const Vec<S>& q) { d.potential(p, q); }) {
+    if (detail::declares(d, "potential")) {
+      const Params<AV> pV(values, ad::slots<AV>(n));
+      sys.fast.minus_potential_gradient = [pV, d](const Vec<S>& q) {
+        return ad::minus_potential_gradient<S, AV>(
+            [&pV, &d](const Vec<AV>& Q) { return d.potential(pV, Q); }, q);
+      };
+    }
   }
   const Params<AX> pC(values, ad::slots<AX>(2 * n));
-  sys.fast.constraint_jacobians = [pC, r](const Vec<S>& q, const Vec<S>& qd) {
+  sys.fast.constraint_jacobians = [pC, r, d](const Vec<S>& q, const Vec<S>& qd) {
     return ad::constraint_jacobians<S, AX>(
-        [&pC](const Vec<AX>& Q, const Vec<AX>& QD, Vec<AX>& C) { D::constraints(pC, Q, QD, C); },
+        [&pC, &d](const Vec<AX>& Q, const Vec<AX>& QD, Vec<AX>& C) {
+          d.constraints(pC, Q, QD, C);
+        },
         r, q, qd);
   };
   if constexpr (requires(const Params<S>& p, const Vec<S>& q, Vec<S>& out) {
-                  D::parametrization(p, q, q, out);
+                  d.parametrization(p, q, q, out);
                 }) {
-    const Params<AX> pPsi(values, ad::slots<AX>(n + m));
-    sys.fast.parametrization_jacobians = [pPsi](const Vec<S>& q, const Vec<S>& z) {
-      return ad::parametrization_jacobians<S, AX>(
-          [&pPsi](const Vec<AX>& Q, const Vec<AX>& Z, Vec<AX>& qd) {
-            D::parametrization(pPsi, Q, Z, qd);
-          },
-          q, z);
-    };
+    if (sys.has_parametrization()) {
+      const Params<AX> pPsi(values, ad::slots<AX>(n + m));
+      sys.fast.parametrization_jacobians = [pPsi, d](const Vec<S>& q, const Vec<S>& z) {
+        return ad::parametrization_jacobians<S, AX>(
+            [&pPsi, &d](const Vec<AX>& Q, const Vec<AX>& Z, Vec<AX>& qd) {
+              d.parametrization(pPsi, Q, Z, qd);
+            },
+            q, z);
+      };
+    }
   }
   if constexpr (requires(const Params<S>& p, const Vec<S>& q, Bodies<S>& b) {
-                  D::bodies(p, q, q, b);
+                  d.bodies(p, q, q, b);
                 }) {
-    const Params<AB> pB(values, ad::slots<AB>(2 * n), ad::slots<typename AB::Real>(1));
-    sys.fast.body_kinematics = [pB, name = sys.info.name](const Vec<S>& q, const Vec<S>& qd) {
-      return ad::body_kinematics<S, AB>(
-          [&pB](const Vec<AB>& Q, const Vec<AB>& QD, Bodies<AB>& b) { D::bodies(pB, Q, QD, b); },
-          q, qd, name);
-    };
+    if (sys.has_bodies()) {
+      const Params<AB> pB(values, ad::slots<AB>(2 * n), ad::slots<typename AB::Real>(1));
+      sys.fast.body_kinematics = [pB, d, name = sys.info.name](const Vec<S>& q, const Vec<S>& qd) {
+        return ad::body_kinematics<S, AB>(
+            [&pB, &d](const Vec<AB>& Q, const Vec<AB>& QD, Bodies<AB>& b) {
+              d.bodies(pB, Q, QD, b);
+            },
+            q, qd, name);
+      };
+    }
   }
 }
 
@@ -253,6 +277,14 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 /// static info(), and its functions take the sizes from their arguments
 /// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
 /// from `info` (coordinates, constraint_names, quasi_velocities).
+///
+/// The overload with a description object `d` serves descriptions that
+/// carry data (a system file's expressions, nhs/studies/system_file.hpp):
+/// the members above are then called on `d` (copied into the System's
+/// closures; static members work the same way), and `d` may declare
+///   bool declares(std::string_view member) const;
+/// to say at run time which optional members ("potential",
+/// "parametrization", "bodies", "nonconservative_force") it really has.
 /// True inside describe<S, D> when D declares a member `member` (a function
 /// or a function template taking the evaluation type), whatever its
 /// signature.
@@ -260,38 +292,38 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
   (requires { &D::member; } || requires { &D::template member<S>; })
 
 template <class S, class D>
-System<S> describe(const std::vector<S>& values, SystemInfo info) {
+System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
   // An optional member under its expected name but with another signature
   // would otherwise be ignored silently (a `potential` without its Params
   // argument: V = 0). Each is a compile error naming the member.
   {
     const Params<S> pS(values);
     static_assert(!NHS_DESCRIPTION_DECLARES_(potential) ||
-                      requires(const Vec<S>& q) { D::potential(pS, q); },
+                      requires(const Vec<S>& q) { d.potential(pS, q); },
                   "description member `potential` must be "
                   "template <class T> static T potential(const Params<T>&, const Vec<T>& q)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
-                      requires(const Vec<S>& q, Vec<S>& out) { D::parametrization(pS, q, q, out); },
+                      requires(const Vec<S>& q, Vec<S>& out) { d.parametrization(pS, q, q, out); },
                   "description member `parametrization` must be template <class T> static void "
                   "parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
-                      requires(const Vec<S>& q, Vec<S>& z) { D::chart(pS, q, q, z); },
+                      requires(const Vec<S>& q, Vec<S>& z) { d.chart(pS, q, q, z); },
                   "description member `chart` (the inverse of parametrization) must be template "
                   "<class S> static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& "
                   "qd, Vec<S>& z)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(bodies) ||
-                      requires(const Vec<S>& q, Bodies<S>& b) { D::bodies(pS, q, q, b); },
+                      requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); },
                   "description member `bodies` must be template <class T> static void "
                   "bodies(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(nonconservative_force) ||
                       requires(const Vec<S>& q, Vec<S>& F) {
-                        D::nonconservative_force(pS, q, q, F);
+                        d.nonconservative_force(pS, q, q, F);
                       },
                   "description member `nonconservative_force` must be template <class S> static "
                   "void nonconservative_force(const Params<S>&, const Vec<S>& q, const Vec<S>& "
                   "qd, Vec<S>& F)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(singular_margins) ||
-                      requires(const Vec<S>& q) { D::singular_margins(pS, q, q); },
+                      requires(const Vec<S>& q) { d.singular_margins(pS, q, q); },
                   "description member `singular_margins` must be template <class S> static "
                   "std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q, "
                   "const Vec<S>& qd)");
@@ -313,50 +345,62 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
   const Params<AD2<S>> p2(values, 2 * n, n);
   const Params<AD1<S>> pV(values, n), pC(values, 2 * n), pPsi(values, n + m);
 
-  sys.kinetic_energy = [pS](const Vec<S>& q, const Vec<S>& qd) {
-    return D::kinetic_energy(pS, q, qd);
+  sys.kinetic_energy = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
+    return d.kinetic_energy(pS, q, qd);
   };
-  sys.kinetic_energy_ad2 = [p2](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
-    return D::kinetic_energy(p2, q, qd);
+  sys.kinetic_energy_ad2 = [p2, d](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
+    return d.kinetic_energy(p2, q, qd);
   };
-  if constexpr (requires(const Vec<S>& q) { D::potential(pS, q); }) {
-    sys.potential = [pS](const Vec<S>& q) { return D::potential(pS, q); };
-    sys.potential_ad1 = [pV](const Vec<AD1<S>>& q) { return D::potential(pV, q); };
-  } else {
+  if constexpr (requires(const Vec<S>& q) { d.potential(pS, q); }) {
+    if (detail::declares(d, "potential")) {
+      sys.potential = [pS, d](const Vec<S>& q) { return d.potential(pS, q); };
+      sys.potential_ad1 = [pV, d](const Vec<AD1<S>>& q) { return d.potential(pV, q); };
+    }
+  }
+  if (!sys.potential) {
     sys.potential = [](const Vec<S>&) { return S(0); };
     sys.potential_ad1 = [](const Vec<AD1<S>>&) { return AD1<S>(S(0)); };
   }
-  sys.constraints = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
-    D::constraints(pS, q, qd, C);
+  sys.constraints = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
+    d.constraints(pS, q, qd, C);
   };
-  sys.constraints_ad1 = [pC](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
-    D::constraints(pC, q, qd, C);
+  sys.constraints_ad1 = [pC, d](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
+    d.constraints(pC, q, qd, C);
   };
-  if constexpr (requires(const Vec<S>& q, Vec<S>& F) { D::nonconservative_force(pS, q, q, F); }) {
-    sys.nonconservative_force = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
-      D::nonconservative_force(pS, q, qd, F);
+  if constexpr (requires(const Vec<S>& q, Vec<S>& F) { d.nonconservative_force(pS, q, q, F); }) {
+    if (detail::declares(d, "nonconservative_force"))
+      sys.nonconservative_force = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
+        d.nonconservative_force(pS, q, qd, F);
+      };
+  }
+  if constexpr (requires(const Vec<S>& q, Vec<S>& out) { d.parametrization(pS, q, q, out); }) {
+    if (detail::declares(d, "parametrization")) {
+      sys.m = static_cast<int>(sys.info.quasi_velocities.size());
+      sys.parametrization = [pS, d](const Vec<S>& q, const Vec<S>& z, Vec<S>& qd) {
+        d.parametrization(pS, q, z, qd);
+      };
+      sys.parametrization_ad1 = [pPsi, d](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
+                                          Vec<AD1<S>>& qd) { d.parametrization(pPsi, q, z, qd); };
+      sys.chart = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
+        d.chart(pS, q, qd, z);
+      };
+    }
+  }
+  if constexpr (requires(const Vec<S>& q) { d.singular_margins(pS, q, q); }) {
+    sys.singular_margins = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
+      return d.singular_margins(pS, q, qd);
     };
   }
-  if constexpr (requires(const Vec<S>& q, Vec<S>& out) { D::parametrization(pS, q, q, out); }) {
-    sys.m = static_cast<int>(sys.info.quasi_velocities.size());
-    sys.parametrization = [pS](const Vec<S>& q, const Vec<S>& z, Vec<S>& qd) {
-      D::parametrization(pS, q, z, qd);
-    };
-    sys.parametrization_ad1 = [pPsi](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
-                                     Vec<AD1<S>>& qd) { D::parametrization(pPsi, q, z, qd); };
-    sys.chart = [pS](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) { D::chart(pS, q, qd, z); };
-  }
-  if constexpr (requires(const Vec<S>& q) { D::singular_margins(pS, q, q); }) {
-    sys.singular_margins = [pS](const Vec<S>& q, const Vec<S>& qd) {
-      return D::singular_margins(pS, q, qd);
-    };
-  }
-  if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { D::bodies(pS, q, q, b); }) {
-    const Params<AD2<S>> pB(values, 2 * n, 1);  // outer (q, qdot), inner one direction
-    sys.bodies = [pS](const Vec<S>& q, const Vec<S>& qd, Bodies<S>& b) { D::bodies(pS, q, qd, b); };
-    sys.bodies_ad2 = [pB](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd, Bodies<AD2<S>>& b) {
-      D::bodies(pB, q, qd, b);
-    };
+  if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); }) {
+    if (detail::declares(d, "bodies")) {
+      const Params<AD2<S>> pB(values, 2 * n, 1);  // outer (q, qdot), inner one direction
+      sys.bodies = [pS, d](const Vec<S>& q, const Vec<S>& qd, Bodies<S>& b) {
+        d.bodies(pS, q, qd, b);
+      };
+      sys.bodies_ad2 = [pB, d](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd, Bodies<AD2<S>>& b) {
+        d.bodies(pB, q, qd, b);
+      };
+    }
   }
   if constexpr (has_inline_ad<S>) {
     if constexpr (requires { D::n; }) {
@@ -366,10 +410,10 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
                          " coordinates");
       constexpr int N = D::n;
       detail::bind_fast_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>,
-                                    FixedAD2<S, 2 * N, 1>>(sys, values, "fixed");
+                                    FixedAD2<S, 2 * N, 1>>(sys, d, values, "fixed");
     } else if (2 * n <= kInlineADVariables) {
       detail::bind_fast_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>, InlineAD2<S>>(
-          sys, values, "inline");
+          sys, d, values, "inline");
     }
   }
   // The self-consistency checks of nhs/description_check.hpp, in every
@@ -380,6 +424,12 @@ System<S> describe(const std::vector<S>& values, SystemInfo info) {
 }
 
 #undef NHS_DESCRIPTION_DECLARES_
+
+/// describe(D{}, values, info): a description without data.
+template <class S, class D>
+System<S> describe(const std::vector<S>& values, SystemInfo info) {
+  return describe<S>(D{}, values, std::move(info));
+}
 
 /// describe<S, D>(values, D::info()): the description's static info().
 template <class S, class D>

@@ -28,6 +28,12 @@ const char* op_name(Op op) {
     case Op::Exp: return "exp";
     case Op::Log: return "log";
     case Op::Abs: return "abs";
+    case Op::Sinh: return "sinh";
+    case Op::Cosh: return "cosh";
+    case Op::Tanh: return "tanh";
+    case Op::Asinh: return "asinh";
+    case Op::Acosh: return "acosh";
+    case Op::Atanh: return "atanh";
     case Op::Constant: return "constant";
     case Op::Literal: return "literal";
     case Op::Epsilon: return "epsilon";
@@ -39,7 +45,8 @@ const char* op_name(Op op) {
 bool is_function(Op op) {
   switch (op) {
     case Op::Atan2: case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos:
-    case Op::Atan: case Op::Sqrt: case Op::Exp: case Op::Log: case Op::Abs:
+    case Op::Atan: case Op::Sqrt: case Op::Exp: case Op::Log: case Op::Abs: case Op::Sinh:
+    case Op::Cosh: case Op::Tanh: case Op::Asinh: case Op::Acosh: case Op::Atanh:
       return true;
     default:
       return false;

@@ -55,7 +55,8 @@ struct TracingError : std::logic_error {
 enum class Op : std::uint8_t {
   Constant, Literal, Epsilon, Input,
   Add, Sub, Mul, Div, Atan2, Max,
-  Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sqrt, Exp, Log, Abs
+  Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sqrt, Exp, Log, Abs,
+  Sinh, Cosh, Tanh, Asinh, Acosh, Atanh
 };
 
 /// One node of the graph. Operands are node ids, smaller than the node's
@@ -195,6 +196,12 @@ class Expr {
   friend Expr log(const Expr& x) { return apply(Op::Log, x); }
   friend Expr abs(const Expr& x) { return apply(Op::Abs, x); }
   friend Expr fabs(const Expr& x) { return apply(Op::Abs, x); }
+  friend Expr sinh(const Expr& x) { return apply(Op::Sinh, x); }
+  friend Expr cosh(const Expr& x) { return apply(Op::Cosh, x); }
+  friend Expr tanh(const Expr& x) { return apply(Op::Tanh, x); }
+  friend Expr asinh(const Expr& x) { return apply(Op::Asinh, x); }
+  friend Expr acosh(const Expr& x) { return apply(Op::Acosh, x); }
+  friend Expr atanh(const Expr& x) { return apply(Op::Atanh, x); }
   /// The larger of a and b, traced (generated_max in the generated code):
   /// the guards' scale; std::max would compare.
   friend Expr fmax(const Expr& a, const Expr& b) { return apply(Op::Max, a, b); }

@@ -76,7 +76,10 @@ struct Study {
 template <class S>
 const std::vector<Study<S>>& studies();
 
-/// The study with this id; UsageError listing the known ids otherwise.
+/// The study with this id, or the system file at this path when
+/// is_system_file_name(name) (loaded once and cached: cached_file_study,
+/// nhs/studies/system_file.hpp; FileError or IoError when it cannot be
+/// used); UsageError listing the known ids otherwise.
 template <class S>
 const Study<S>& find_study(const std::string& name);
 

@@ -1,0 +1,406 @@
+// Implementation of nhs/expression.hpp: the grammar in Boost.Spirit X3
+// (docs/system-files.md says why X3 and not GiNaC's own parser), the
+// compilation of syntax trees into Programs, and exact constants of the
+// tracing scalar.
+#include "nhs/expression.hpp"
+
+#include <boost/spirit/home/x3.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <set>
+
+namespace nhs::expression {
+namespace {
+
+namespace x3 = boost::spirit::x3;
+using It = std::string_view::const_iterator;
+
+// The parse's context: where the text starts (positions) and the current
+// nesting depth (kMaxExpressionDepth).
+struct State {
+  It begin;
+  int depth = 0;
+};
+struct state_tag;
+
+template <class Ctx>
+State& state(const Ctx& ctx) {
+  return x3::get<state_tag>(ctx).get();
+}
+template <class Ctx>
+std::size_t offset(const Ctx& ctx, It at) {
+  return static_cast<std::size_t>(at - state(ctx).begin);
+}
+
+// depth[p]: p, counted as one more level of nesting; ExpressionError past
+// kMaxExpressionDepth (recursion on hostile input stays bounded).
+template <class Subject>
+struct DepthDirective : x3::unary_parser<Subject, DepthDirective<Subject>> {
+  using base = x3::unary_parser<Subject, DepthDirective<Subject>>;
+  static constexpr bool is_pass_through_unary = true;
+  constexpr explicit DepthDirective(const Subject& s) : base(s) {}
+  template <class Iterator, class Context, class RContext, class Attribute>
+  bool parse(Iterator& first, const Iterator& last, const Context& ctx, RContext& rctx,
+             Attribute& attr) const {
+    State& st = state(ctx);
+    if (++st.depth > kMaxExpressionDepth)
+      throw ExpressionError(static_cast<std::size_t>(first - st.begin),
+                            "nested deeper than " + std::to_string(kMaxExpressionDepth) +
+                                " levels (parentheses, signs, powers)");
+    const bool ok = this->subject.parse(first, last, ctx, rctx, attr);
+    --st.depth;
+    return ok;
+  }
+};
+struct DepthGen {
+  template <class Subject>
+  constexpr DepthDirective<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      const Subject& s) const {
+    return DepthDirective<typename x3::extension::as_parser<Subject>::value_type>(x3::as_parser(s));
+  }
+};
+constexpr DepthGen depth{};
+
+// --- semantic actions ---------------------------------------------------------
+// Tokens whose position matters are rules with an iterator-range attribute
+// (x3::raw; raw skips white space first, so the range starts at the token).
+using Range = boost::iterator_range<It>;
+const auto assign = [](auto& ctx) { x3::_val(ctx) = std::move(x3::_attr(ctx)); };
+template <Kind K>
+struct MakeLeaf {
+  template <class Ctx>
+  void operator()(Ctx& ctx) const {
+    const Range& r = x3::_attr(ctx);
+    Ast a;
+    a.kind = K;
+    a.position = offset(ctx, r.begin());
+    a.text.assign(r.begin(), r.end());
+    x3::_val(ctx) = std::move(a);
+  }
+};
+const MakeLeaf<Kind::Number> make_number{};
+const MakeLeaf<Kind::Name> make_name{};
+const auto open_call = [](auto& ctx) { x3::_val(ctx).kind = Kind::Call; };
+const auto push_argument = [](auto& ctx) { x3::_val(ctx).args.push_back(std::move(x3::_attr(ctx))); };
+// (operator range, right operand) -> binary node with _val on the left.
+const auto make_binary = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  const Range& r = boost::fusion::at_c<0>(attr);
+  Ast node;
+  switch (*r.begin()) {
+    case '+': node.kind = Kind::Add; break;
+    case '-': node.kind = Kind::Sub; break;
+    case '*': node.kind = Kind::Mul; break;
+    case '/': node.kind = Kind::Div; break;
+    default: node.kind = Kind::Pow; break;
+  }
+  node.position = offset(ctx, r.begin());
+  node.args.push_back(std::move(x3::_val(ctx)));
+  node.args.push_back(std::move(boost::fusion::at_c<1>(attr)));
+  x3::_val(ctx) = std::move(node);
+};
+const auto make_neg = [](auto& ctx) {
+  auto& attr = x3::_attr(ctx);
+  Ast node;
+  node.kind = Kind::Neg;
+  node.position = offset(ctx, boost::fusion::at_c<0>(attr).begin());
+  node.args.push_back(std::move(boost::fusion::at_c<1>(attr)));
+  x3::_val(ctx) = std::move(node);
+};
+
+// --- grammar --------------------------------------------------------------------
+// Rule names are what an expectation failure says was expected.
+const x3::rule<class expression_, Ast> expression_rule = "an expression";
+const x3::rule<class term_, Ast> term = "an operand";
+const x3::rule<class unary_, Ast> unary = "an operand";
+const x3::rule<class power_, Ast> power = "an operand";
+const x3::rule<class primary_, Ast> primary = "a number, a name or '('";
+const x3::rule<class number_, Ast> number = "a number";
+const x3::rule<class call_, Ast> call_or_name = "a name";
+
+const auto digits = +x3::digit;
+const auto number_text = x3::lexeme[((digits >> -('.' >> *x3::digit)) | ('.' >> digits)) >>
+                                    -(x3::char_("eE") >> -x3::char_("+-") >> digits) >>
+                                    !(x3::alpha | '_')];
+const auto identifier = x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
+const x3::rule<class closing_, x3::unused_type> closing = "')'";
+const auto closing_def = x3::lit(')');
+
+const x3::rule<class add_op_, Range> add_op = "'+' or '-'";
+const x3::rule<class mul_op_, Range> mul_op = "'*' or '/'";
+const x3::rule<class pow_op_, Range> pow_op = "'^'";
+const x3::rule<class minus_op_, Range> minus_op = "'-'";
+const x3::rule<class number_range_, Range> number_range = "a number";
+const x3::rule<class name_range_, Range> name_range = "a name";
+const auto add_op_def = x3::raw[x3::char_("+-")];
+const auto mul_op_def = x3::raw[x3::char_("*/")];
+const auto pow_op_def = x3::raw[x3::char_('^')];
+const auto minus_op_def = x3::raw[x3::lit('-')];
+const auto number_range_def = x3::raw[number_text];
+const auto name_range_def = x3::raw[identifier];
+
+const auto expression_rule_def = term[assign] >> *((add_op > term)[make_binary]);
+const auto term_def = unary[assign] >> *((mul_op > unary)[make_binary]);
+const auto unary_def = (minus_op > depth[unary])[make_neg] |
+                       (x3::lit('+') > depth[unary])[assign] | power[assign];
+const auto power_def = primary[assign] >> -((pow_op > depth[unary])[make_binary]);
+const auto number_def = number_range[make_number];
+const auto call_or_name_def = name_range[make_name] >>
+                              -(x3::lit('(')[open_call] > (depth[expression_rule][push_argument] % ',') >
+                                closing);
+const auto primary_def = number[assign] | call_or_name[assign] |
+                         (x3::lit('(') > depth[expression_rule][assign] > closing);
+
+BOOST_SPIRIT_DEFINE(expression_rule, term, unary, power, primary, number, call_or_name, closing,
+                    add_op, mul_op, pow_op, minus_op, number_range, name_range)
+
+std::string quoted(It at, It end) {
+  if (at == end) return "the end of the expression";
+  return std::string("'") + *at + "'";
+}
+
+// Calls: known function, right number of arguments (positions of the call).
+void check_calls(const Ast& a) {
+  for (const Ast& c : a.args) check_calls(c);
+  if (a.kind != Kind::Call) return;
+  std::string known;
+  for (const auto& [name, arity] : functions()) {
+    known += (known.empty() ? "" : " ") + name;
+    if (name == a.text) {
+      if (static_cast<int>(a.args.size()) != arity)
+        throw ExpressionError(a.position, "function '" + name + "' takes " + std::to_string(arity) +
+                                              " argument" + (arity == 1 ? "" : "s") + ", got " +
+                                              std::to_string(a.args.size()));
+      return;
+    }
+  }
+  throw ExpressionError(a.position, "unknown function '" + a.text + "' (known: " + known + ")");
+}
+
+void collect_names(const Ast& a, std::vector<std::string>& out) {
+  if (a.kind == Kind::Name && std::find(out.begin(), out.end(), a.text) == out.end())
+    out.push_back(a.text);
+  for (const Ast& c : a.args) collect_names(c, out);
+}
+
+// The exact rational value of a literal exponent (a number, -number,
+// number/number, or those in parentheses); false when it is not one.
+bool rational_exponent(const Ast& a, long long& num, long long& den) {
+  switch (a.kind) {
+    case Kind::Number: {
+      // Integers and simple decimals only (at most 9 digits after the point).
+      const std::string& t = a.text;
+      if (t.find_first_of("eE") != std::string::npos || t.size() > 15) return false;
+      long long n = 0, d = 1;
+      bool point = false;
+      for (char c : t) {
+        if (c == '.') {
+          point = true;
+          continue;
+        }
+        n = n * 10 + (c - '0');
+        if (point) d *= 10;
+      }
+      num = n;
+      den = d;
+      return true;
+    }
+    case Kind::Neg:
+      if (!rational_exponent(a.args[0], num, den)) return false;
+      num = -num;
+      return true;
+    case Kind::Div: {
+      long long n1, d1, n2, d2;
+      if (!rational_exponent(a.args[0], n1, d1) || !rational_exponent(a.args[1], n2, d2) || n2 == 0)
+        return false;
+      num = n1 * d2;
+      den = d1 * n2;
+      if (den < 0) {
+        num = -num;
+        den = -den;
+      }
+      return true;
+    }
+    default: return false;
+  }
+}
+
+long long gcd(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  while (b != 0) {
+    const long long t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+struct Compiler {
+  Program& program;
+  const Bindings& bindings;
+
+  int emit(Instruction ins) {
+    program.code.push_back(ins);
+    return static_cast<int>(program.code.size()) - 1;
+  }
+  int unary(Code code, int a) { return emit({.code = code, .a = a}); }
+  int binary(Code code, int a, int b) { return emit({.code = code, .a = a, .b = b}); }
+
+  int compile(const Ast& a) {
+    switch (a.kind) {
+      case Kind::Number: {
+        program.constants.push_back(a.text);
+        return emit({.code = Code::Constant, .slot = static_cast<int>(program.constants.size()) - 1});
+      }
+      case Kind::Name: {
+        if (const auto it = bindings.find(a.text); it != bindings.end()) {
+          if (it->second.array < 0) return emit({.code = Code::Parameter, .slot = it->second.index});
+          return emit({.code = Code::Input, .slot = it->second.array, .index = it->second.index});
+        }
+        if (a.text == "pi") return emit({.code = Code::Pi});
+        std::string known;
+        for (const auto& [name, b] : bindings) known += (known.empty() ? "" : ", ") + name;
+        throw ExpressionError(a.position, "unknown name '" + a.text + "' (known here: " +
+                                              (known.empty() ? "none" : known) + ", pi)");
+      }
+      case Kind::Neg: return unary(Code::Neg, compile(a.args[0]));
+      case Kind::Add: return binary(Code::Add, compile(a.args[0]), compile(a.args[1]));
+      case Kind::Sub: return binary(Code::Sub, compile(a.args[0]), compile(a.args[1]));
+      case Kind::Mul: return binary(Code::Mul, compile(a.args[0]), compile(a.args[1]));
+      case Kind::Div: return binary(Code::Div, compile(a.args[0]), compile(a.args[1]));
+      case Kind::Pow: return power(a.args[0], a.args[1]);
+      case Kind::Call: return call(a);
+    }
+    return -1;
+  }
+
+  // x^y: repeated multiplication for an integer literal exponent (|k| <= 64),
+  // sqrt(x)^k for k/2, exp(y log x) otherwise (x > 0).
+  int power(const Ast& base, const Ast& exponent) {
+    long long num = 0, den = 1;
+    if (rational_exponent(exponent, num, den) && den != 0) {
+      const long long g = gcd(num, den);
+      if (g != 0) {
+        num /= g;
+        den /= g;
+      }
+      if (den == 1 && num >= -64 && num <= 64)
+        return emit({.code = Code::PowInt, .a = compile(base), .exponent = static_cast<int>(num)});
+      if (den == 2 && num >= -129 && num <= 129)
+        return emit({.code = Code::PowHalf, .a = compile(base), .exponent = static_cast<int>(num)});
+    }
+    return binary(Code::Pow, compile(base), compile(exponent));
+  }
+
+  int call(const Ast& a) {
+    static const std::map<std::string, Code, std::less<>> unary_codes = {
+        {"sin", Code::Sin},     {"cos", Code::Cos},     {"tan", Code::Tan},
+        {"asin", Code::Asin},   {"acos", Code::Acos},   {"atan", Code::Atan},
+        {"sinh", Code::Sinh},   {"cosh", Code::Cosh},   {"tanh", Code::Tanh},
+        {"asinh", Code::Asinh}, {"acosh", Code::Acosh}, {"atanh", Code::Atanh},
+        {"exp", Code::Exp},     {"log", Code::Log},     {"sqrt", Code::Sqrt},
+        {"abs", Code::Abs}};
+    if (a.text == "atan2") return binary(Code::Atan2, compile(a.args[0]), compile(a.args[1]));
+    if (a.text == "pow") return power(a.args[0], a.args[1]);
+    return unary(unary_codes.at(a.text), compile(a.args[0]));
+  }
+};
+
+}  // namespace
+
+const std::vector<std::pair<std::string, int>>& functions() {
+  static const std::vector<std::pair<std::string, int>> f = {
+      {"sin", 1},  {"cos", 1},   {"tan", 1},   {"asin", 1},  {"acos", 1},  {"atan", 1},
+      {"atan2", 2}, {"sinh", 1}, {"cosh", 1},  {"tanh", 1},  {"asinh", 1}, {"acosh", 1},
+      {"atanh", 1}, {"exp", 1},  {"log", 1},   {"sqrt", 1},  {"abs", 1},   {"pow", 2}};
+  return f;
+}
+
+Ast parse(std::string_view text) {
+  if (text.size() > kMaxExpressionLength)
+    throw ExpressionError(kMaxExpressionLength, "longer than " +
+                                                    std::to_string(kMaxExpressionLength) +
+                                                    " characters");
+  State st{text.begin(), 0};
+  It first = text.begin();
+  const It last = text.end();
+  Ast result;
+  try {
+    const auto grammar = x3::with<state_tag>(std::ref(st))[expression_rule];
+    const bool ok = x3::phrase_parse(first, last, grammar, x3::space, result);
+    if (!ok) {
+      throw ExpressionError(static_cast<std::size_t>(first - text.begin()),
+                            (text.find_first_not_of(" \t\r\n") == std::string_view::npos
+                                 ? std::string("empty expression")
+                                 : "expected a number, a name or '(', got " + quoted(first, last)));
+    }
+  } catch (const x3::expectation_failure<It>& e) {
+    throw ExpressionError(static_cast<std::size_t>(e.where() - text.begin()),
+                          "expected " + e.which() + ", got " + quoted(e.where(), last));
+  }
+  if (first != last)
+    throw ExpressionError(static_cast<std::size_t>(first - text.begin()),
+                          "unexpected " + quoted(first, last) + " (expected an operator or the end)");
+  check_calls(result);
+  return result;
+}
+
+std::vector<std::string> names_in(const Ast& ast) {
+  std::vector<std::string> out;
+  collect_names(ast, out);
+  return out;
+}
+
+int Program::add(const Ast& ast, const Bindings& bindings) {
+  Compiler c{*this, bindings};
+  outputs.push_back(c.compile(ast));
+  return static_cast<int>(outputs.size()) - 1;
+}
+
+template <>
+codegen::Expr constant_of<codegen::Expr>(const std::string& text) {
+  using codegen::Expr;
+  // text = digits [. digits] [e[+-]digits], as the grammar admits it.
+  std::string mantissa;
+  long long exponent = 0;
+  std::size_t i = 0;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      for (std::size_t j = i + 1; j < text.size() && std::isdigit(static_cast<unsigned char>(text[j])); ++j)
+        --exponent;
+      continue;
+    }
+    mantissa += text[i];
+  }
+  if (i < text.size()) {
+    long long e = 0;
+    bool negative = false;
+    std::size_t j = i + 1;
+    if (j < text.size() && (text[j] == '+' || text[j] == '-')) negative = text[j++] == '-';
+    for (; j < text.size(); ++j) e = std::min<long long>(e * 10 + (text[j] - '0'), 100000);
+    exponent += negative ? -e : e;
+  }
+  const auto first_digit = mantissa.find_first_not_of('0');
+  if (first_digit == std::string::npos) return Expr(0);
+  mantissa.erase(0, first_digit);
+  // Horner in chunks of 9 digits: exact while the value fits (the graph
+  // folds rationals with 64-bit terms), computed in the generated code's
+  // precision beyond.
+  Expr value(0);
+  for (std::size_t k = 0; k < mantissa.size(); k += 9) {
+    const std::string chunk = mantissa.substr(k, 9);
+    long long scale = 1;
+    for (std::size_t c = 0; c < chunk.size(); ++c) scale *= 10;
+    value = value * Expr(static_cast<double>(scale)) + Expr(static_cast<double>(std::stoll(chunk)));
+  }
+  Expr ten_power(1), square(10);
+  for (long long k = exponent < 0 ? -exponent : exponent; k > 0; k >>= 1) {
+    if (k & 1) ten_power = ten_power * square;
+    square = square * square;
+  }
+  return exponent < 0 ? value / ten_power : value * ten_power;
+}
+
+}  // namespace nhs::expression

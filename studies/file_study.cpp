@@ -1,0 +1,338 @@
+// A system file as a Study<S> (nhs/studies/system_file.hpp): its
+// description evaluates the file's programs (nhs/expression.hpp) in every
+// evaluation type, so describe() (system.hpp) binds it like a C++
+// description.
+#include "nhs/derivatives.hpp"
+#include "nhs/format.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
+
+#include <Eigen/Eigenvalues>
+
+#include <map>
+#include <mutex>
+
+namespace nhs {
+namespace {
+
+using expression::Constants;
+using expression::constants_of;
+using expression::evaluate;
+using expression::Program;
+
+/// The constants of every program of a file, in S.
+template <class S>
+struct FileConstants {
+  Constants<S> T, V, F, C, psi, chart, bodies;
+  explicit FileConstants(const SystemFile& f)
+      : T(constants_of<S>(f.kinetic_energy)),
+        V(f.potential ? constants_of<S>(*f.potential) : Constants<S>{}),
+        F(f.forces ? constants_of<S>(*f.forces) : Constants<S>{}),
+        C(constants_of<S>(f.constraints)),
+        psi(f.parametrization ? constants_of<S>(*f.parametrization) : Constants<S>{}),
+        chart(f.chart ? constants_of<S>(*f.chart) : Constants<S>{}),
+        bodies(f.bodies ? constants_of<S>(*f.bodies) : Constants<S>{}) {}
+};
+
+/// The description of a system file (describe(), system.hpp), in base
+/// scalar S: every member evaluates one of the file's programs.
+template <class S>
+struct FileDescription {
+  std::shared_ptr<const SystemFile> file;
+  std::shared_ptr<const FileConstants<S>> c;
+
+  bool declares(std::string_view member) const {
+    if (member == "potential") return file->potential.has_value();
+    if (member == "parametrization") return file->parametrization.has_value();
+    if (member == "bodies") return file->bodies.has_value();
+    if (member == "nonconservative_force") return file->forces.has_value();
+    return true;
+  }
+  template <class T>
+  T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) const {
+    T out;
+    evaluate(file->kinetic_energy, c->T, p, {&q, &qd}, &out);
+    return out;
+  }
+  template <class T>
+  T potential(const Params<T>& p, const Vec<T>& q) const {
+    T out;
+    evaluate(*file->potential, c->V, p, {&q}, &out);
+    return out;
+  }
+  template <class T>
+  void constraints(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) const {
+    evaluate(file->constraints, c->C, p, {&q, &qd}, C.data());
+  }
+  template <class T>
+  void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) const {
+    evaluate(*file->parametrization, c->psi, p, {&q, &z}, qd.data());
+  }
+  template <class T>
+  void chart(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& z) const {
+    evaluate(*file->chart, c->chart, p, {&q, &qd}, z.data());
+  }
+  template <class T>
+  void nonconservative_force(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& F) const {
+    evaluate(*file->forces, c->F, p, {&q, &qd}, F.data());
+  }
+  template <class T>
+  void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) const {
+    std::vector<T> v(file->bodies->outputs.size());
+    evaluate(*file->bodies, c->bodies, p, {&q, &qd}, v.data());
+    for (const FileBody& b : file->body_layout) {
+      std::size_t k = static_cast<std::size_t>(b.first);
+      const T mass = v[k++];
+      Vec<T> r(b.dimension);
+      for (int i = 0; i < b.dimension; ++i) r[i] = v[k++];
+      switch (b.kind) {
+        case FileBody::Kind::Point: out.add_point(mass, std::move(r)); break;
+        case FileBody::Kind::Planar: {
+          const T w = v[k++];
+          out.add_planar_body(mass, std::move(r), w, v[k]);
+          break;
+        }
+        case FileBody::Kind::Space: {
+          Vector3<T> w;
+          for (int i = 0; i < 3; ++i) w[i] = v[k++];
+          Matrix3<T> J;
+          for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) J(i, j) = v[k++];
+          out.add_rigid_body(mass, std::move(r), w, J);
+          break;
+        }
+      }
+    }
+  }
+};
+
+template <class S>
+System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values) {
+  FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
+  return describe<S>(d, values, file->info);
+}
+
+/// Evaluates a program of parameters only (n outputs).
+template <class S>
+Vec<S> evaluate_constant(const Program& p, const std::vector<S>& values) {
+  const Constants<S> c = constants_of<S>(p);
+  const Params<S> params(values);
+  Vec<S> out(static_cast<Eigen::Index>(p.outputs.size()));
+  evaluate(p, c, params, {}, out.data());
+  return out;
+}
+
+template <class S>
+std::vector<S> values_with(const SystemFile& f, const std::vector<std::pair<std::string, std::string>>& overrides) {
+  std::vector<S> v;
+  for (const auto& p : f.info.parameters) v.push_back(from_string<S>(p.default_value));
+  for (const auto& [name, text] : overrides)
+    for (std::size_t i = 0; i < f.info.parameters.size(); ++i)
+      if (f.info.parameters[i].name == name) v[i] = from_string<S>(text);
+  return v;
+}
+
+template <class S>
+State<S> initial_state(const SystemFile& f, const System<S>& sys) {
+  State<S> s;
+  s.q = evaluate_constant<S>(f.initial_q, sys.parameters);
+  if (f.initial_qdot) {
+    s.qdot = evaluate_constant<S>(*f.initial_qdot, sys.parameters);
+  } else {
+    const Vec<S> z = evaluate_constant<S>(*f.initial_z, sys.parameters);
+    s.qdot.resize(sys.n);
+    sys.parametrization(s.q, z, s.qdot);
+  }
+  return s;
+}
+
+/// (q(t), qdot(t)) of a closed form: qdot given, or d/dt of q(t) by AD.
+template <class S>
+State<S> exact_state(const FileExactMotion& m, const Constants<S>& cq, const Constants<S>& cqd,
+                     const std::vector<S>& values, const S& t) {
+  const Eigen::Index n = static_cast<Eigen::Index>(m.q.outputs.size());
+  State<S> s;
+  s.q.resize(n);
+  s.qdot.resize(n);
+  if (!m.qdot.outputs.empty()) {
+    Vec<S> tv(1);
+    tv << t;
+    evaluate(m.q, cq, Params<S>(values), {&tv}, s.q.data());
+    evaluate(m.qdot, cqd, Params<S>(values), {&tv}, s.qdot.data());
+  } else {
+    Vec<AD1<S>> tv(1);
+    tv[0] = AD1<S>(t, Vec<S>::Ones(1));
+    Vec<AD1<S>> out(n);
+    evaluate(m.q, cq, Params<AD1<S>>(values, 1), {&tv}, out.data());
+    for (Eigen::Index i = 0; i < n; ++i) {
+      s.q[i] = out[i].value();
+      s.qdot[i] = out[i].derivatives().size() ? out[i].derivatives()[0] : S(0);
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+template <class S>
+Study<S> file_study(std::shared_ptr<const SystemFile> file) {
+  Study<S> st;
+  st.info = file->info;
+  st.build = [file](const std::vector<S>& values) { return file_system<S>(file, values); };
+  st.default_state = [file](const System<S>& sys) { return initial_state<S>(*file, sys); };
+  st.default_run_excluded = file->initial_excluded;
+  st.invariants = [file](const System<S>& sys) {
+    std::vector<Invariant<S>> out;
+    if (!file->invariants) return out;
+    auto c = std::make_shared<const Constants<S>>(constants_of<S>(*file->invariants));
+    const std::vector<S> values = sys.parameters;
+    for (std::size_t k = 0; k < file->invariant_names.size(); ++k) {
+      out.push_back({file->invariant_names[k],
+                     [file, c, values, k](const Vec<S>& q, const Vec<S>& qd) {
+                       std::vector<S> v(file->invariants->outputs.size());
+                       evaluate(*file->invariants, *c, Params<S>(values), {&q, &qd}, v.data());
+                       return v[k];
+                     },
+                     true});
+    }
+    return out;
+  };
+  st.conserves_energy = [file](const System<S>&) { return !file->forces.has_value(); };
+  st.special_motions = [file] {
+    std::vector<SpecialMotion<S>> out;
+    for (std::size_t k = 0; k < file->exact.size(); ++k) {
+      const FileExactMotion& m = file->exact[k];
+      SpecialMotion<S> mo;
+      mo.name = m.name;
+      mo.source = file->where("exact." + std::to_string(k));
+      mo.parameters = values_with<S>(*file, m.overrides);
+      mo.t_end = from_string<S>(m.t_end);
+      mo.excluded = m.excluded;
+      auto cq = std::make_shared<const Constants<S>>(constants_of<S>(m.q));
+      auto cqd = std::make_shared<const Constants<S>>(
+          m.qdot.outputs.empty() ? Constants<S>{} : constants_of<S>(m.qdot));
+      const std::vector<S> values = mo.parameters;
+      mo.exact = [file, k, cq, cqd, values](const S& t) {
+        return exact_state<S>(file->exact[k], *cq, *cqd, values, t);
+      };
+      mo.initial = mo.exact(S(0));
+      out.push_back(std::move(mo));
+    }
+    return out;
+  };
+  st.random_state = [file](const System<S>& sys, std::mt19937_64& rng) {
+    const State<S> s0 = initial_state<S>(*file, sys);
+    State<S> s;
+    s.q = s0.q;
+    for (auto& v : s.q) v += uniform<S>(rng, -1, 1);
+    if (sys.has_parametrization()) {
+      Vec<S> z(sys.m);
+      for (auto& v : z) v = uniform<S>(rng, -1, 1);
+      s.qdot.resize(sys.n);
+      sys.parametrization(s.q, z, s.qdot);
+    } else {
+      Vec<S> qd(sys.n);
+      for (auto& v : qd) v = uniform<S>(rng, -1, 1);
+      s.qdot = project_velocity(sys, s.q, qd);
+    }
+    return s;
+  };
+  return st;
+}
+
+System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
+                                         const std::vector<codegen::Expr>& parameters) {
+  return file_system<codegen::Expr>(file, parameters);
+}
+
+template <class S>
+const Study<S>& cached_file_study(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Study<S>>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[path];
+  if (!entry) {
+    try {
+      entry = std::make_unique<Study<S>>(file_study<S>(load_system_file(path)));
+    } catch (...) {
+      cache.erase(path);
+      throw;
+    }
+  }
+  return *entry;
+}
+
+namespace detail {
+
+// At the default parameters in 50 digits: psi satisfies C and the chart
+// inverts psi (initial q and 8 random states near it), g is positive
+// definite at the initial state (the bodies' T is checked by describe()).
+void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
+  using S = mp50;
+  const Study<S> st = file_study<S>(file);
+  System<S> sys;
+  try {
+    sys = st.build(st.default_parameters());
+  } catch (const UsageError& e) {
+    throw FileError(file->where("bodies"), e.what());
+  }
+  const State<S> s0 = [&] {
+    try {
+      return st.default_state(sys);
+    } catch (const std::exception& e) {
+      throw FileError(file->where("initial"), std::string("the initial state cannot be evaluated: ") + e.what());
+    }
+  }();
+  const auto finite = [](const Vec<S>& v) {
+    for (const auto& x : v)
+      if (!boost::multiprecision::isfinite(x)) return false;
+    return true;
+  };
+  if (!finite(s0.q) || !finite(s0.qdot))
+    throw FileError(file->where("initial"), "the initial state is not finite: q = " + to_string(s0.q) +
+                                                ", qdot = " + to_string(s0.qdot));
+  const S tol = S(1e-30);
+  if (sys.has_parametrization()) {
+    std::mt19937_64 rng(20261124);
+    for (int k = 0; k < 9; ++k) {
+      Vec<S> q = s0.q;
+      Vec<S> z(sys.m);
+      if (k == 0) {
+        sys.chart(s0.q, s0.qdot, z);
+      } else {
+        for (auto& v : q) v += uniform<S>(rng, -1, 1);
+        for (auto& v : z) v = uniform<S>(rng, -1, 1);
+      }
+      Vec<S> qd(sys.n), C(sys.r), z2(sys.m);
+      sys.parametrization(q, z, qd);
+      sys.constraints(q, qd, C);
+      sys.chart(q, qd, z2);
+      if (!finite(qd) || !finite(C) || !finite(z2)) continue;  // outside the chart's domain
+      const S scale = S(1) + qd.norm() + z.norm();
+      if (C.cwiseAbs().maxCoeff() > tol * scale)
+        throw FileError(file->where("parametrization"),
+                        "the parametrization does not satisfy the constraints: C(q, psi(q, z)) = " +
+                            to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z));
+      if ((z2 - z).cwiseAbs().maxCoeff() > tol * scale)
+        throw FileError(file->where("chart"), "the chart does not invert the parametrization: z(q, psi(q, z)) = " +
+                                                  to_string(z2) + " at q = " + to_string(q) +
+                                                  ", z = " + to_string(z));
+    }
+  }
+  const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
+  Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
+  if (!finite(in.g.reshaped()) || eig.eigenvalues().minCoeff() <= 0)
+    throw FileError(file->where("dynamics.kinetic_energy"),
+                    "the metric g = d^2T/dqdot^2 is not positive definite at the initial state "
+                    "(eigenvalues " + to_string(Vec<S>(eig.eigenvalues())) + ")");
+}
+
+}  // namespace detail
+
+#define NHS_FILE_STUDY_(S, NAME)                                  \
+  template Study<S> file_study<S>(std::shared_ptr<const SystemFile>); \
+  template const Study<S>& cached_file_study<S>(const std::string&);
+NHS_FOR_EACH_SCALAR(NHS_FILE_STUDY_)
+
+}  // namespace nhs

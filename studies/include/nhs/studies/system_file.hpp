@@ -1,0 +1,130 @@
+// Systems from text files (docs/system-files.md): a TOML file names the
+// coordinates, parameters, T, V, forces, constraints, psi and its chart,
+// bodies, invariants and closed-form motions as expressions
+// (nhs/expression.hpp). load_system_file() parses and checks it once, in no
+// particular scalar type; file_study<S>() makes it a Study<S> through the
+// same door as a built-in study (describe(), system.hpp), so that every
+// formulation, precision and command of nhs accepts it.
+#pragma once
+
+#include "nhs/expression.hpp"
+#include "nhs/studies/study.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nhs {
+
+/// A system file that cannot be used: `where` is "path:line:column" (of the
+/// TOML value; inside an expression, of the offending character), `reason`
+/// what is wrong and what was expected. A usage error (exit code 2).
+struct FileError : UsageError {
+  FileError(const std::string& where_, const std::string& reason_)
+      : UsageError(where_ + ": " + reason_), where(where_), reason(reason_) {}
+  std::string where;
+  std::string reason;
+};
+
+/// A closed-form motion of a file ([[exact]]): q(t) (and qdot(t), else
+/// obtained by differentiating q(t)) as programs over input array 0 = (t),
+/// the parameters of the file with `overrides` applied.
+struct FileExactMotion {
+  std::string name;
+  std::vector<std::pair<std::string, std::string>> overrides;  ///< parameter name, exact decimal
+  std::string t_end;                                           ///< exact decimal, > 0
+  expression::Program q;     ///< n outputs, inputs (t)
+  expression::Program qdot;  ///< n outputs, inputs (t); empty: d/dt of q
+  /// Formulations that cannot follow this motion, with the reason
+  /// (SpecialMotion::excluded), from `excluded = { voronec = "..." }`.
+  std::map<std::string, std::string> excluded;
+};
+
+/// One body of [[bodies]]: a point mass (no rotation), a planar rigid body
+/// (position of size 2, angular velocity about the normal, moment of
+/// inertia) or a rigid body in space (position of size 3, angular velocity
+/// and central inertia tensor in the space frame). Its outputs in
+/// SystemFile::bodies start at `first`: mass, position (2 or 3), then for a
+/// planar body omega_z, I_z; for a body in space omega (3), J (9, row-major).
+struct FileBody {
+  enum class Kind { Point, Planar, Space } kind = Kind::Point;
+  int dimension = 2;
+  int first = 0;
+};
+
+/// A parsed and checked system file (load_system_file). Every program's
+/// inputs and names are as docs/system-files.md lists them: q (array 0)
+/// and qdot (array 1) as <coordinate> and <coordinate>_dot, z (array 1 in
+/// the parametrization) by the quasi-velocities' names, parameters by name.
+struct SystemFile {
+  std::string path;
+  SystemInfo info;                       ///< linear_constraints: every C^a linear in qdot
+  std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
+  expression::Program kinetic_energy;    ///< 1 output, (q, qdot)
+  std::optional<expression::Program> potential;                ///< 1 output, (q)
+  std::optional<expression::Program> forces;                   ///< n outputs, (q, qdot)
+  expression::Program constraints;                             ///< r outputs, (q, qdot)
+  std::optional<expression::Program> parametrization;          ///< n outputs, (q, z)
+  std::optional<expression::Program> chart;                    ///< m outputs, (q, qdot)
+  std::optional<expression::Program> bodies;                   ///< see FileBody, (q, qdot)
+  std::vector<FileBody> body_layout;
+  expression::Program initial_q;                               ///< n outputs, parameters only
+  /// Formulations that cannot follow the default motion (Study::default_run_excluded).
+  std::map<std::string, std::string> initial_excluded;
+  std::optional<expression::Program> initial_qdot;             ///< n outputs, parameters only
+  std::optional<expression::Program> initial_z;                ///< m outputs, parameters only
+  std::vector<std::string> invariant_names;
+  std::optional<expression::Program> invariants;               ///< one output each, (q, qdot)
+  std::vector<FileExactMotion> exact;
+  /// "path:line:column" of each section and of some keys ("parametrization",
+  /// "chart", "initial", "dynamics.kinetic_energy", "bodies", "exact.<k>"),
+  /// for the checks made after parsing.
+  std::map<std::string, std::string> locations;
+  /// "path:line:column" of `key` in locations, or the path alone.
+  std::string where(const std::string& key) const {
+    const auto it = locations.find(key);
+    return it == locations.end() ? path : it->second;
+  }
+};
+
+namespace detail {
+/// The checks of load_system_file that evaluate the system (studies/file_study.cpp).
+void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file);
+}  // namespace detail
+
+/// True when `name` designates a system file rather than a built-in study:
+/// it contains '/' or ends with ".toml".
+bool is_system_file_name(const std::string& name);
+
+/// Reads, parses and checks the system file at `path` (docs/system-files.md):
+/// TOML syntax, known and required keys, names, the expressions (syntax,
+/// unknown names with the known ones listed, division of constants by
+/// zero), entry counts, holonomic "constraints" (no velocity), linearity of
+/// each C^a in qdot (detected symbolically), the declared Voronec split,
+/// and at the default parameters, in 50 digits: psi satisfies C and the
+/// chart inverts psi (at the initial state and at random states near it),
+/// the metric g is positive definite at the initial state, the bodies' T
+/// equals `kinetic_energy`. Throws FileError ("path:line:column: reason")
+/// for every failure; IoError when the file cannot be read.
+std::shared_ptr<const SystemFile> load_system_file(const std::string& path);
+
+/// The Study<S> of a loaded file: info, build (describe() of the file's
+/// description), default state ([initial]), invariants, energy conservation
+/// (when no forces act), special motions ([[exact]]) and random regular
+/// states (q near the initial q, z uniform in [-1, 1]^m through psi; without
+/// psi, qdot projected onto C).
+template <class S>
+Study<S> file_study(std::shared_ptr<const SystemFile> file);
+
+/// The file's system over the tracing scalar (code generation).
+System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
+                                         const std::vector<codegen::Expr>& parameters);
+
+/// The study of the file at `path`, loaded once per path and scalar type
+/// and cached for the program's life (thread-safe), for find_study.
+template <class S>
+const Study<S>& cached_file_study(const std::string& path);
+
+}  // namespace nhs

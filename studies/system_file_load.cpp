@@ -1,0 +1,696 @@
+// Reading and checking system files (nhs/studies/system_file.hpp): TOML by
+// toml++ (Debian libtomlplusplus-dev), expressions by nhs/expression.hpp,
+// the symbolic checks (linearity of each constraint in qdot, holonomic
+// "constraints", constants that divide by zero) by GiNaC (Debian
+// libginac-dev). docs/system-files.md says why these libraries.
+#include "nhs/studies/system_file.hpp"
+
+#include "nhs/formulation.hpp"
+
+#include <ginac/ginac.h>
+
+#define TOML_EXCEPTIONS 1
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <set>
+
+namespace nhs {
+namespace {
+
+using expression::Ast;
+using expression::Bindings;
+using expression::Kind;
+using expression::Program;
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
+// The entries of a TOML table in the order of the file: toml++ keeps a
+// table sorted by key, but the order of parameters, constraints and
+// invariants is the file's (as a C++ description lists them).
+struct Entry {
+  const toml::key& first;
+  const toml::node& second;
+};
+std::vector<Entry> in_file_order(const toml::table& t) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> sorted;
+  for (auto&& [k, v] : t) sorted.emplace_back(&k, &v);
+  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+    const auto& pa = a.first->source().begin;
+    const auto& pb = b.first->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  std::vector<Entry> out;
+  out.reserve(sorted.size());
+  for (const auto& [k, v] : sorted) out.push_back({*k, *v});
+  return out;
+}
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  return std::all_of(s.begin(), s.end(),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+}
+
+// --- GiNaC: symbolic checks ---------------------------------------------------
+
+struct Symbolic {
+  std::map<std::string, GiNaC::symbol> symbols;
+  const GiNaC::symbol& symbol(const std::string& name) {
+    auto it = symbols.find(name);
+    if (it == symbols.end()) it = symbols.emplace(name, GiNaC::symbol(name)).first;
+    return it->second;
+  }
+};
+
+// A decimal literal as an exact GiNaC rational; nullopt beyond |exponent| 10000.
+std::optional<GiNaC::numeric> exact_number(const std::string& text) {
+  std::string digits;
+  long long exponent = 0;
+  std::size_t i = 0;
+  bool point = false;
+  for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+    if (text[i] == '.') {
+      point = true;
+      continue;
+    }
+    digits += text[i];
+    if (point) --exponent;
+  }
+  if (i < text.size()) {
+    bool negative = false;
+    std::size_t j = i + 1;
+    if (j < text.size() && (text[j] == '+' || text[j] == '-')) negative = text[j++] == '-';
+    long long e = 0;
+    for (; j < text.size(); ++j) {
+      e = e * 10 + (text[j] - '0');
+      if (e > 100000) return std::nullopt;
+    }
+    exponent += negative ? -e : e;
+  }
+  if (exponent > 10000 || exponent < -10000) return std::nullopt;
+  const auto nz = digits.find_first_not_of('0');
+  if (nz == std::string::npos) return GiNaC::numeric(0);
+  GiNaC::numeric value(digits.substr(nz).c_str());
+  return value * GiNaC::numeric(10).power(GiNaC::numeric(static_cast<long>(exponent)));
+}
+
+// The Ast as a GiNaC expression; ExpressionError at the node where GiNaC's
+// exact evaluation fails (a division by zero, log(0), a pole).
+GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
+  using namespace GiNaC;
+  std::vector<ex> args;
+  for (const Ast& c : a.args) args.push_back(to_ginac(c, sym));
+  try {
+    switch (a.kind) {
+      case Kind::Number: {
+        const auto v = exact_number(a.text);
+        if (!v) throw expression::ExpressionError(a.position, "number '" + a.text + "' out of range");
+        return *v;
+      }
+      case Kind::Name: return a.text == "pi" && !sym.symbols.count("pi") ? ex(Pi) : ex(sym.symbol(a.text));
+      case Kind::Neg: return -args[0];
+      case Kind::Add: return args[0] + args[1];
+      case Kind::Sub: return args[0] - args[1];
+      case Kind::Mul: return args[0] * args[1];
+      case Kind::Div:
+        if (args[1].is_zero())
+          throw expression::ExpressionError(a.position, "division by zero (the divisor is identically 0)");
+        return args[0] / args[1];
+      case Kind::Pow: return pow(args[0], args[1]);
+      case Kind::Call: {
+        const std::string& f = a.text;
+        if (f == "sin") return sin(args[0]);
+        if (f == "cos") return cos(args[0]);
+        if (f == "tan") return tan(args[0]);
+        if (f == "asin") return asin(args[0]);
+        if (f == "acos") return acos(args[0]);
+        if (f == "atan") return atan(args[0]);
+        if (f == "atan2") return atan2(args[0], args[1]);
+        if (f == "sinh") return sinh(args[0]);
+        if (f == "cosh") return cosh(args[0]);
+        if (f == "tanh") return tanh(args[0]);
+        if (f == "asinh") return asinh(args[0]);
+        if (f == "acosh") return acosh(args[0]);
+        if (f == "atanh") return atanh(args[0]);
+        if (f == "exp") return exp(args[0]);
+        if (f == "log") return log(args[0]);
+        if (f == "sqrt") return sqrt(args[0]);
+        if (f == "abs") return abs(args[0]);
+        if (f == "pow") return pow(args[0], args[1]);
+        break;
+      }
+    }
+  } catch (const expression::ExpressionError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw expression::ExpressionError(a.position, std::string("undefined value: ") + e.what());
+  }
+  throw expression::ExpressionError(a.position, "cannot be evaluated symbolically");
+}
+
+// --- the loader -----------------------------------------------------------------
+
+class Loader {
+ public:
+  explicit Loader(std::string path) : path_(std::move(path)) {}
+
+  std::shared_ptr<const SystemFile> load();
+
+ private:
+  std::string path_;
+  toml::table root_;
+  SystemFile f_;
+  Symbolic sym_;
+  std::set<std::string> names_;  // every name in use, for uniqueness
+
+  std::string where(const toml::source_region& r) const {
+    return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
+  }
+  std::string where(const toml::node& n) const { return where(n.source()); }
+  [[noreturn]] void fail(const toml::node& n, const std::string& reason) const {
+    throw FileError(where(n), reason);
+  }
+  [[noreturn]] void fail_file(const std::string& reason) const { throw FileError(path_, reason); }
+
+  // Keys of `t` must be among `known` (with the table's name for the message).
+  void known_keys(const toml::table& t, const std::string& table, const std::vector<std::string>& known) {
+    for (auto&& [k, v] : t) {
+      const std::string key(k.str());
+      if (std::find(known.begin(), known.end(), key) == known.end())
+        throw FileError(where(k.source()), "unknown key '" + key + "'" +
+                                               (table.empty() ? "" : " in [" + table + "]") +
+                                               " (expected: " + join(known) + ")");
+    }
+  }
+  const toml::node* required(const toml::table& t, const std::string& key, const std::string& table,
+                             const toml::node& at) {
+    const toml::node* n = t.get(key);
+    if (!n)
+      fail(at, "missing key '" + key + "'" + (table.empty() ? "" : " in [" + table + "]"));
+    return n;
+  }
+  std::string string_of(const toml::node& n, const std::string& what) {
+    if (!n.is_string()) fail(n, what + " must be a string (in quotes)");
+    return std::string(n.as_string()->get());
+  }
+  std::vector<const toml::node*> array_of(const toml::node& n, const std::string& what) {
+    if (!n.is_array()) fail(n, what + " must be an array [ ... ]");
+    std::vector<const toml::node*> out;
+    for (const toml::node& e : *n.as_array()) out.push_back(&e);
+    return out;
+  }
+  std::vector<std::string> names_of(const toml::node& n, const std::string& what) {
+    std::vector<std::string> out;
+    for (const toml::node* e : array_of(n, what)) {
+      const std::string s = string_of(*e, "each entry of " + what);
+      if (!is_identifier(s))
+        fail(*e, "'" + s + "' in " + what + " is not a name (a letter or '_', then letters, digits, '_')");
+      out.push_back(s);
+    }
+    return out;
+  }
+  void claim(const toml::node& at, const std::string& name, const std::string& role) {
+    static const std::set<std::string> reserved = [] {
+      std::set<std::string> r = {"pi", "t"};
+      for (const auto& [f, arity] : expression::functions()) r.insert(f);
+      return r;
+    }();
+    if (reserved.count(name)) fail(at, role + " '" + name + "' is a reserved name (pi, t and the functions)");
+    if (!names_.insert(name).second) fail(at, role + " '" + name + "' is already in use as a name");
+  }
+
+  // Parses the expression in string node `n` into `program` as a new output,
+  // with the names of `b`; errors at the character inside the string.
+  void expression_into(const toml::node& n, const std::string& what, const Bindings& b,
+                       Program& program, GiNaC::ex* symbolic = nullptr) {
+    const std::string text = string_of(n, what);
+    try {
+      const Ast ast = expression::parse(text);
+      program.add(ast, b);
+      const GiNaC::ex e = to_ginac(ast, sym_);
+      if (symbolic) *symbolic = e;
+    } catch (const expression::ExpressionError& e) {
+      // The string's first character is one column after its opening quote
+      // (single-line strings without escapes; otherwise approximate).
+      const auto r = n.source();
+      throw FileError(path_ + ":" + std::to_string(r.begin.line) + ":" +
+                          std::to_string(r.begin.column + 1 + e.position),
+                      what + ": " + e.reason);
+    }
+  }
+
+  Bindings bind(std::initializer_list<std::pair<const std::vector<std::string>*, int>> arrays,
+                bool velocities_of_coordinates = false) const {
+    Bindings b;
+    for (std::size_t i = 0; i < f_.info.parameters.size(); ++i)
+      b[f_.info.parameters[i].name] = {-1, static_cast<int>(i)};
+    for (const auto& [names, array] : arrays)
+      for (std::size_t i = 0; i < names->size(); ++i) b[(*names)[i]] = {array, static_cast<int>(i)};
+    if (velocities_of_coordinates)
+      for (std::size_t i = 0; i < f_.info.coordinates.size(); ++i)
+        b[f_.info.coordinates[i] + "_dot"] = {1, static_cast<int>(i)};
+    return b;
+  }
+  std::vector<std::string> velocity_names() const {
+    std::vector<std::string> v;
+    for (const auto& c : f_.info.coordinates) v.push_back(c + "_dot");
+    return v;
+  }
+
+  // n expressions from an array node (size checked).
+  void array_into(const toml::node& n, const std::string& what, std::size_t size, const Bindings& b,
+                  Program& program) {
+    const auto items = array_of(n, what);
+    if (items.size() != size)
+      fail(n, what + " has " + std::to_string(items.size()) + " entries, expected " + std::to_string(size));
+    for (std::size_t i = 0; i < items.size(); ++i)
+      expression_into(*items[i], what + "[" + std::to_string(i + 1) + "]", b, program);
+  }
+
+  // { formulation = "reason" }: formulations that cannot follow a motion.
+  std::map<std::string, std::string> excluded_of(const toml::node& n, const std::string& what) {
+    if (!n.is_table()) fail(n, what + " must be a table { formulation = \"reason\" }");
+    std::vector<std::string> known;
+    for (const auto& f : formulations<double>()) known.push_back(f->name());
+    std::map<std::string, std::string> out;
+    for (auto&& [k, v] : *n.as_table()) {
+      const std::string name(k.str());
+      if (std::find(known.begin(), known.end(), name) == known.end())
+        throw FileError(where(k.source()), what + ": unknown formulation '" + name + "' (known: " + join(known) + ")");
+      out[name] = string_of(v, what + " " + name + " (the reason)");
+    }
+    return out;
+  }
+
+  void read_header();
+  void read_parameters();
+  void read_dynamics();
+  void read_constraints();
+  void read_parametrization();
+  void read_initial();
+  void read_bodies();
+  void read_invariants();
+  void read_exact();
+};
+
+void Loader::read_header() {
+  known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
+                         "dependent_velocities", "parameters", "dynamics", "constraints",
+                         "parametrization", "chart", "initial", "bodies", "invariants", "exact"});
+  SystemInfo& info = f_.info;
+  std::string stem = path_;
+  if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
+  if (const auto dot = stem.rfind(".toml"); dot != std::string::npos && dot + 5 == stem.size())
+    stem.erase(dot);
+  info.name = stem;
+  if (const auto* n = root_.get("name")) {
+    info.name = string_of(*n, "name");
+    if (info.name.empty() || info.name.find_first_of(" \t\n,/\"") != std::string::npos)
+      fail(*n, "name '" + info.name + "' must be non-empty, without spaces, commas, quotes or '/'");
+  }
+  info.title = info.name;
+  if (const auto* n = root_.get("title")) info.title = string_of(*n, "title");
+  info.source = "system file " + path_;
+  if (const auto* n = root_.get("source")) info.source = string_of(*n, "source");
+  const toml::node* coords = required(root_, "coordinates", "", root_);
+  info.coordinates = names_of(*coords, "coordinates");
+  if (info.coordinates.empty()) fail(*coords, "coordinates is empty: a system has at least one");
+  for (const auto& c : info.coordinates) claim(*coords, c, "coordinate");
+  for (const auto& c : info.coordinates) claim(*coords, c + "_dot", "velocity of coordinate");
+  if (const auto* n = root_.get("quasi_velocities")) {
+    info.quasi_velocities = names_of(*n, "quasi_velocities");
+    for (const auto& z : info.quasi_velocities) claim(*n, z, "quasi-velocity");
+  }
+}
+
+void Loader::read_parameters() {
+  const toml::node* node = root_.get("parameters");
+  if (!node) return;
+  if (!node->is_table()) fail(*node, "[parameters] must be a table");
+  for (auto&& [k, v] : in_file_order(*node->as_table())) {
+    Parameter p;
+    p.name = std::string(k.str());
+    if (!is_identifier(p.name)) throw FileError(where(k.source()), "parameter '" + p.name + "' is not a name");
+    claim(v, p.name, "parameter");
+    const toml::node* value = &v;
+    if (v.is_table()) {
+      known_keys(*v.as_table(), "parameters." + p.name, {"default", "meaning"});
+      value = required(*v.as_table(), "default", "parameters." + p.name, v);
+      if (const auto* m = v.as_table()->get("meaning")) p.meaning = string_of(*m, "meaning");
+    }
+    p.default_value = string_of(*value, "parameter " + p.name + " (exact decimal text, e.g. \"0.1\")");
+    try {
+      (void)from_string<mp100>(p.default_value);
+    } catch (const MalformedNumber& e) {
+      fail(*value, "parameter " + p.name + ": " + e.what());
+    }
+    f_.info.parameters.push_back(std::move(p));
+  }
+}
+
+void Loader::read_dynamics() {
+  const toml::node* node = root_.get("dynamics");
+  const toml::node* bodies = root_.get("bodies");
+  if (!node && !bodies) fail_file("missing table [dynamics] (with kinetic_energy), or [[bodies]]");
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  if (!node) return;
+  if (!node->is_table()) fail(*node, "[dynamics] must be a table");
+  const toml::table& t = *node->as_table();
+  known_keys(t, "dynamics", {"kinetic_energy", "potential", "forces"});
+  if (const auto* T = t.get("kinetic_energy")) {
+    f_.locations["dynamics.kinetic_energy"] = where(*T);
+    expression_into(*T, "kinetic_energy", qqd, f_.kinetic_energy);
+  } else if (!bodies) {
+    fail(*node, "missing key 'kinetic_energy' in [dynamics] (or give [[bodies]])");
+  }
+  if (const auto* V = t.get("potential")) {
+    Program p;
+    expression_into(*V, "potential", bind({{&q, 0}}), p);
+    f_.potential = std::move(p);
+  }
+  if (const auto* F = t.get("forces")) {
+    if (!F->is_table()) fail(*F, "forces must be a table { coordinate = \"expression\", ... }");
+    std::vector<const toml::node*> by_coordinate(q.size(), nullptr);
+    for (auto&& [k, v] : *F->as_table()) {
+      const std::string c(k.str());
+      const auto it = std::find(q.begin(), q.end(), c);
+      if (it == q.end())
+        throw FileError(where(k.source()), "forces: '" + c + "' is not a coordinate (coordinates: " + join(q) + ")");
+      by_coordinate[static_cast<std::size_t>(it - q.begin())] = &v;
+    }
+    Program p;
+    for (std::size_t i = 0; i < q.size(); ++i) {
+      if (by_coordinate[i]) {
+        expression_into(*by_coordinate[i], "forces." + q[i], qqd, p);
+      } else {
+        p.add(expression::parse("0"), qqd);
+      }
+    }
+    f_.forces = std::move(p);
+  }
+}
+
+void Loader::read_constraints() {
+  const toml::node* node = required(root_, "constraints", "", root_);
+  if (!node->is_table()) fail(*node, "[constraints] must be a table { name = \"expression\" }");
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  const auto qd = velocity_names();
+  for (auto&& [k, v] : in_file_order(*node->as_table())) {
+    const std::string name(k.str());
+    f_.info.constraint_names.push_back(name);
+    GiNaC::ex C;
+    expression_into(v, "constraint " + name, qqd, f_.constraints, &C);
+    bool has_velocity = false;
+    for (const auto& vn : qd)
+      if (C.has(sym_.symbol(vn))) has_velocity = true;
+    if (!has_velocity)
+      fail(v, "constraint " + name + " involves no velocity: it is holonomic (a relation between "
+                                     "coordinates), which nhs does not take as a constraint; eliminate a "
+                                     "coordinate, or give its time derivative (e.g. x_dot*cos(theta) + ...)");
+    // Linear in qdot: every second derivative in the velocities is 0.
+    bool linear = true;
+    for (std::size_t i = 0; i < qd.size() && linear; ++i)
+      for (std::size_t j = i; j < qd.size() && linear; ++j) {
+        try {
+          const GiNaC::ex d2 = C.diff(sym_.symbol(qd[i])).diff(sym_.symbol(qd[j]));
+          if (!d2.is_zero() && !d2.expand().is_zero() && !d2.normal().is_zero()) linear = false;
+        } catch (const std::exception&) {
+          linear = false;
+        }
+      }
+    f_.constraint_linear.push_back(linear);
+  }
+  if (f_.info.constraint_names.empty())
+    fail(*node, "[constraints] is empty: a non-holonomic system has at least one constraint");
+  if (f_.info.constraint_names.size() >= q.size())
+    fail(*node, std::to_string(f_.info.constraint_names.size()) + " constraints on " +
+                    std::to_string(q.size()) + " coordinates: at least one velocity must stay free");
+  f_.info.linear_constraints =
+      std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; });
+  if (const auto* dep = root_.get("dependent_velocities")) {
+    const auto names = names_of(*dep, "dependent_velocities");
+    if (!f_.info.linear_constraints)
+      fail(*dep, "dependent_velocities (Voronec's split) needs constraints linear in the velocities");
+    if (names.size() != f_.info.constraint_names.size())
+      fail(*dep, "dependent_velocities names " + std::to_string(names.size()) +
+                     " coordinates, expected one per constraint (" +
+                     std::to_string(f_.info.constraint_names.size()) + ")");
+    for (const auto& name : names) {
+      const auto it = std::find(q.begin(), q.end(), name);
+      if (it == q.end()) fail(*dep, "dependent_velocities: '" + name + "' is not a coordinate (coordinates: " + join(q) + ")");
+      const int index = static_cast<int>(it - q.begin());
+      if (std::count(f_.info.dependent_velocities.begin(), f_.info.dependent_velocities.end(), index))
+        fail(*dep, "dependent_velocities names '" + name + "' twice");
+      f_.info.dependent_velocities.push_back(index);
+    }
+  }
+}
+
+void Loader::read_parametrization() {
+  const auto& q = f_.info.coordinates;
+  const auto& z = f_.info.quasi_velocities;
+  const toml::node* psi = root_.get("parametrization");
+  const toml::node* chart = root_.get("chart");
+  if (!psi) {
+    if (!z.empty()) fail(*root_.get("quasi_velocities"), "quasi_velocities given without [parametrization]");
+    if (chart) fail(*chart, "[chart] given without [parametrization]");
+    return;
+  }
+  f_.locations["parametrization"] = where(*psi);
+  if (z.empty()) fail(*psi, "[parametrization] needs quasi_velocities = [...] (the names of z)");
+  if (z.size() + f_.info.constraint_names.size() != q.size())
+    fail(*psi, std::to_string(z.size()) + " quasi-velocities with " +
+                   std::to_string(f_.info.constraint_names.size()) + " constraints on " +
+                   std::to_string(q.size()) + " coordinates: expected m = n - r = " +
+                   std::to_string(q.size() - f_.info.constraint_names.size()));
+  if (!psi->is_table()) fail(*psi, "[parametrization] must be a table { <coordinate>_dot = \"expression\" }");
+  const auto qd = velocity_names();
+  std::vector<const toml::node*> rows(q.size(), nullptr);
+  for (auto&& [k, v] : *psi->as_table()) {
+    const std::string key(k.str());
+    const auto it = std::find(qd.begin(), qd.end(), key);
+    if (it == qd.end())
+      throw FileError(where(k.source()), "[parametrization]: unknown key '" + key + "' (expected: " + join(qd) + ")");
+    rows[static_cast<std::size_t>(it - qd.begin())] = &v;
+  }
+  Program p;
+  const Bindings qz = bind({{&q, 0}, {&z, 1}});
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (!rows[i]) fail(*psi, "[parametrization] has no entry for " + qd[i]);
+    expression_into(*rows[i], "parametrization " + qd[i], qz, p);
+  }
+  f_.parametrization = std::move(p);
+  if (!chart) fail(*psi, "[parametrization] needs [chart], its inverse z(q, qdot) (one entry per quasi-velocity)");
+  f_.locations["chart"] = where(*chart);
+  if (!chart->is_table()) fail(*chart, "[chart] must be a table { <quasi-velocity> = \"expression\" }");
+  std::vector<const toml::node*> zrows(z.size(), nullptr);
+  for (auto&& [k, v] : *chart->as_table()) {
+    const std::string key(k.str());
+    const auto it = std::find(z.begin(), z.end(), key);
+    if (it == z.end())
+      throw FileError(where(k.source()), "[chart]: unknown key '" + key + "' (expected: " + join(z) + ")");
+    zrows[static_cast<std::size_t>(it - z.begin())] = &v;
+  }
+  Program c;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  for (std::size_t a = 0; a < z.size(); ++a) {
+    if (!zrows[a]) fail(*chart, "[chart] has no entry for " + z[a]);
+    expression_into(*zrows[a], "chart " + z[a], qqd, c);
+  }
+  f_.chart = std::move(c);
+}
+
+void Loader::read_initial() {
+  const auto& q = f_.info.coordinates;
+  const toml::node* node = required(root_, "initial", "", root_);
+  f_.locations["initial"] = where(*node);
+  if (!node->is_table()) fail(*node, "[initial] must be a table with q and qdot, or q and z");
+  const toml::table& t = *node->as_table();
+  known_keys(t, "initial", {"q", "qdot", "z", "excluded"});
+  if (const auto* ex = t.get("excluded")) f_.initial_excluded = excluded_of(*ex, "initial excluded");
+  const Bindings params = bind({});
+  array_into(*required(t, "q", "initial", *node), "initial q", q.size(), params, f_.initial_q);
+  const toml::node* qd = t.get("qdot");
+  const toml::node* z = t.get("z");
+  if ((qd != nullptr) == (z != nullptr))
+    fail(*node, "[initial] needs exactly one of qdot (n values) and z (m values, through psi)");
+  if (qd) {
+    Program p;
+    array_into(*qd, "initial qdot", q.size(), params, p);
+    f_.initial_qdot = std::move(p);
+  } else {
+    if (!f_.parametrization) fail(*z, "initial z needs [parametrization]");
+    Program p;
+    array_into(*z, "initial z", f_.info.quasi_velocities.size(), params, p);
+    f_.initial_z = std::move(p);
+  }
+}
+
+void Loader::read_bodies() {
+  const toml::node* node = root_.get("bodies");
+  if (!node) return;
+  f_.locations["bodies"] = where(*node);
+  if (!node->is_array_of_tables()) fail(*node, "bodies must be an array of tables [[bodies]]");
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  const Bindings qonly = bind({{&q, 0}});
+  const Bindings params = bind({});
+  Program p;
+  int k = 0;
+  for (const toml::node& b : *node->as_array()) {
+    ++k;
+    const std::string what = "bodies[" + std::to_string(k) + "]";
+    const toml::table& t = *b.as_table();
+    known_keys(t, what, {"mass", "position", "angular_velocity", "inertia"});
+    FileBody body;
+    body.first = static_cast<int>(p.outputs.size());
+    expression_into(*required(t, "mass", what, b), what + " mass", params, p);
+    const toml::node* pos = required(t, "position", what, b);
+    const auto items = array_of(*pos, what + " position");
+    if (items.size() != 2 && items.size() != 3)
+      fail(*pos, what + " position has " + std::to_string(items.size()) + " entries, expected 2 (plane) or 3 (space)");
+    body.dimension = static_cast<int>(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i)
+      expression_into(*items[i], what + " position[" + std::to_string(i + 1) + "]", qonly, p);
+    const toml::node* w = t.get("angular_velocity");
+    const toml::node* J = t.get("inertia");
+    if ((w != nullptr) != (J != nullptr))
+      fail(b, what + " needs both angular_velocity and inertia (a rigid body) or neither (a point mass)");
+    if (!w) {
+      body.kind = FileBody::Kind::Point;
+    } else if (body.dimension == 2) {
+      body.kind = FileBody::Kind::Planar;
+      expression_into(*w, what + " angular_velocity (about the plane's normal)", qqd, p);
+      expression_into(*J, what + " inertia (about the normal through the centre of mass)", params, p);
+    } else {
+      body.kind = FileBody::Kind::Space;
+      array_into(*w, what + " angular_velocity", 3, qqd, p);
+      const auto rows = array_of(*J, what + " inertia");
+      if (rows.size() != 3) fail(*J, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
+      for (std::size_t i = 0; i < 3; ++i)
+        array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p);
+    }
+    f_.body_layout.push_back(body);
+  }
+  f_.bodies = std::move(p);
+  // T from the bodies when [dynamics] has none: written out as an
+  // expression would need the bodies' velocities; instead the loader
+  // requires kinetic_energy (the bodies' T is then checked against it).
+  if (f_.kinetic_energy.outputs.empty())
+    fail(*node, "[[bodies]] without [dynamics] kinetic_energy: give T as well (it is checked against the bodies)");
+}
+
+void Loader::read_invariants() {
+  const toml::node* node = root_.get("invariants");
+  if (!node) return;
+  if (!node->is_table()) fail(*node, "[invariants] must be a table { name = \"expression\" }");
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  Program p;
+  for (auto&& [k, v] : in_file_order(*node->as_table())) {
+    const std::string name(k.str());
+    if (!is_identifier(name)) throw FileError(where(k.source()), "invariant '" + name + "' is not a name");
+    f_.invariant_names.push_back(name);
+    expression_into(v, "invariant " + name, qqd, p);
+  }
+  if (!f_.invariant_names.empty()) f_.invariants = std::move(p);
+}
+
+void Loader::read_exact() {
+  const toml::node* node = root_.get("exact");
+  if (!node) return;
+  if (!node->is_array_of_tables()) fail(*node, "exact must be an array of tables [[exact]]");
+  const auto& q = f_.info.coordinates;
+  const std::vector<std::string> t_name = {"t"};
+  int k = 0;
+  for (const toml::node& e : *node->as_array()) {
+    ++k;
+    const std::string what = "exact[" + std::to_string(k) + "]";
+    const toml::table& t = *e.as_table();
+    known_keys(t, what, {"name", "parameters", "t_end", "q", "qdot", "excluded"});
+    FileExactMotion m;
+    if (const auto* ex = t.get("excluded")) m.excluded = excluded_of(*ex, what + " excluded");
+    m.name = string_of(*required(t, "name", what, e), what + " name");
+    if (const auto* ps = t.get("parameters")) {
+      if (!ps->is_table()) fail(*ps, what + " parameters must be a table { name = \"value\" }");
+      for (auto&& [pk, pv] : *ps->as_table()) {
+        const std::string pn(pk.str());
+        const bool known = std::any_of(f_.info.parameters.begin(), f_.info.parameters.end(),
+                                       [&](const Parameter& p) { return p.name == pn; });
+        if (!known) {
+          std::vector<std::string> names;
+          for (const auto& p : f_.info.parameters) names.push_back(p.name);
+          throw FileError(where(pk.source()), what + ": unknown parameter '" + pn + "' (known: " + join(names) + ")");
+        }
+        const std::string value = string_of(pv, what + " parameter " + pn);
+        try {
+          (void)from_string<mp100>(value);
+        } catch (const MalformedNumber& err) {
+          fail(pv, what + " parameter " + pn + ": " + err.what());
+        }
+        m.overrides.emplace_back(pn, value);
+      }
+    }
+    const toml::node* te = required(t, "t_end", what, e);
+    m.t_end = string_of(*te, what + " t_end");
+    try {
+      if (!(from_string<mp100>(m.t_end) > 0)) fail(*te, what + " t_end must be > 0");
+    } catch (const MalformedNumber& err) {
+      fail(*te, what + " t_end: " + err.what());
+    }
+    const Bindings tb = bind({{&t_name, 0}});
+    array_into(*required(t, "q", what, e), what + " q", q.size(), tb, m.q);
+    if (const auto* qd = t.get("qdot")) array_into(*qd, what + " qdot", q.size(), tb, m.qdot);
+    f_.locations["exact." + std::to_string(k - 1)] = where(e);
+    f_.exact.push_back(std::move(m));
+  }
+}
+
+std::shared_ptr<const SystemFile> Loader::load() {
+  std::ifstream in(path_, std::ios::binary);
+  if (!in) throw IoError("cannot read system file '" + path_ + "': " + std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw IoError("cannot read system file '" + path_ + "'");
+  const std::string text = buffer.str();
+  try {
+    root_ = toml::parse(text, path_);
+  } catch (const toml::parse_error& e) {
+    throw FileError(where(e.source()), "TOML syntax: " + std::string(e.description()));
+  }
+  f_.path = path_;
+  read_header();
+  read_parameters();
+  read_dynamics();
+  read_constraints();
+  read_parametrization();
+  read_initial();
+  read_bodies();
+  read_invariants();
+  read_exact();
+  auto file = std::make_shared<const SystemFile>(std::move(f_));
+  detail::check_system_file_numerically(file);
+  return file;
+}
+
+}  // namespace
+
+bool is_system_file_name(const std::string& name) {
+  return name.find('/') != std::string::npos ||
+         (name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0);
+}
+
+std::shared_ptr<const SystemFile> load_system_file(const std::string& path) {
+  return Loader(path).load();
+}
+
+}  // namespace nhs
