@@ -1,6 +1,7 @@
 // Implementation of nhs/generated_formulation.hpp.
 #include "nhs/generated_formulation.hpp"
 
+#include "nhs/codegen/interpret.hpp"
 #include "nhs/derivatives.hpp"
 #include "nhs/errors.hpp"
 
@@ -16,19 +17,29 @@ constexpr int kStackOutputs = 64;
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
                                               const Formulation<S>& library)
-    : field_(field), library_(library) {
+    : GeneratedFormulation(field, field.evaluate, nullptr, library) {}
+
+template <class S>
+GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
+                                              std::function<int(const S*, const S*, S*)> evaluate,
+                                              std::shared_ptr<const void> keep_alive,
+                                              const Formulation<S>& library)
+    : field_(field), evaluate_(std::move(evaluate)), keep_alive_(std::move(keep_alive)), library_(library) {
   if (library.name() != field.formulation)
     throw UsageError("generated field '" + std::string(field.study) + "/" + field.formulation +
                      "' is not the formulation '" + library.name() + "'");
 }
 
 template <class S>
-std::string GeneratedFormulation<S>::name() const { return library_.name() + " (generated)"; }
+std::string GeneratedFormulation<S>::name() const {
+  return library_.name() + (keep_alive_ ? " (traced)" : " (generated)");
+}
 
 template <class S>
 std::string GeneratedFormulation<S>::summary() const {
-  return library_.summary() + "; evaluated by code generated for '" + field_.study + "' (" +
-         std::to_string(field_.operations) + " operations, nhs/generated.hpp)";
+  return library_.summary() + (keep_alive_ ? "; evaluated by an interpreter over its trace for '"
+                                           : "; evaluated by code generated for '") +
+         field_.study + "' (" + std::to_string(field_.operations) + " operations)";
 }
 
 template <class S>
@@ -55,7 +66,7 @@ bool GeneratedFormulation<S>::evaluate(const System<S>& sys, const Vec<S>& x, S*
     throw UsageError("generated field '" + std::string(field_.study) + "/" + field_.formulation +
                      "': state of size " + std::to_string(x.size()) + ", expected " +
                      std::to_string(field_.inputs));
-  return field_.evaluate(sys.parameters.data(), x.data(), out) == 0;
+  return evaluate_(sys.parameters.data(), x.data(), out) == 0;
 }
 
 template <class S>
@@ -118,6 +129,48 @@ GeneratedFormulation<S> make_generated_formulation(const std::string& study,
   throw UsageError("no generated code for formulation '" + library.name() + "' of study '" +
                    study + "'" + (known.empty() ? " (generated: none for this study)"
                                                 : " (generated: " + known + ")"));
+}
+
+namespace {
+// What a traced formulation's GeneratedField refers to.
+template <class S>
+struct TracedHolder {
+  std::string study, formulation;
+  std::vector<std::string> guard_names;
+  std::vector<const char*> guards;
+  codegen::Interpreter<S> interpreter;
+  TracedHolder(const codegen::TracedFormulation& t)
+      : study(t.system), formulation(t.formulation), interpreter(t.graph, t.outputs, 2) {
+    for (const auto& g : t.graph.guards()) guard_names.push_back(g.condition);
+    for (const auto& g : guard_names) guards.push_back(g.c_str());
+  }
+};
+}  // namespace
+
+template <class S>
+GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation& traced,
+                                                const Formulation<S>& library) {
+  auto holder = std::make_shared<const TracedHolder<S>>(traced);
+  GeneratedField<S> field{holder->study.c_str(),
+                          holder->formulation.c_str(),
+                          traced.n,
+                          traced.r,
+                          traced.m,
+                          traced.parameters,
+                          traced.inputs,
+                          static_cast<int>(traced.outputs.size()),
+                          nullptr,
+                          holder->guards.data(),
+                          static_cast<int>(holder->guards.size()),
+                          holder->interpreter.operations()};
+  const TracedHolder<S>* h = holder.get();
+  return GeneratedFormulation<S>(
+      field,
+      [h](const S* p, const S* x, S* out) {
+        const S* inputs[2] = {p, x};
+        return h->interpreter.run(inputs, out);
+      },
+      holder, library);
 }
 
 #define NHS_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(, S)

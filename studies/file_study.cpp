@@ -246,6 +246,29 @@ System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
   return file_system<codegen::Expr>(file, parameters);
 }
 
+std::shared_ptr<const SystemFile> cached_system_file(const std::string& path) {
+  static std::mutex mutex;
+  static std::map<std::string, std::shared_ptr<const SystemFile>> cache;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto& entry = cache[path];
+  if (!entry) {
+    try {
+      entry = load_system_file(path);
+    } catch (...) {
+      cache.erase(path);
+      throw;
+    }
+  }
+  return entry;
+}
+
+codegen::TracedFormulation trace_file_formulation(const std::shared_ptr<const SystemFile>& file,
+                                                  const std::string& formulation) {
+  return codegen::trace_formulation(
+      [file](const std::vector<codegen::Expr>& p) { return traced_file_system(file, p); },
+      static_cast<int>(file->info.parameters.size()), formulation);
+}
+
 template <class S>
 const Study<S>& cached_file_study(const std::string& path) {
   static std::mutex mutex;
@@ -254,7 +277,7 @@ const Study<S>& cached_file_study(const std::string& path) {
   auto& entry = cache[path];
   if (!entry) {
     try {
-      entry = std::make_unique<Study<S>>(file_study<S>(load_system_file(path)));
+      entry = std::make_unique<Study<S>>(file_study<S>(cached_system_file(path)));
     } catch (...) {
       cache.erase(path);
       throw;
@@ -319,6 +342,21 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
                                                   to_string(z2) + " at q = " + to_string(q) +
                                                   ", z = " + to_string(z));
     }
+  }
+  // Each [[exact]] motion starts on C (its closed form at t = 0).
+  const auto motions = st.special_motions();
+  for (std::size_t k = 0; k < motions.size(); ++k) {
+    const SpecialMotion<S>& mo = motions[k];
+    const System<S> msys = st.build(mo.parameters);
+    Vec<S> C(msys.r);
+    msys.constraints(mo.initial.q, mo.initial.qdot, C);
+    const S scale = S(1) + mo.initial.qdot.squaredNorm();
+    if (!finite(mo.initial.q) || !finite(mo.initial.qdot) || !finite(C) ||
+        C.cwiseAbs().maxCoeff() > tol * scale)
+      throw FileError(file->where("exact." + std::to_string(k)),
+                      "exact motion '" + mo.name + "' does not start on the constraint manifold: C = " +
+                          to_string(C) + " at t = 0, q = " + to_string(mo.initial.q) +
+                          ", qdot = " + to_string(mo.initial.qdot));
   }
   const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
   Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);

@@ -18,6 +18,7 @@
 #include "nhs/norms.hpp"
 #include "nhs/scalar.hpp"
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
 
 #include <fmt/core.h>
 
@@ -54,6 +55,9 @@ struct StateOptions {
   /// Evaluate the formulation's field by the study's generated code
   /// (nhs/generated_formulation.hpp); second-kind, first-kind, gibbs-appell.
   bool generated = false;
+  /// A system file's field by the library's formulation, not by its traced
+  /// field (the default for files: nhs/studies/system_file.hpp).
+  bool library = false;
 };
 
 struct AccelOptions : StateOptions {};
@@ -183,10 +187,28 @@ Setup<S> make_setup(const StateOptions& o) {
   Setup<S> s;
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);
+  if (o.generated && o.library) throw UsageError("--generated and --library exclude each other");
   if (o.generated) {
     s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
         generated::make_generated_formulation<S>(o.study, *s.formulation));
     s.formulation = s.owned_formulation.get();
+  } else if (!o.library && is_system_file_name(o.study)) {
+    // A file's second-kind, first-kind and Gibbs-Appell fields run traced
+    // by default; the library's formulation stays behind them (guards) and
+    // where a field cannot be traced.
+    const auto& traceable = codegen::traceable_formulations();
+    if (std::find(traceable.begin(), traceable.end(), o.formulation) != traceable.end()) {
+      try {
+        const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
+        s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
+            generated::make_traced_formulation<S>(traced, *s.formulation));
+        s.formulation = s.owned_formulation.get();
+      } catch (const NotApplicable&) {
+        // the library's formulation says why below (require_applicable)
+      } catch (const codegen::TracingError&) {
+        // branches on the state (abs): the library's formulation runs
+      }
+    }
   }
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);

@@ -106,6 +106,9 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_option("--z", o.z,
                   "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
                   "see `nhs list` for each study's z)");
+  cmd->add_flag("--library", o.library,
+                "a system file's field by the library's formulation instead of its traced field "
+                "(the default for files, for second-kind, first-kind and gibbs-appell)");
   cmd->add_flag("--generated", o.generated,
                 "evaluate the formulation (second-kind, first-kind or gibbs-appell) by the code generated for "
                 "the study (any precision; nhs/generated.hpp)");

@@ -215,8 +215,12 @@ bool rational_exponent(const Ast& a, long long& num, long long& den) {
       long long n1, d1, n2, d2;
       if (!rational_exponent(a.args[0], n1, d1) || !rational_exponent(a.args[1], n2, d2) || n2 == 0)
         return false;
-      num = n1 * d2;
-      den = d1 * n2;
+      // Products checked (hostile exponents such as 4294967296/(5/2147483648)
+      // overflowed, and LLONG_MIN / -1 in the reduction below raised SIGFPE).
+      constexpr long long kLimit = 1000000000000000000LL;
+      if (__builtin_mul_overflow(n1, d2, &num) || __builtin_mul_overflow(d1, n2, &den) ||
+          num > kLimit || num < -kLimit || den > kLimit || den < -kLimit)
+        return false;
       if (den < 0) {
         num = -num;
         den = -den;
@@ -227,8 +231,9 @@ bool rational_exponent(const Ast& a, long long& num, long long& den) {
   }
 }
 
-long long gcd(long long a, long long b) {
+long long gcd(long long a, long long b) {  // |a|, |b| <= 10^18: no overflow
   a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
   while (b != 0) {
     const long long t = a % b;
     a = b;

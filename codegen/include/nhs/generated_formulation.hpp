@@ -4,9 +4,12 @@
 // precision, at a small fraction of the cost per field evaluation.
 #pragma once
 
+#include "nhs/codegen/trace.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/generated.hpp"
 
+#include <functional>
+#include <memory>
 #include <string>
 
 namespace nhs::generated {
@@ -27,7 +30,16 @@ class GeneratedFormulation final : public Formulation<S> {
   /// (their formulation names differ).
   GeneratedFormulation(const GeneratedField<S>& field, const Formulation<S>& library);
 
-  /// The library's name and " (generated)", e.g. "second-kind (generated)".
+  /// The same over a field evaluated by `evaluate` instead of
+  /// field.evaluate (a traced graph run by codegen::Interpreter:
+  /// make_traced_formulation); `keep_alive` owns what `field`'s strings and
+  /// `evaluate` refer to.
+  GeneratedFormulation(const GeneratedField<S>& field,
+                       std::function<int(const S*, const S*, S*)> evaluate,
+                       std::shared_ptr<const void> keep_alive, const Formulation<S>& library);
+
+  /// The library's name and " (generated)", e.g. "second-kind (generated)",
+  /// or " (traced)" for an interpreted field.
   std::string name() const override;
   std::string summary() const override;
   /// The library's reason, or why the generated code does not fit sys: it
@@ -53,7 +65,9 @@ class GeneratedFormulation final : public Formulation<S> {
   // out (field_.outputs values) of the generated function at (p, x);
   // false when a guard failed.
   bool evaluate(const System<S>& sys, const Vec<S>& x, S* out) const;
-  const GeneratedField<S>& field_;
+  GeneratedField<S> field_;
+  std::function<int(const S*, const S*, S*)> evaluate_;
+  std::shared_ptr<const void> keep_alive_;
   const Formulation<S>& library_;
 };
 
@@ -63,10 +77,22 @@ template <class S>
 GeneratedFormulation<S> make_generated_formulation(const std::string& study,
                                                    const Formulation<S>& library);
 
+/// The formulation `library` evaluated by an interpreter
+/// (codegen::Interpreter, nhs/codegen/interpret.hpp) over `traced`, the
+/// same formulation traced for the system (codegen::trace_formulation):
+/// the fast path of systems known only at run time (system files). Throws
+/// UsageError when `traced` is another formulation. Not thread-safe (one
+/// per thread: the interpreter's registers).
+template <class S>
+GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation& traced,
+                                                const Formulation<S>& library);
+
 #define NHS_GENERATED_FORMULATION_INSTANTIATE(EXTERN, S)                                  \
   EXTERN template class GeneratedFormulation<S>;                                         \
   EXTERN template GeneratedFormulation<S> make_generated_formulation<S>(const std::string&, \
-                                                                        const Formulation<S>&);
+                                                                        const Formulation<S>&); \
+  EXTERN template GeneratedFormulation<S> make_traced_formulation<S>(                      \
+      const codegen::TracedFormulation&, const Formulation<S>&);
 #define NHS_EXTERN_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(extern, S)
 NHS_FOR_EACH_SCALAR(NHS_EXTERN_GENERATED_FORMULATION_)
 #undef NHS_EXTERN_GENERATED_FORMULATION_

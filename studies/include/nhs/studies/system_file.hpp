@@ -7,6 +7,7 @@
 // formulation, precision and command of nhs accepts it.
 #pragma once
 
+#include "nhs/codegen/trace.hpp"
 #include "nhs/expression.hpp"
 #include "nhs/studies/study.hpp"
 
@@ -121,6 +122,19 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file);
 /// The file's system over the tracing scalar (code generation).
 System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
                                          const std::vector<codegen::Expr>& parameters);
+
+/// The file at `path`, loaded once (load_system_file) and cached for the
+/// program's life (thread-safe).
+std::shared_ptr<const SystemFile> cached_system_file(const std::string& path);
+
+/// `formulation` ("second-kind", "first-kind" or "gibbs-appell") of the
+/// file's system traced into a graph (codegen::trace_formulation), with the
+/// parameters and the state as inputs: the fast path of `nhs run FILE`
+/// (generated::make_traced_formulation). Throws NotApplicable where the
+/// formulation does not apply, TracingError where the file's expressions
+/// branch on the state (abs).
+codegen::TracedFormulation trace_file_formulation(const std::shared_ptr<const SystemFile>& file,
+                                                  const std::string& formulation);
 
 /// The study of the file at `path`, loaded once per path and scalar type
 /// and cached for the program's life (thread-safe), for find_study.

@@ -1,0 +1,80 @@
+// A system file's traced field (its trace run by codegen::Interpreter)
+// against the build-time generated code of the same study, per field
+// evaluation (GeneratedFormulation::field at the default state), in double
+// and mp50; and the cost of loading a file and tracing its second-kind
+// field. The goals (issue "system files"): double within 3x of the
+// generated code (stretch 1.5x), mp50 within 1.2x, N-trailer (N = 3) loaded
+// and traced in under 100 ms.
+//
+//   cmake --preset bench && cmake --build --preset bench --target bench_file_field
+//   ./build/bench/bench/bench_file_field --benchmark_out=reports/bench/file_field.json
+// Files are looked up under NHS_SOURCE_DIR/studies/files.
+#include "nhs/generated_formulation.hpp"
+#include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+namespace {
+
+const std::string kFiles = std::string(NHS_SOURCE_DIR) + "/studies/files/";
+
+// (study id, file): the pairs whose file mirrors the study with the same
+// parameters and coordinates.
+const std::vector<std::pair<std::string, std::string>> kPairs = {
+    {"skate", "skate.toml"},
+    {"rolling-disc", "rolling_disc.toml"},
+    {"coaxial-discs", "coaxial_discs.toml"},
+    {"n-trailer", "n_trailer.toml"}};
+
+template <class S>
+void register_field_benchmarks() {
+  for (const auto& [study, file] : kPairs) {
+    for (const std::string formulation : {"second-kind", "first-kind"}) {
+      const std::string suffix = study + "/" + formulation + "/" + std::string(nhs::ScalarName<S>::value);
+      benchmark::RegisterBenchmark(("field/generated/" + suffix).c_str(), [study, formulation](benchmark::State& state) {
+        const nhs::Study<S>& st = nhs::find_study<S>(study);
+        const nhs::System<S> sys = st.build(st.default_parameters());
+        const auto f = nhs::generated::make_generated_formulation<S>(study, nhs::find_formulation<S>(formulation));
+        const nhs::State<S> x0 = st.default_state(sys);
+        const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
+        for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+      });
+      const std::string path = kFiles + file;
+      benchmark::RegisterBenchmark(("field/traced-file/" + suffix).c_str(), [path, formulation](benchmark::State& state) {
+        const auto sf = nhs::cached_system_file(path);
+        const nhs::Study<S>& st = nhs::cached_file_study<S>(path);
+        const nhs::System<S> sys = st.build(st.default_parameters());
+        const auto f = nhs::generated::make_traced_formulation<S>(
+            nhs::trace_file_formulation(sf, formulation), nhs::find_formulation<S>(formulation));
+        const nhs::State<S> x0 = st.default_state(sys);
+        const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
+        for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+      });
+    }
+  }
+}
+
+void BM_LoadAndTrace(benchmark::State& state, const std::string& file) {
+  for (auto _ : state) {
+    const auto sf = nhs::load_system_file(kFiles + file);
+    benchmark::DoNotOptimize(nhs::trace_file_formulation(sf, "second-kind"));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_field_benchmarks<double>();
+  register_field_benchmarks<nhs::mp50>();
+  benchmark::RegisterBenchmark("load-and-trace/n_trailer.toml", BM_LoadAndTrace, std::string("n_trailer.toml"))
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("load-and-trace/skate.toml", BM_LoadAndTrace, std::string("skate.toml"))
+      ->Unit(benchmark::kMillisecond);
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,68 @@
+// A traced Graph (expr.hpp) evaluated at run time, in any scalar type: the
+// straight-line program that emit.hpp writes as C++, run by an interpreter
+// instead of the compiler. For systems known only at run time (system
+// files, nhs/studies/system_file.hpp): their fields are traced when they are
+// first used and then cost, per evaluation, the arithmetic of the generated
+// code plus one dispatch per operation (reports/README.md gives the ratio).
+//
+// The same semantics as the emitted function: only the nodes that an output
+// or a guard needs are evaluated; the nodes that do not depend on the
+// inputs (constants, 100 epsilon, ...) are computed once, in S, when the
+// Interpreter is built; a rational constant num/den is S(num) / S(den); the
+// guards are checked in node order and the first that fails returns its
+// index + 1, with the outputs incomplete.
+#pragma once
+
+#include "nhs/codegen/expr.hpp"
+#include "nhs/scalar.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace nhs::codegen {
+
+/// A Graph compiled for evaluation in S. Shapes: `arrays` input arrays
+/// (Node::array 0 .. arrays - 1, e.g. p and x), `outputs` the nodes written
+/// to out. Not thread-safe: run() writes the interpreter's registers (one
+/// Interpreter per thread).
+template <class S>
+class Interpreter {
+ public:
+  /// Throws TracingError for an output or guard that is not a node, or an
+  /// input array >= arrays.
+  Interpreter(const Graph& graph, const std::vector<int>& outputs, int arrays);
+
+  /// Evaluates the outputs at the inputs (inputs[k] is array k, with as
+  /// many elements as the graph reads from it) into out. Returns 0, or
+  /// g + 1 when guard g of the graph failed (its node not > 0, or NaN).
+  int run(const S* const* inputs, S* out) const noexcept;
+
+  /// Operations per run (the nodes that depend on the inputs).
+  int operations() const { return static_cast<int>(code_.size()); }
+
+ private:
+  struct Instruction {
+    Op op;
+    int dst, a, b;
+    int guard;  ///< >= 0: check dst > 0 after computing it, failing with guard + 1
+  };
+  struct Load {
+    int reg, array, index;
+  };
+  std::vector<Instruction> code_;
+  std::vector<Load> loads_;
+  struct GuardOnFixed {
+    int reg, guard;
+  };
+  std::vector<GuardOnFixed> fixed_guards_;  ///< guards on nodes that do not depend on inputs
+  std::vector<int> out_regs_;
+  mutable std::vector<S> regs_;
+};
+
+#define NHS_INTERPRETER_INSTANTIATE(EXTERN, S) EXTERN template class Interpreter<S>;
+#define NHS_EXTERN_INTERPRETER_(S, NAME) NHS_INTERPRETER_INSTANTIATE(extern, S)
+NHS_FOR_EACH_SCALAR(NHS_EXTERN_INTERPRETER_)
+#undef NHS_EXTERN_INTERPRETER_
+
+}  // namespace nhs::codegen

@@ -1,0 +1,544 @@
+// ctest-labels: unit files
+// System files (docs/system-files.md): every file of studies/files/ is a
+// built-in study written as TOML, so the file's system and the built-in's
+// must give the same accelerations, multipliers and reactions in every
+// formulation that applies to both, at the same random regular states and
+// parameters (double and mp50); each file's closed-form motions lie on C,
+// agree with the built-in's closed forms and are followed by the
+// formulations; and load_system_file() refuses bad files with
+// "path:line:column: reason".
+#include "random_states.hpp"
+#include "scalar_test.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/format.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/integrate.hpp"
+#include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <unistd.h>
+
+#ifndef NHS_SOURCE_DIR
+#define NHS_SOURCE_DIR ".."
+#endif
+
+namespace nhs {
+namespace {
+
+std::vector<std::string> system_files() {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(NHS_SOURCE_DIR) + "/studies/files"))
+    if (e.path().extension() == ".toml") out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// The built-in study a file mirrors: its name without the suffix "-file".
+std::string builtin_id(const std::string& file_name) {
+  const std::string suffix = "-file";
+  EXPECT_TRUE(file_name.size() > suffix.size() &&
+              file_name.compare(file_name.size() - suffix.size(), suffix.size(), suffix) == 0)
+      << file_name;
+  return file_name.substr(0, file_name.size() - suffix.size());
+}
+
+/// The parameter vector of `to` with the values `values` of `from`'s
+/// parameters, matched by name (a file need not list them in the same order).
+template <class S>
+std::vector<S> by_name(const Study<S>& from, const std::vector<S>& values, const Study<S>& to) {
+  std::vector<S> out;
+  for (const Parameter& p : to.info.parameters) {
+    const auto& fp = from.info.parameters;
+    const auto it = std::find_if(fp.begin(), fp.end(), [&](const Parameter& x) { return x.name == p.name; });
+    EXPECT_NE(it, fp.end()) << "parameter " << p.name << " of " << to.info.name << " is not one of "
+                            << from.info.name;
+    out.push_back(it == fp.end() ? S(0) : values[static_cast<std::size_t>(it - fp.begin())]);
+  }
+  return out;
+}
+
+template <class S>
+S vec_difference(const Vec<S>& a, const Vec<S>& b) {
+  return max_abs<S>(Vec<S>(a - b));
+}
+
+/// A file and its built-in counterpart, in S.
+template <class S>
+struct Pair {
+  std::string path;
+  const Study<S>* file = nullptr;
+  const Study<S>* builtin = nullptr;
+};
+
+template <class S>
+std::vector<Pair<S>> pairs() {
+  std::vector<Pair<S>> out;
+  for (const std::string& path : system_files()) {
+    Pair<S> p;
+    p.path = path;
+    p.file = &find_study<S>(path);
+    p.builtin = &find_study<S>(builtin_id(p.file->info.name));
+    out.push_back(p);
+  }
+  return out;
+}
+
+template <class S>
+class SystemFiles : public ::testing::Test {};
+TYPED_TEST_SUITE(SystemFiles, TestScalars, ScalarNames);
+
+// Every file is one of the built-ins; there is one per expressible study.
+TEST(SystemFiles, EveryFileLoads) {
+  const auto files = system_files();
+  EXPECT_GE(files.size(), 8u);
+  for (const std::string& path : files) {
+    std::shared_ptr<const SystemFile> f;
+    ASSERT_NO_THROW(f = load_system_file(path)) << path;
+    std::cout << "[ file     ] " << path << ": " << f->info.name << ", n = " << f->info.coordinates.size()
+              << ", r = " << f->info.constraint_names.size() << ", " << f->exact.size()
+              << " closed-form motions\n";
+  }
+}
+
+// The file's SystemInfo and default state are the built-in's.
+TYPED_TEST(SystemFiles, DescriptionMatchesBuiltin) {
+  using S = TypeParam;
+  for (const Pair<S>& p : pairs<S>()) {
+    const SystemInfo& a = p.file->info;
+    const SystemInfo& b = p.builtin->info;
+    const std::string what = p.path;
+    EXPECT_EQ(a.coordinates, b.coordinates) << what;
+    EXPECT_EQ(a.constraint_names, b.constraint_names) << what;
+    EXPECT_EQ(a.quasi_velocities.size(), b.quasi_velocities.size()) << what;
+    EXPECT_EQ(a.linear_constraints, b.linear_constraints) << what;
+    EXPECT_EQ(a.dependent_velocities, b.dependent_velocities) << what;
+    ASSERT_EQ(a.parameters.size(), b.parameters.size()) << what;
+    for (std::size_t i = 0; i < a.parameters.size(); ++i) {
+      // Same names, same order, same defaults and meanings.
+      EXPECT_EQ(a.parameters[i].name, b.parameters[i].name) << what << " parameter " << i;
+      EXPECT_EQ(a.parameters[i].default_value, b.parameters[i].default_value) << what << " " << a.parameters[i].name;
+      EXPECT_EQ(a.parameters[i].meaning, b.parameters[i].meaning) << what << " " << a.parameters[i].name;
+    }
+    const std::vector<S> values = p.builtin->default_parameters();
+    EXPECT_EQ(by_name(*p.builtin, values, *p.file), p.file->default_parameters()) << what;
+    const System<S> bsys = p.builtin->build(values);
+    const System<S> fsys = p.file->build(by_name(*p.builtin, values, *p.file));
+    EXPECT_EQ(fsys.has_parametrization(), bsys.has_parametrization()) << what;
+    const State<S> xb = p.builtin->default_state(bsys);
+    const State<S> xf = p.file->default_state(fsys);
+    // psi evaluated in another order of operations: a few roundings.
+    EXPECT_LE(vec_difference<S>(xf.q, xb.q), S(0)) << what;
+    EXPECT_LE(vec_difference<S>(xf.qdot, xb.qdot), S(4) * epsilon<S>()) << what;
+    // Every file invariant is one of the built-in's conserved invariants,
+    // with the same value at the default state.
+    const auto bi = p.builtin->invariants(bsys);
+    for (const Invariant<S>& inv : p.file->invariants(fsys)) {
+      const auto it = std::find_if(bi.begin(), bi.end(), [&](const Invariant<S>& x) { return x.name == inv.name; });
+      ASSERT_NE(it, bi.end()) << what << " invariant " << inv.name;
+      EXPECT_TRUE(it->conserved) << what << " invariant " << inv.name;
+      using std::abs;
+      const S vb = it->value(xb.q, xb.qdot), vf = inv.value(xb.q, xb.qdot);
+      EXPECT_LE(abs(vf - vb), S(4) * epsilon<S>() * (S(1) + abs(vb))) << what << " invariant " << inv.name;
+    }
+  }
+}
+
+/// The largest relative difference per (file, formulation, quantity).
+template <class S>
+struct Worst {
+  std::map<std::string, S> by_key;
+  void note(const std::string& key, const S& d) {
+    using std::max;
+    S& w = by_key.try_emplace(key, S(0)).first->second;
+    w = max(w, d);
+  }
+};
+
+/// The agreement required of a file with its built-in at one state,
+/// relative (max-norm). mp50: Tolerance<mp50>::cross (1e-45 = 10^5 eps).
+/// double: 10 eps times kappa, the 2-norm condition number of the KKT
+/// matrix [g, B^T; B, 0] (B = dC/dqdot) at that state, and at least 10 eps.
+/// Why kappa: the two descriptions are the same functions evaluated in a
+/// different order of operations (the file's expressions as written, the
+/// C++ with variable-first products), so g, Gamma, dC/dqdot, psi ...
+/// differ by a few roundings, i.e. a relative perturbation of a few eps of
+/// the data of the linear system every formulation solves for (qddot,
+/// lambda); the solution's relative change is bounded by kappa times the
+/// data's (first-order perturbation bound). Measured (printed as
+/// "/ kappa"): at most 1.3 kappa eps (coaxial-discs, udwadia-kalaba qddot),
+/// while the plain figures reach 12.5 eps for qddot and 94 eps for the
+/// rolling sphere's multipliers (zero in exact arithmetic; measured against
+/// their natural scale, scaled_difference), with kappa up to 132.
+template <class S>
+S agreement_tolerance(const S& kappa) {
+  if constexpr (std::is_same_v<S, double>) {
+    using std::max;
+    return 10 * epsilon<double>() * max(1.0, kappa);
+  } else {
+    (void)kappa;
+    return Tolerance<S>::cross;
+  }
+}
+
+/// The condition number of the KKT matrix [g, B^T; B, 0] at (q, qdot).
+template <class S>
+S kkt_condition(const Inertia<S>& in, const ConstraintJacobians<S>& cj) {
+  const Eigen::Index n = in.g.rows(), r = cj.C_qdot.rows();
+  Mat<S> K = Mat<S>::Zero(n + r, n + r);
+  K.topLeftCorner(n, n) = in.g;
+  K.topRightCorner(n, r) = cj.C_qdot.transpose();
+  K.bottomLeftCorner(r, n) = cj.C_qdot;
+  Eigen::JacobiSVD<Mat<S>> svd(K);
+  const Vec<S> sv = svd.singularValues();
+  return sv[0] / sv[sv.size() - 1];
+}
+
+/// Relative max-norm difference of a and b at the scale max(|a|, |b|,
+/// natural): `natural` is the size of the terms that add up to the
+/// quantity, below which a difference of exactly-zero results (e.g. the
+/// rolling sphere's multipliers, zero in exact arithmetic) is rounding
+/// noise of those terms, not a disagreement.
+template <class S>
+S scaled_difference(const Vec<S>& a, const Vec<S>& b, const S& natural) {
+  using std::max;
+  const S scale = max(max(max_abs<S>(a), max_abs<S>(b)), max(natural, std::numeric_limits<S>::min()));
+  return max_abs<S>(Vec<S>(a - b)) / scale;
+}
+
+// The same qddot, multipliers and reaction from the file as from the
+// built-in, in every formulation applicable to both, at 50 random regular
+// states of the built-in (half at default parameters, half randomized, as
+// random_states.hpp), parameters matched by name.
+TYPED_TEST(SystemFiles, AccelerationsAgreeWithBuiltin) {
+  using S = TypeParam;
+  const int kStates = 50;
+  for (const Pair<S>& p : pairs<S>()) {
+    std::mt19937_64 rng(20261124);
+    Worst<S> worst;
+    int compared = 0;
+    for (int k = 0; k < kStates; ++k) {
+      const std::vector<S> values =
+          k % 2 ? randomized_parameters(*p.builtin, rng) : p.builtin->default_parameters();
+      const System<S> bsys = p.builtin->build(values);
+      const System<S> fsys = p.file->build(by_name(*p.builtin, values, *p.file));
+      const State<S> x = p.builtin->random_state(bsys, rng);
+      ASSERT_LE(max_abs<S>(constraint_residuals(fsys, x.q, x.qdot)), S(100) * epsilon<S>())
+          << p.path << " state " << k << " off the file's C";
+      // The natural scale of the reaction: the terms of g qddot + Gamma = A + R.
+      const Inertia<S> in = inertia(bsys, x.q, x.qdot);
+      const Vec<S> active = active_force(bsys, x.q, x.qdot);
+      const ConstraintJacobians<S> cj = constraint_jacobians(bsys, x.q, x.qdot);
+      S kappa = 1;
+      if constexpr (std::is_same_v<S, double>) kappa = kkt_condition<S>(in, cj);
+      const S tol = agreement_tolerance<S>(kappa);
+      worst.note("(KKT condition)", kappa * epsilon<S>());
+      for (const auto& f : formulations<S>()) {
+        if (!f->not_applicable_reason(bsys).empty() || !f->not_applicable_reason(fsys).empty()) continue;
+        const Acceleration<S> a = f->acceleration(bsys, x.q, x.qdot);
+        const Acceleration<S> b = f->acceleration(fsys, x.q, x.qdot);
+        const std::string key = f->name();
+        const std::string what = p.path + " " + key + " state " + std::to_string(k);
+        ++compared;
+        const S dq = relative_difference<S>(a.qddot, b.qddot);
+        worst.note(key + " qddot", dq);
+        worst.note(key + " qddot / kappa", dq / kappa);
+        EXPECT_LE(dq, tol) << what << " qddot " << to_string(a.qddot) << " vs " << to_string(b.qddot);
+        using std::max;
+        const S reaction_scale =
+            max(max(max_abs<S>(Vec<S>(in.g * a.qddot)), max_abs<S>(in.gamma)), max_abs<S>(active));
+        EXPECT_EQ(a.multipliers.has_value(), b.multipliers.has_value()) << what;
+        if (a.multipliers && b.multipliers) {
+          // R_i = lambda_a dC^a/dqdot^i: lambda's natural scale is R's over |dC/dqdot|.
+          const S dl = scaled_difference<S>(*a.multipliers, *b.multipliers,
+                                            reaction_scale / S(cj.C_qdot.cwiseAbs().maxCoeff()));
+          worst.note(key + " multipliers", dl);
+          worst.note(key + " multipliers / kappa", dl / kappa);
+          EXPECT_LE(dl, tol) << what << " multipliers " << to_string(*a.multipliers) << " vs "
+                             << to_string(*b.multipliers);
+        }
+        EXPECT_EQ(a.reaction.has_value(), b.reaction.has_value()) << what;
+        if (a.reaction && b.reaction) {
+          const S dr = scaled_difference<S>(*a.reaction, *b.reaction, reaction_scale);
+          worst.note(key + " reaction", dr);
+          worst.note(key + " reaction / kappa", dr / kappa);
+          EXPECT_LE(dr, tol) << what << " reaction " << to_string(*a.reaction) << " vs "
+                             << to_string(*b.reaction);
+        }
+      }
+    }
+    EXPECT_GT(compared, 0) << p.path;
+    for (const auto& [key, w] : worst.by_key)
+      std::cout << "[ agree    ] " << ScalarName<S>::value << " " << p.file->info.name << " " << key
+                << ": " << static_cast<double>(w) << " = " << static_cast<double>(w / epsilon<S>())
+                << " eps\n";
+  }
+}
+
+/// The built-in motion with the same parameters and initial state as the
+/// file's motion `mo`, or nullptr.
+template <class S>
+const SpecialMotion<S>* counterpart(const Pair<S>& p, const std::vector<SpecialMotion<S>>& builtin,
+                                    const SpecialMotion<S>& mo) {
+  for (const SpecialMotion<S>& b : builtin) {
+    if (by_name(*p.builtin, b.parameters, *p.file) != mo.parameters) continue;
+    if (vec_difference<S>(b.initial.q, mo.initial.q) + vec_difference<S>(b.initial.qdot, mo.initial.qdot) <=
+        S(100) * epsilon<S>())
+      return &b;
+  }
+  return nullptr;
+}
+
+// Each file's [[exact]] motion is one of the built-in's special motions:
+// its initial state lies on C, and its closed form (q(t) from the file,
+// qdot(t) by AD) equals the built-in's at 21 times in [0, t_end].
+TYPED_TEST(SystemFiles, ClosedFormsMatchBuiltin) {
+  using S = TypeParam;
+  for (const Pair<S>& p : pairs<S>()) {
+    const auto builtin = p.builtin->special_motions();
+    for (const SpecialMotion<S>& mo : p.file->special_motions()) {
+      const std::string what = p.path + " / " + mo.name;
+      const System<S> sys = p.file->build(mo.parameters);
+      EXPECT_LE(max_abs<S>(constraint_residuals(sys, mo.initial.q, mo.initial.qdot)),
+                S(100) * epsilon<S>())
+          << what;
+      const SpecialMotion<S>* b = counterpart(p, builtin, mo);
+      ASSERT_NE(b, nullptr) << what << ": no built-in motion with its parameters and initial state";
+      EXPECT_LE(mo.t_end, b->t_end) << what;
+      S worst = 0;
+      for (int i = 0; i <= 20; ++i) {
+        const S t = mo.t_end * S(i) / S(20);
+        const State<S> xf = mo.exact(t), xb = b->exact(t);
+        using std::max;
+        const S scale = S(1) + max_abs<S>(xb.q) + max_abs<S>(xb.qdot);
+        worst = max(worst, (vec_difference<S>(xf.q, xb.q) + vec_difference<S>(xf.qdot, xb.qdot)) / scale);
+      }
+      // The same closed forms in another order of operations: a few
+      // roundings (measured at most 1.9 eps in double, 3.3 eps in mp50).
+      EXPECT_LE(worst, S(10) * epsilon<S>()) << what;
+      std::cout << "[ exact    ] " << ScalarName<S>::value << " " << what << ": vs built-in "
+                << static_cast<double>(worst / epsilon<S>()) << " eps\n";
+    }
+  }
+}
+
+// Each file's motions integrated (double) with every applicable formulation
+// to t_end, as tests/special_motion_check.hpp does for the built-ins: the
+// closed form, energy (where conserved), the file's invariants and C to
+// Tolerance<double>::analytic.
+TEST(SystemFiles, SpecialMotionsIntegrate) {
+  using S = double;
+  int checked = 0;
+  for (const Pair<S>& p : pairs<S>()) {
+    for (const SpecialMotion<S>& mo : p.file->special_motions()) {
+      const System<S> sys = p.file->build(mo.parameters);
+      const State<S> x0 = mo.initial;
+      const S E0 = energy(sys, x0.q, x0.qdot);
+      const auto invariants = p.file->invariants(sys);
+      std::vector<S> inv0;
+      for (const auto& inv : invariants) inv0.push_back(inv.value(x0.q, x0.qdot));
+      for (const auto& f : formulations<S>()) {
+        if (!f->not_applicable_reason(sys).empty() || f->is_negative_control()) continue;
+        IntegrationOptions<S> opts;
+        opts.t_end = mo.t_end;
+        opts.dt_out = S(1) / S(2);
+        opts.rtol = opts.atol = integration_tolerance<S>();
+        S err = 0, energy_drift = 0, residual = 0, inv_drift = 0, t_last = 0;
+        const std::string what = p.path + " / " + mo.name + " / " + f->name();
+        IntegrationStats stats;
+        try {
+          integrate<S>(sys, *f, x0.q, x0.qdot, opts, [&](const Sample<S>& s) {
+            using std::max;
+            const State<S> e = mo.exact(s.t);
+            err = max(err, max((s.q - e.q).cwiseAbs().maxCoeff(), (s.qdot - e.qdot).cwiseAbs().maxCoeff()));
+            energy_drift = max(energy_drift, std::abs(energy(sys, s.q, s.qdot) - E0));
+            residual = max(residual, constraint_residuals(sys, s.q, s.qdot).cwiseAbs().maxCoeff());
+            for (std::size_t i = 0; i < invariants.size(); ++i)
+              inv_drift = max(inv_drift, std::abs(invariants[i].value(s.q, s.qdot) - inv0[i]));
+            t_last = s.t;
+          }, &stats);
+        } catch (const std::exception& e) {
+          ADD_FAILURE() << what << ": " << e.what();
+          continue;
+        }
+        EXPECT_EQ(t_last, mo.t_end) << what;
+        EXPECT_LE(err, Tolerance<S>::analytic) << what;
+        if (p.file->energy_is_conserved(sys)) EXPECT_LE(energy_drift, Tolerance<S>::analytic) << what;
+        EXPECT_LE(inv_drift, Tolerance<S>::analytic) << what;
+        EXPECT_LE(residual, Tolerance<S>::analytic) << what;
+        std::cout << "[ motion   ] " << what << ": error " << err << ", energy drift " << energy_drift
+                  << ", max|C| " << residual << ", " << stats.rhs_calls << " RHS calls\n";
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// --- the loader's error messages -----------------------------------------------
+
+/// A valid file (the skate without incline) whose lines the cases edit.
+const char* const kGood = R"toml(name = "bad"
+coordinates = ["x", "y", "theta"]
+quasi_velocities = ["s", "omega"]
+dependent_velocities = ["y"]
+
+[parameters]
+m = "1"
+I = "0.5"
+
+[dynamics]
+kinetic_energy = "m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2"
+
+[constraints]
+C1 = "x_dot*sin(theta) - y_dot*cos(theta)"
+
+[parametrization]
+x_dot = "s*cos(theta)"
+y_dot = "s*sin(theta)"
+theta_dot = "omega"
+
+[chart]
+s = "x_dot*cos(theta) + y_dot*sin(theta)"
+omega = "theta_dot"
+
+[initial]
+q = ["0", "0", "0"]
+z = ["1", "0.5"]
+)toml";
+
+/// `text` with the first occurrence of `from` replaced by `to` (which must occur).
+std::string edit(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+/// "line:column" (1-based) of the first occurrence of `needle` in `text`,
+/// after the first occurrence of `after` (to point inside a given line).
+std::string position_of(const std::string& text, const std::string& needle, const std::string& after = "") {
+  const std::size_t from = after.empty() ? 0 : text.find(after);
+  const std::size_t at = text.find(needle, from);
+  EXPECT_NE(at, std::string::npos) << needle;
+  const std::size_t line_start = text.rfind('\n', at == 0 ? 0 : at - 1);
+  const std::size_t column = at - (line_start == std::string::npos || at == 0 ? 0 : line_start + 1) + 1;
+  const long line = std::count(text.begin(), text.begin() + static_cast<long>(at), '\n') + 1;
+  return std::to_string(line) + ":" + std::to_string(column);
+}
+
+struct BadFile {
+  std::string name;
+  std::string text;
+  std::string where;                 ///< expected "line:column"
+  std::vector<std::string> reasons;  ///< substrings of the reason
+};
+
+std::vector<BadFile> bad_files() {
+  const std::string good = kGood;
+  std::vector<BadFile> cases;
+  {
+    const std::string t = edit(good, "I = \"0.5\"", "I = = \"0.5\"");
+    cases.push_back({"toml_syntax", t, position_of(t, "= \"0.5\"", "I = "), {"TOML syntax"}});
+  }
+  {
+    const std::string t = edit(good, "coordinates =", "colour = \"red\"\ncoordinates =");
+    cases.push_back({"unknown_key", t, position_of(t, "colour"), {"unknown key 'colour'", "expected: name, title"}});
+  }
+  {
+    const std::string t = edit(good, "coordinates = [\"x\", \"y\", \"theta\"]\n", "");
+    cases.push_back({"missing_coordinates", t, "1:1", {"missing key 'coordinates'"}});
+  }
+  {
+    const std::string t = edit(good, "I/2*theta_dot^2", "J/2*theta_dot^2");
+    cases.push_back({"unknown_name", t, position_of(t, "J/2", "kinetic_energy"),
+                     {"kinetic_energy", "unknown name 'J'", "known here: ", "I, m", "theta_dot", "pi"}});
+  }
+  {
+    const std::string t = edit(good, "q = [\"0\", \"0\", \"0\"]", "q = [\"0\", \"0\"]");
+    cases.push_back({"initial_q_count", t, position_of(t, "[\"0\", \"0\"]"), {"initial q has 2 entries, expected 3"}});
+  }
+  {
+    const std::string t = edit(good, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"", "C1 = \"x*sin(theta) - y*cos(theta)\"");
+    cases.push_back({"holonomic", t, position_of(t, "\"x*sin"), {"constraint C1 involves no velocity", "holonomic"}});
+  }
+  {
+    const std::string t = edit(good, "y_dot = \"s*sin(theta)\"", "y_dot = \"s*sin(2*theta)\"");
+    cases.push_back({"psi_off_C", t, position_of(t, "[parametrization]"),
+                     {"the parametrization does not satisfy the constraints", "C(q, psi(q, z)) = "}});
+  }
+  {
+    const std::string t = edit(good, "omega = \"theta_dot\"", "omega = \"2*theta_dot\"");
+    cases.push_back({"chart_not_inverse", t, position_of(t, "[chart]"),
+                     {"the chart does not invert the parametrization", "z(q, psi(q, z)) = "}});
+  }
+  {
+    const std::string t = edit(good, " + I/2*theta_dot^2", "");
+    cases.push_back({"metric_not_positive", t, position_of(t, "\"m/2"),
+                     {"the metric g = d^2T/dqdot^2 is not positive definite at the initial state", "eigenvalues"}});
+  }
+  {
+    const std::string t = good + "\n[[bodies]]\nmass = \"m\"\nposition = [\"x\", \"y\"]\n"
+                                 "angular_velocity = \"theta_dot\"\ninertia = \"2*I\"\n";
+    cases.push_back({"bodies_T", t, position_of(t, "[[bodies]]"), {"bodies", "kinetic"}});
+  }
+  {
+    const std::string t = edit(good, "I/2*theta_dot^2\"", "I/2*theta_dot^2 + 1/(2-2)\"");
+    cases.push_back({"division_by_zero", t, position_of(t, "/(2-2)", "kinetic_energy"),
+                     {"kinetic_energy: division by zero"}});
+  }
+  {
+    const std::string t = edit(good, "C1 = \"x_dot*sin(theta)", "C1 = \"x_dot^2*sin(theta)");
+    cases.push_back({"split_nonlinear", t, position_of(t, "[\"y\"]", "dependent_velocities"),
+                     {"dependent_velocities (Voronec's split) needs constraints linear in the velocities"}});
+  }
+  {
+    const std::string t = edit(good, "I = \"0.5\"", "I = \"half\"");
+    cases.push_back({"parameter_not_number", t, position_of(t, "\"half\""), {"parameter I", "half"}});
+  }
+  return cases;
+}
+
+TEST(SystemFileErrors, EachNamesFileLineColumnAndReason) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_bad_files_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    // The unedited file is valid: every failure below is the edit's.
+    const std::string path = (dir / "good.toml").string();
+    std::ofstream(path) << kGood;
+    EXPECT_NO_THROW(load_system_file(path));
+  }
+  for (const BadFile& c : bad_files()) {
+    const std::string path = (dir / (c.name + ".toml")).string();
+    std::ofstream(path) << c.text;
+    try {
+      (void)load_system_file(path);
+      ADD_FAILURE() << c.name << ": loaded without error";
+    } catch (const FileError& e) {
+      const std::string message = e.what();
+      std::cout << "[ error    ] " << c.name << ": " << message << "\n";
+      EXPECT_EQ(e.where, path + ":" + c.where) << c.name << ": " << message;
+      EXPECT_NE(message.find(path + ":" + c.where + ": "), std::string::npos) << c.name << ": " << message;
+      for (const std::string& r : c.reasons)
+        EXPECT_NE(e.reason.find(r), std::string::npos) << c.name << ": expected '" << r << "' in: " << message;
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << c.name << ": not a FileError: " << e.what();
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace nhs
