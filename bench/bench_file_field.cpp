@@ -41,6 +41,7 @@ void register_field_benchmarks() {
         const nhs::State<S> x0 = st.default_state(sys);
         const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
         for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+        state.counters["operations"] = f.generated().operations;
       });
       const std::string path = kFiles + file;
       benchmark::RegisterBenchmark(("field/traced-file/" + suffix).c_str(), [path, formulation](benchmark::State& state) {
@@ -52,6 +53,7 @@ void register_field_benchmarks() {
         const nhs::State<S> x0 = st.default_state(sys);
         const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
         for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+        state.counters["operations"] = f.generated().operations;
       });
     }
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds nhs and runs the quick test suite (ctest, without the `slow` label)
 # in ./build, then the sanitizer subset (label `asan`: the tool, the CLI
-# tests, the command-line fuzz test and the library's guarantees under bad
+# tests, the command-line and system-file fuzz tests and the library's guarantees under bad
 # input) built with -fsanitize=address,undefined in ./build/asan (the
 # `asan` preset; NHS_ASAN=0 skips it). On a fresh Debian 12 machine this is
 # all the set-up there is.
@@ -22,6 +22,6 @@ if [ "${NHS_ASAN:-1}" != 0 ]; then
   # The whole quick suite under the sanitizers would not fit CI's 90
   # minutes (reports/README.md, "Sanitizers"): the labelled subset does.
   cmake --preset asan
-  cmake --build build/asan -j"$jobs" --target nhs_cli test_cli test_guarantees test_cli_fuzz
+  cmake --build build/asan -j"$jobs" --target nhs_cli test_cli test_guarantees test_cli_fuzz test_system_file_fuzz
   ctest --test-dir build/asan --output-on-failure -L asan -j"$(nproc)"
 fi

@@ -347,7 +347,13 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   const auto motions = st.special_motions();
   for (std::size_t k = 0; k < motions.size(); ++k) {
     const SpecialMotion<S>& mo = motions[k];
-    const System<S> msys = st.build(mo.parameters);
+    System<S> msys;
+    try {
+      msys = st.build(mo.parameters);
+    } catch (const UsageError& e) {
+      throw FileError(file->where("exact." + std::to_string(k)),
+                      "exact motion '" + mo.name + "', at its parameters: " + e.what());
+    }
     Vec<S> C(msys.r);
     msys.constraints(mo.initial.q, mo.initial.qdot, C);
     const S scale = S(1) + mo.initial.qdot.squaredNorm();

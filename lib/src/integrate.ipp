@@ -85,6 +85,17 @@ struct Rhs {
     if (++stats.rhs_calls > max_calls)
       throw IntegrationFailure("more than " + std::to_string(max_calls) +
                                " vector-field evaluations before t = " + to_string<S>(t));
+    // A state beyond 1e300 in magnitude is an overflow in every precision:
+    // MPFR's exponent range reaches 1e(3e8), where one sin() of a coordinate
+    // (its argument reduction) takes minutes (docs/numerics.md).
+    if constexpr (!std::is_same_v<S, double>) {
+      using std::abs;
+      static const S limit = S(1e300);
+      for (const auto& v : x)
+        if (!(abs(v) <= limit))
+          throw NonFiniteValue("non-finite value: the state exceeds 1e300 in magnitude (overflow) at t = " +
+                               to_string<S>(t) + ", x = " + to_string(to_vec(x)));
+    }
     Vec<S> d;
     try {
       d = f.field(sys, to_vec(x));

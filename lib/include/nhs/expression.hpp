@@ -34,6 +34,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 #include <map>
 #include <string>
 #include <string_view>
@@ -236,6 +238,23 @@ T chain_rule_function(Code code, const T& x) {
   }
 }
 
+/// Whether sin, cos, tan of x would need an argument reduction beyond
+/// reason (|x| > 1e300, or NaN): MPFR reduces e^(3e8) with hundreds of
+/// millions of bits of pi, which takes minutes. Such a value is NaN (the
+/// formulations then report a non-finite value). Never for the tracing
+/// scalar, which has no values.
+template <class T>
+bool beyond_reduction(const T& x) {
+  using std::abs;
+  const auto& v = value_of(x);
+  using V = std::decay_t<decltype(v)>;
+  if constexpr (std::is_same_v<V, codegen::Expr>) {
+    return false;
+  } else {
+    return !(abs(v) <= V(1e300));
+  }
+}
+
 template <class T>
 T power_int(const T& x, int k, const T& one) {
   if (k < 0) return one / power_int(x, -k, one);
@@ -291,6 +310,7 @@ void evaluate(const Program& program, const Constants<S>& constants, const Param
   for (const auto* v : in)
     if (v->size() > 0) consider((*v)[0]);
   const T zero_ref = like ? *like : T(S(0));
+  const T nan = detail::constant_like<T>(std::numeric_limits<S>::quiet_NaN(), zero_ref);
   std::vector<T> r;
   r.reserve(program.code.size());
   for (const Instruction& ins : program.code) {
@@ -317,9 +337,9 @@ void evaluate(const Program& program, const Constants<S>& constants, const Param
         break;
       case Code::Pow: r.push_back(exp(B() * log(A()))); break;
       case Code::Sqrt: r.push_back(sqrt(A())); break;
-      case Code::Sin: r.push_back(sin(A())); break;
-      case Code::Cos: r.push_back(cos(A())); break;
-      case Code::Tan: r.push_back(tan(A())); break;
+      case Code::Sin: r.push_back(detail::beyond_reduction(A()) ? nan : T(sin(A()))); break;
+      case Code::Cos: r.push_back(detail::beyond_reduction(A()) ? nan : T(cos(A()))); break;
+      case Code::Tan: r.push_back(detail::beyond_reduction(A()) ? nan : T(tan(A()))); break;
       case Code::Asin: r.push_back(asin(A())); break;
       case Code::Acos: r.push_back(acos(A())); break;
       case Code::Atan: r.push_back(detail::chain_rule_function(ins.code, A())); break;

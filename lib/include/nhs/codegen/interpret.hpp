@@ -39,25 +39,31 @@ class Interpreter {
   int run(const S* const* inputs, S* out) const noexcept;
 
   /// Operations per run (the nodes that depend on the inputs).
-  int operations() const { return static_cast<int>(code_.size()); }
+  int operations() const { return operations_; }
 
  private:
-  struct Instruction {
+  /// Consecutive operations of one kind (the schedule groups the ready
+  /// operations by kind, so that the dispatch is once per run).
+  struct Run {
     Op op;
-    int dst, a, b;
-    int guard;  ///< >= 0: check dst > 0 after computing it, failing with guard + 1
+    int begin, end;  ///< into dst_, a_, b_
   };
   struct Load {
     int reg, array, index;
   };
-  std::vector<Instruction> code_;
-  std::vector<Load> loads_;
-  struct GuardOnFixed {
+  struct GuardCheck {
     int reg, guard;
   };
-  std::vector<GuardOnFixed> fixed_guards_;  ///< guards on nodes that do not depend on inputs
+  std::vector<Run> runs_;
+  std::vector<int> dst_, a_, b_;      ///< registers of each scheduled operation
+  std::vector<Load> loads_;
+  std::vector<GuardCheck> guards_;    ///< in node order, checked after the operations
   std::vector<int> out_regs_;
+  int operations_ = 0;
   mutable std::vector<S> regs_;
+  /// Where each register's value is read from: itself, or (multiprecision
+  /// types, whose copies cost) the caller's input element, set per run.
+  mutable std::vector<const S*> from_;
 };
 
 #define NHS_INTERPRETER_INSTANTIATE(EXTERN, S) EXTERN template class Interpreter<S>;
