@@ -274,9 +274,14 @@ class Loader {
       // The string's first character is one column after its opening quote
       // (single-line strings without escapes; otherwise approximate).
       const auto r = n.source();
+      // Time is a name of [[exact]] only: the systems are autonomous.
+      const bool time = e.reason.rfind("unknown name 't' ", 0) == 0;
       throw FileError(path_ + ":" + std::to_string(r.begin.line) + ":" +
                           std::to_string(r.begin.column + 1 + e.position),
-                      what + ": " + e.reason);
+                      what + ": " + e.reason +
+                          (time ? "; t may appear only in [[exact]] motions (nhs's systems are "
+                                  "autonomous: no time-dependent forces or constraints)"
+                                : ""));
     }
   }
 
