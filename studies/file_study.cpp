@@ -322,7 +322,11 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
       Vec<S> q = s0.q;
       Vec<S> z(sys.m);
       if (k == 0) {
-        sys.chart(s0.q, s0.qdot, z);
+        // The initial state: its z as given, else the chart's.
+        if (file->initial_z)
+          z = evaluate_constant<S>(*file->initial_z, sys.parameters);
+        else
+          sys.chart(s0.q, s0.qdot, z);
       } else {
         for (auto& v : q) v += uniform<S>(rng, -1, 1);
         for (auto& v : z) v = uniform<S>(rng, -1, 1);

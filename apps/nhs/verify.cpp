@@ -46,6 +46,13 @@ void add_line(std::vector<std::string>& lines, std::string line) {
   lines.push_back(std::move(line));
 }
 
+/// add_line, unless the line is there already (a note that every precision
+/// would repeat).
+void add_unique_line(std::vector<std::string>& lines, std::string line) {
+  const std::lock_guard<std::mutex> lock(report_mutex);
+  if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(std::move(line));
+}
+
 /// At most this many --jobs: thread creation failed beyond a few ten
 /// thousand (std::terminate), and more threads than cores only contend.
 constexpr unsigned kMaxJobs = 1024;
@@ -257,7 +264,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       if (why.empty())
         fs.push_back(f.get());
       else
-        add_line(report.notes, st.info.name + " / " + f->name() + ": not applicable: " + why);
+        add_unique_line(report.notes, st.info.name + " / " + f->name() + ": not applicable: " + why);
     }
     std::vector<Figures<S>> figs(fs.size());
     std::vector<double> secs(fs.size(), 0);

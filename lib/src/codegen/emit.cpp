@@ -1,6 +1,8 @@
 // Implementation of codegen/emit.hpp.
 #include "nhs/codegen/emit.hpp"
 
+#include "nhs/codegen/graph_analysis.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -66,26 +68,10 @@ std::string literal(double v) {
 
 std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStats* stats) {
   const int N = graph.size();
-  const auto check = [&](int id, const char* what) {
-    if (id < 0 || id >= N) throw TracingError(std::string("codegen: ") + what + " is not a node");
-  };
   const auto at = [](auto& v, int id) -> auto& { return v[static_cast<std::size_t>(id)]; };
-  // Reachability from the outputs and the guards (operands precede nodes).
-  std::vector<char> needed(static_cast<std::size_t>(N), 0);
-  for (int id : spec.outputs) check(id, "an output"), at(needed, id) = 1;
-  for (const Guard& g : graph.guards()) check(g.node, "a guard"), at(needed, g.node) = 1;
-  for (int id = N - 1; id >= 0; --id) {
-    if (!at(needed, id)) continue;
-    const Node& n = graph.node(id);
-    if (n.a >= 0) at(needed, n.a) = 1;
-    if (n.b >= 0) at(needed, n.b) = 1;
-  }
-  // Nodes that do not depend on the inputs: computed once per S (static).
-  std::vector<char> fixed(static_cast<std::size_t>(N), 0);
-  for (int id = 0; id < N; ++id) {
-    const Node& n = graph.node(id);
-    at(fixed, id) = n.op != Op::Input && (n.a < 0 || at(fixed, n.a)) && (n.b < 0 || at(fixed, n.b));
-  }
+  const GraphAnalysis analysis = analyse(graph, spec.outputs, "codegen");
+  const std::vector<char>& needed = analysis.needed;
+  const std::vector<char>& fixed = analysis.fixed;
   const auto ref = [&](int id) -> std::string {
     const Node& n = graph.node(id);
     if (n.op == Op::Input) {

@@ -1,6 +1,7 @@
 // Implementation of codegen/expr.hpp: the graph's simplifications and
 // hash-consing.
 #include "nhs/codegen/expr.hpp"
+#include "nhs/codegen/graph_analysis.hpp"
 
 #include <bit>
 #include <cmath>
@@ -219,6 +220,30 @@ double Expr::value(const Expr& x, const char* op) {
                        "' of a traced value: the traced code branches on the state, which "
                        "straight-line generated code cannot do");
   return n.value;
+}
+
+GraphAnalysis analyse(const Graph& graph, const std::vector<int>& outputs, const char* who) {
+  const int N = graph.size();
+  const auto check = [&](int id, const char* what) {
+    if (id < 0 || id >= N) throw TracingError(std::string(who) + ": " + what + " is not a node");
+  };
+  GraphAnalysis r;
+  r.needed.assign(static_cast<std::size_t>(N), 0);
+  r.fixed.assign(static_cast<std::size_t>(N), 0);
+  const auto at = [](std::vector<char>& v, int id) -> char& { return v[static_cast<std::size_t>(id)]; };
+  for (int id : outputs) check(id, "an output"), at(r.needed, id) = 1;
+  for (const Guard& g : graph.guards()) check(g.node, "a guard"), at(r.needed, g.node) = 1;
+  for (int id = N - 1; id >= 0; --id) {
+    if (!at(r.needed, id)) continue;
+    const Node& n = graph.node(id);
+    if (n.a >= 0) at(r.needed, n.a) = 1;
+    if (n.b >= 0) at(r.needed, n.b) = 1;
+  }
+  for (int id = 0; id < N; ++id) {
+    const Node& n = graph.node(id);
+    at(r.fixed, id) = n.op != Op::Input && (n.a < 0 || at(r.fixed, n.a)) && (n.b < 0 || at(r.fixed, n.b));
+  }
+  return r;
 }
 
 }  // namespace nhs::codegen

@@ -1,6 +1,8 @@
 // Implementation of codegen/interpret.hpp.
 #include "nhs/codegen/interpret.hpp"
 
+#include "nhs/codegen/graph_analysis.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -150,23 +152,10 @@ S apply_function(Op op, const S& a, const S& b) {
 template <class S>
 Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs, int arrays) {
   const int N = graph.size();
-  const auto check = [&](int id, const char* what) {
-    if (id < 0 || id >= N) throw TracingError(std::string("interpret: ") + what + " is not a node");
-  };
-  std::vector<char> needed(static_cast<std::size_t>(N), 0), fixed(static_cast<std::size_t>(N), 0);
+  const GraphAnalysis analysis = analyse(graph, outputs, "interpret");
+  const std::vector<char>& needed = analysis.needed;
+  const std::vector<char>& fixed = analysis.fixed;
   const auto at = [](auto& v, int id) -> auto& { return v[static_cast<std::size_t>(id)]; };
-  for (int id : outputs) check(id, "an output"), at(needed, id) = 1;
-  for (const Guard& g : graph.guards()) check(g.node, "a guard"), at(needed, g.node) = 1;
-  for (int id = N - 1; id >= 0; --id) {
-    if (!at(needed, id)) continue;
-    const Node& n = graph.node(id);
-    if (n.a >= 0) at(needed, n.a) = 1;
-    if (n.b >= 0) at(needed, n.b) = 1;
-  }
-  for (int id = 0; id < N; ++id) {
-    const Node& n = graph.node(id);
-    at(fixed, id) = n.op != Op::Input && (n.a < 0 || at(fixed, n.a)) && (n.b < 0 || at(fixed, n.b));
-  }
   // One register per needed node, in node order; fixed nodes computed now.
   std::vector<int> reg(static_cast<std::size_t>(N), -1);
   int count = 0;
