@@ -328,6 +328,16 @@ Ast parse(std::string_view text) {
     throw ExpressionError(kMaxExpressionLength, "longer than " +
                                                     std::to_string(kMaxExpressionLength) +
                                                     " characters");
+  // Printable ASCII and white space only: the grammar's names and numbers
+  // are ASCII, and a byte beyond it (UTF-8 of a Greek letter, a NUL) would
+  // reach the character classes, which are defined on ASCII alone.
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c >= 127 || (c < 32 && c != ' ' && c != '\t' && c != '\n' && c != '\r'))
+      throw ExpressionError(i, "unexpected byte 0x" + std::string(1, "0123456789abcdef"[c >> 4]) +
+                                   std::string(1, "0123456789abcdef"[c & 15]) +
+                                   " (expressions are ASCII: names are letters, digits and '_')");
+  }
   State st{text.begin(), 0};
   It first = text.begin();
   const It last = text.end();
