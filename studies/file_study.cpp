@@ -307,12 +307,7 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
       throw FileError(file->where("initial"), std::string("the initial state cannot be evaluated: ") + e.what());
     }
   }();
-  const auto finite = [](const Vec<S>& v) {
-    for (const auto& x : v)
-      if (!boost::multiprecision::isfinite(x)) return false;
-    return true;
-  };
-  if (!finite(s0.q) || !finite(s0.qdot))
+  if (!s0.q.allFinite() || !s0.qdot.allFinite())
     throw FileError(file->where("initial"), "the initial state is not finite: q = " + to_string(s0.q) +
                                                 ", qdot = " + to_string(s0.qdot));
   const S tol = S(1e-30);
@@ -335,7 +330,7 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
       sys.parametrization(q, z, qd);
       sys.constraints(q, qd, C);
       sys.chart(q, qd, z2);
-      if (!finite(qd) || !finite(C) || !finite(z2)) continue;  // outside the chart's domain
+      if (!qd.allFinite() || !C.allFinite() || !z2.allFinite()) continue;  // outside the chart's domain
       const S scale = S(1) + qd.norm() + z.norm();
       if (C.cwiseAbs().maxCoeff() > tol * scale)
         throw FileError(file->where("parametrization"),
@@ -361,7 +356,7 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
     Vec<S> C(msys.r);
     msys.constraints(mo.initial.q, mo.initial.qdot, C);
     const S scale = S(1) + mo.initial.qdot.squaredNorm();
-    if (!finite(mo.initial.q) || !finite(mo.initial.qdot) || !finite(C) ||
+    if (!mo.initial.q.allFinite() || !mo.initial.qdot.allFinite() || !C.allFinite() ||
         C.cwiseAbs().maxCoeff() > tol * scale)
       throw FileError(file->where("exact." + std::to_string(k)),
                       "exact motion '" + mo.name + "' does not start on the constraint manifold: C = " +
@@ -370,7 +365,7 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   }
   const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
   Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
-  if (!finite(in.g.reshaped()) || eig.eigenvalues().minCoeff() <= 0)
+  if (!in.g.allFinite() || eig.eigenvalues().minCoeff() <= 0)
     throw FileError(file->where("dynamics.kinetic_energy"),
                     "the metric g = d^2T/dqdot^2 is not positive definite at the initial state "
                     "(eigenvalues " + to_string(Vec<S>(eig.eigenvalues())) + ")");
