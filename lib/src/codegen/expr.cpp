@@ -170,6 +170,11 @@ int Graph::apply(Op op, int a, int b) {
       if (is(A, 0)) return constant(0);
       if (is(B, 1)) return a;
       if (is(B, -1)) return apply(Op::Neg, a);
+      // a / 2^k = a 2^-k: the same correctly rounded value in any binary
+      // floating-point type, at the cost of a product (a file's T = m/2 v^2
+      // gives m/2, which the C++ descriptions write m * (1/2)).
+      if (power_of_two(B))
+        if (const int inverse = rational(B.den, B.num); inverse >= 0) return apply(Op::Mul, a, inverse);
       break;
     case Op::Neg:
       if (A.op == Op::Neg) return A.a;

@@ -4,6 +4,8 @@
 #include "nhs/codegen/graph_analysis.hpp"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <cmath>
 #include <limits>
 #include <type_traits>
@@ -66,6 +68,22 @@ inline void set_negative(S& d, const S& a) {
 template <class S>
 S apply_function(Op op, const S& a, const S& b);
 
+// s = sin x, c = cos x, by one call where the C library has it (GNU sincos:
+// glibc's gives the values of its sin and cos, with one argument reduction).
+template <class S>
+inline void set_sine_cosine(S& s, S& c, const S& x) {
+  if constexpr (std::is_same_v<S, double>) {
+    ::sincos(x, &s, &c);
+  } else if constexpr (std::is_same_v<S, long double>) {
+    ::sincosl(x, &s, &c);
+  } else {
+    using std::cos;
+    using std::sin;
+    s = sin(x);
+    c = cos(x);
+  }
+}
+
 // d = f(a) (or f(a, b)), in place for the functions the multiprecision
 // backends evaluate into a result (eval_sin ...).
 template <class S>
@@ -74,12 +92,6 @@ void set_function(Op op, S& d, const S& a, const S& b) {
     using namespace boost::multiprecision::default_ops;
     auto& D = d.backend();
     const auto& A = a.backend();
-    if ((op == Op::Sin || op == Op::Cos || op == Op::Tan) && !(abs(a) <= S(1e300))) {
-      // MPFR's argument reduction of a huge |a| takes minutes
-      // (nhs/expression.hpp, beyond_reduction): NaN, as the library's.
-      d = std::numeric_limits<S>::quiet_NaN();
-      return;
-    }
     switch (op) {
       case Op::Sin: eval_sin(D, A); return;
       case Op::Cos: eval_cos(D, A); return;
@@ -147,21 +159,35 @@ S apply_function(Op op, const S& a, const S& b) {
   }
 }
 
+// The fused kinds of Instruction, after the graph's own operations.
+enum Fused : int {
+  kMulAdd = static_cast<int>(Op::Atanh) + 1,  ///< a*b + c
+  kMulSub,                                    ///< a*b - c
+  kSubMul,                                    ///< c - a*b
+  kMul2Add,                                   ///< a*b + c*e
+  kMul2Sub,                                   ///< a*b - c*e
+  kSinCos,                                    ///< dst = sin(a), register b = cos(a)
+  kKinds
+};
+
+
 }  // namespace
 
 template <class S>
-Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs, int arrays) {
+Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs, int arrays)
+    : huge_(1e300) {
   const int N = graph.size();
   const GraphAnalysis analysis = analyse(graph, outputs, "interpret");
   const std::vector<char>& needed = analysis.needed;
   const std::vector<char>& fixed = analysis.fixed;
   const auto at = [](auto& v, int id) -> auto& { return v[static_cast<std::size_t>(id)]; };
-  // One register per needed node, in node order; fixed nodes computed now.
+  // One register per needed node, in node order, then a scratch register;
+  // fixed nodes computed now.
   std::vector<int> reg(static_cast<std::size_t>(N), -1);
   int count = 0;
   for (int id = 0; id < N; ++id)
     if (at(needed, id)) at(reg, id) = count++;
-  regs_.assign(static_cast<std::size_t>(count), S(0));
+  regs_.assign(static_cast<std::size_t>(count) + 1, S(0));
   std::vector<int> operations;  // node ids that depend on the inputs
   for (int id = 0; id < N; ++id) {
     if (!at(needed, id)) continue;
@@ -193,38 +219,108 @@ Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs,
   std::stable_sort(guards_.begin(), guards_.end(), [&](const GuardCheck& x, const GuardCheck& y) {
     return x.reg < y.reg;  // registers are in node order
   });
-  // List scheduling: repeatedly take every ready operation of the kind with
-  // the most ready ones, as one run.
-  std::vector<int> pending(static_cast<std::size_t>(N), 0);
-  std::vector<std::vector<int>> users(static_cast<std::size_t>(N));
-  constexpr int kKinds = static_cast<int>(Op::Atanh) + 1;
-  std::vector<std::vector<int>> ready(kKinds);
+
+  // Fusion: a product used once, by a sum or difference (not an output,
+  // not a guard), is evaluated inside it.
+  const auto is_operation = [&](int id) {
+    return id >= 0 && !at(fixed, id) && graph.node(id).op != Op::Input;
+  };
+  std::vector<int> uses(static_cast<std::size_t>(N), 0);
+  for (int id : operations)
+    for (int operand : {graph.node(id).a, graph.node(id).b})
+      if (operand >= 0) ++at(uses, operand);
+  for (int id : outputs) ++at(uses, id);
+  for (const Guard& g : graph.guards()) ++at(uses, g.node);
+  std::vector<char> absorbed(static_cast<std::size_t>(N), 0);
+  // The instruction that computes a node: itself, or (a cosine computed
+  // with its sine) another; cosine[sine] is that cosine's node.
+  std::vector<int> defined_by(static_cast<std::size_t>(N)), cosine(static_cast<std::size_t>(N), -1);
+  for (int id = 0; id < N; ++id) at(defined_by, id) = id;
+  std::vector<int> kind(static_cast<std::size_t>(N), -1);
+  std::vector<std::array<int, 4>> operand_nodes(static_cast<std::size_t>(N), {-1, -1, -1, -1});
+  const auto fusable = [&](int id) {
+    return is_operation(id) && graph.node(id).op == Op::Mul && at(uses, id) == 1;
+  };
   for (int id : operations) {
     const Node& n = graph.node(id);
-    for (int operand : {n.a, n.b})
-      if (operand >= 0 && !at(fixed, operand) && graph.node(operand).op != Op::Input) {
+    at(kind, id) = static_cast<int>(n.op);
+    at(operand_nodes, id) = {n.a, n.b, -1, -1};
+    if (n.op != Op::Add && n.op != Op::Sub) continue;
+    if (n.a == n.b) continue;  // x + x: the product would be used twice
+    const bool fa = fusable(n.a), fb = fusable(n.b);
+    const Node* ma = fa ? &graph.node(n.a) : nullptr;
+    const Node* mb = fb ? &graph.node(n.b) : nullptr;
+    if (fa && fb) {
+      at(kind, id) = n.op == Op::Add ? kMul2Add : kMul2Sub;
+      at(operand_nodes, id) = {ma->a, ma->b, mb->a, mb->b};
+    } else if (fa) {
+      at(kind, id) = n.op == Op::Add ? kMulAdd : kMulSub;
+      at(operand_nodes, id) = {ma->a, ma->b, n.b, -1};
+    } else if (fb) {
+      at(kind, id) = n.op == Op::Add ? kMulAdd : kSubMul;
+      at(operand_nodes, id) = {mb->a, mb->b, n.a, -1};
+    } else {
+      continue;
+    }
+    if (fa) at(absorbed, n.a) = 1;
+    if (fb) at(absorbed, n.b) = 1;
+  }
+
+  if constexpr (!is_multiprecision<S>) {
+    // sin x and cos x of one x: one call (sincos), as compilers do.
+    std::map<int, int> sine_of;
+    for (int id : operations)
+      if (graph.node(id).op == Op::Sin) sine_of.emplace(graph.node(id).a, id);
+    for (int id : operations) {
+      if (graph.node(id).op != Op::Cos) continue;
+      const auto it = sine_of.find(graph.node(id).a);
+      if (it == sine_of.end()) continue;
+      at(kind, it->second) = kSinCos;
+      at(cosine, it->second) = id;
+      at(absorbed, id) = 1;
+      at(defined_by, id) = it->second;
+    }
+  }
+
+  // List scheduling: repeatedly take every ready instruction of the kind
+  // with the most ready ones, as one run.
+  std::vector<int> pending(static_cast<std::size_t>(N), 0);
+  std::vector<std::vector<int>> users(static_cast<std::size_t>(N));
+  std::vector<std::vector<int>> ready(kKinds);
+  std::size_t instructions = 0;
+  for (int id : operations) {
+    if (at(absorbed, id)) continue;
+    ++instructions;
+    for (int operand : at(operand_nodes, id))
+      if (is_operation(operand)) {
         ++at(pending, id);
-        at(users, operand).push_back(id);
+        at(users, at(defined_by, operand)).push_back(id);
       }
-    if (at(pending, id) == 0) ready[static_cast<std::size_t>(n.op)].push_back(id);
+    if (at(pending, id) == 0) ready[static_cast<std::size_t>(at(kind, id))].push_back(id);
   }
   std::size_t scheduled = 0;
-  while (scheduled < operations.size()) {
+  while (scheduled < instructions) {
     std::size_t best = 0;
     for (std::size_t k = 1; k < ready.size(); ++k)
       if (ready[k].size() > ready[best].size()) best = k;
     std::vector<int> batch;
     batch.swap(ready[best]);
-    Run run{static_cast<Op>(best), static_cast<int>(dst_.size()), 0};
+    Run run{static_cast<int>(best), static_cast<int>(code_.size()), 0};
     for (int id : batch) {
-      const Node& n = graph.node(id);
-      dst_.push_back(at(reg, id));
-      a_.push_back(n.a >= 0 ? at(reg, n.a) : at(reg, id));
-      b_.push_back(n.b >= 0 ? at(reg, n.b) : at(reg, id));
+      const int d = at(reg, id);
+      const auto& o = at(operand_nodes, id);
+      const auto r = [&](int k) {
+        const int operand = o[static_cast<std::size_t>(k)];
+        return operand >= 0 ? at(reg, operand) : d;
+      };
+      if (at(kind, id) == kSinCos)
+        code_.push_back({d, r(0), at(reg, at(cosine, id)), d, d});
+      else
+        code_.push_back({d, r(0), r(1), r(2), r(3)});
       for (int user : at(users, id))
-        if (--at(pending, user) == 0) ready[static_cast<std::size_t>(graph.node(user).op)].push_back(user);
+        if (--at(pending, user) == 0) ready[static_cast<std::size_t>(at(kind, user))].push_back(user);
     }
-    run.end = static_cast<int>(dst_.size());
+    run.end = static_cast<int>(code_.size());
     runs_.push_back(run);
     scheduled += batch.size();
   }
@@ -237,44 +333,151 @@ Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs,
 template <class S>
 int Interpreter<S>::run(const S* const* inputs, S* out) const noexcept {
   S* r = regs_.data();
-  // Operands are read through `from`: multiprecision inputs in place (a copy
-  // of an MPFR number costs as much as an addition), hardware ones copied
-  // into their registers.
-  const S* const* from = from_.data();
+  const Instruction* code = code_.data();
   if constexpr (is_multiprecision<S>) {
+    // Operands are read through `from`: the inputs in place (a copy of an
+    // MPFR number costs as much as an addition).
+    const S* const* from = from_.data();
+    S& scratch = regs_.back();
     for (const Load& l : loads_) from_[static_cast<std::size_t>(l.reg)] = &inputs[l.array][l.index];
-  } else {
-    for (const Load& l : loads_) r[l.reg] = inputs[l.array][l.index];
-  }
-  const int* dst = dst_.data();
-  const int* a = a_.data();
-  const int* b = b_.data();
-  for (const Run& run : runs_) {
-    const int lo = run.begin, hi = run.end;
-    switch (run.op) {
-      case Op::Add:
-        for (int k = lo; k < hi; ++k) set_sum(r[dst[k]], *from[a[k]], *from[b[k]]);
-        break;
-      case Op::Sub:
-        for (int k = lo; k < hi; ++k) set_difference(r[dst[k]], *from[a[k]], *from[b[k]]);
-        break;
-      case Op::Mul:
-        for (int k = lo; k < hi; ++k) set_product(r[dst[k]], *from[a[k]], *from[b[k]]);
-        break;
-      case Op::Div:
-        for (int k = lo; k < hi; ++k) set_quotient(r[dst[k]], *from[a[k]], *from[b[k]]);
-        break;
-      case Op::Neg:
-        for (int k = lo; k < hi; ++k) set_negative(r[dst[k]], *from[a[k]]);
-        break;
-      default:
-        for (int k = lo; k < hi; ++k) set_function(run.op, r[dst[k]], *from[a[k]], *from[b[k]]);
-        break;
+    for (const Run& run : runs_) {
+      const Instruction* i = code + run.begin;
+      const Instruction* const end = code + run.end;
+      switch (run.kind) {
+        case static_cast<int>(Op::Add):
+          for (; i != end; ++i) set_sum(r[i->dst], *from[i->a], *from[i->b]);
+          break;
+        case static_cast<int>(Op::Sub):
+          for (; i != end; ++i) set_difference(r[i->dst], *from[i->a], *from[i->b]);
+          break;
+        case static_cast<int>(Op::Mul):
+          for (; i != end; ++i) set_product(r[i->dst], *from[i->a], *from[i->b]);
+          break;
+        case static_cast<int>(Op::Div):
+          for (; i != end; ++i) set_quotient(r[i->dst], *from[i->a], *from[i->b]);
+          break;
+        case static_cast<int>(Op::Neg):
+          for (; i != end; ++i) set_negative(r[i->dst], *from[i->a]);
+          break;
+        case kMulAdd:
+          for (; i != end; ++i) {
+            set_product(r[i->dst], *from[i->a], *from[i->b]);
+            set_sum(r[i->dst], r[i->dst], *from[i->c]);
+          }
+          break;
+        case kMulSub:
+          for (; i != end; ++i) {
+            set_product(r[i->dst], *from[i->a], *from[i->b]);
+            set_difference(r[i->dst], r[i->dst], *from[i->c]);
+          }
+          break;
+        case kSubMul:
+          for (; i != end; ++i) {
+            // Not d = c - d: Boost computes an aliased subtrahend as
+            // -(d - c), which is -0 where c = d (tests/test_interpreter.cpp).
+            set_product(scratch, *from[i->a], *from[i->b]);
+            set_difference(r[i->dst], *from[i->c], scratch);
+          }
+          break;
+        case kMul2Add:
+          for (; i != end; ++i) {
+            set_product(r[i->dst], *from[i->a], *from[i->b]);
+            set_product(scratch, *from[i->c], *from[i->e]);
+            set_sum(r[i->dst], r[i->dst], scratch);
+          }
+          break;
+        case kMul2Sub:
+          for (; i != end; ++i) {
+            set_product(r[i->dst], *from[i->a], *from[i->b]);
+            set_product(scratch, *from[i->c], *from[i->e]);
+            set_difference(r[i->dst], r[i->dst], scratch);
+          }
+          break;
+        default: {
+          const Op op = static_cast<Op>(run.kind);
+          const bool trig = op == Op::Sin || op == Op::Cos || op == Op::Tan;
+          for (; i != end; ++i) {
+            const S& x = *from[i->a];
+            if (trig && (x > huge_ || x < -huge_)) {
+              // MPFR's argument reduction of a huge |x| takes minutes
+              // (nhs/expression.hpp, beyond_reduction): NaN, as the library's.
+              r[i->dst] = std::numeric_limits<S>::quiet_NaN();
+            } else {
+              set_function(op, r[i->dst], x, *from[i->b]);
+            }
+          }
+        }
+      }
     }
+    for (const GuardCheck& g : guards_)
+      if (!(*from[g.reg] > 0)) return g.guard + 1;
+    for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = *from[out_regs_[k]];
+  } else {
+    // Hardware types: the inputs copied into their registers, every operand
+    // read from the registers.
+    for (const Load& l : loads_) r[l.reg] = inputs[l.array][l.index];
+    for (const Run& run : runs_) {
+      const Instruction* i = code + run.begin;
+      const Instruction* const end = code + run.end;
+      switch (run.kind) {
+        case static_cast<int>(Op::Add):
+          for (; i != end; ++i) r[i->dst] = r[i->a] + r[i->b];
+          break;
+        case static_cast<int>(Op::Sub):
+          for (; i != end; ++i) r[i->dst] = r[i->a] - r[i->b];
+          break;
+        case static_cast<int>(Op::Mul):
+          for (; i != end; ++i) r[i->dst] = r[i->a] * r[i->b];
+          break;
+        case static_cast<int>(Op::Div):
+          for (; i != end; ++i) r[i->dst] = r[i->a] / r[i->b];
+          break;
+        case static_cast<int>(Op::Neg):
+          for (; i != end; ++i) r[i->dst] = -r[i->a];
+          break;
+        case kMulAdd:
+          for (; i != end; ++i) {
+            const S p = r[i->a] * r[i->b];
+            r[i->dst] = p + r[i->c];
+          }
+          break;
+        case kMulSub:
+          for (; i != end; ++i) {
+            const S p = r[i->a] * r[i->b];
+            r[i->dst] = p - r[i->c];
+          }
+          break;
+        case kSubMul:
+          for (; i != end; ++i) {
+            const S p = r[i->a] * r[i->b];
+            r[i->dst] = r[i->c] - p;
+          }
+          break;
+        case kMul2Add:
+          for (; i != end; ++i) {
+            const S p = r[i->a] * r[i->b], q = r[i->c] * r[i->e];
+            r[i->dst] = p + q;
+          }
+          break;
+        case kMul2Sub:
+          for (; i != end; ++i) {
+            const S p = r[i->a] * r[i->b], q = r[i->c] * r[i->e];
+            r[i->dst] = p - q;
+          }
+          break;
+        case kSinCos:
+          for (; i != end; ++i) set_sine_cosine(r[i->dst], r[i->b], r[i->a]);
+          break;
+        default: {
+          const Op op = static_cast<Op>(run.kind);
+          for (; i != end; ++i) r[i->dst] = apply_function(op, r[i->a], r[i->b]);
+        }
+      }
+    }
+    for (const GuardCheck& g : guards_)
+      if (!(r[g.reg] > 0)) return g.guard + 1;
+    for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = r[out_regs_[k]];
   }
-  for (const GuardCheck& g : guards_)
-    if (!(*from[g.reg] > 0)) return g.guard + 1;
-  for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = *from[out_regs_[k]];
   return 0;
 }
 

@@ -3,7 +3,10 @@
 // instead of the compiler. For systems known only at run time (system
 // files, nhs/studies/system_file.hpp): their fields are traced when they are
 // first used and then cost, per evaluation, the arithmetic of the generated
-// code plus one dispatch per operation (reports/README.md gives the ratio).
+// code plus, per operation, the reading of its register numbers
+// (reports/README.md gives the ratio). The operations are scheduled in runs
+// of one kind (one dispatch per run), and a product used once by a sum or
+// difference is fused into it.
 //
 // The same semantics as the emitted function: only the nodes that an output
 // or a guard needs are evaluated; the nodes that do not depend on the
@@ -42,11 +45,21 @@ class Interpreter {
   int operations() const { return operations_; }
 
  private:
-  /// Consecutive operations of one kind (the schedule groups the ready
-  /// operations by kind, so that the dispatch is once per run).
+  /// One scheduled operation: d = op(a, b), or a fused form of the
+  /// graph's nodes (kind > Op::Atanh): a product whose only use is a sum or
+  /// difference is evaluated inside it (d = a*b + c, a*b - c, c - a*b,
+  /// a*b + c*e, a*b - c*e), rounded as the unfused nodes are (the product
+  /// is rounded to S before the sum; interpret.cpp is compiled without
+  /// contraction into fused multiply-adds); in the hardware types, sin a
+  /// and cos a by one sincos call (d and register b).
+  struct Instruction {
+    int dst, a, b, c, e;  ///< registers; unused operands repeat dst
+  };
+  /// Consecutive instructions of one kind (the schedule groups the ready
+  /// ones by kind, so that the dispatch is once per run).
   struct Run {
-    Op op;
-    int begin, end;  ///< into dst_, a_, b_
+    int kind;        ///< an Op, or one of the fused kinds (interpret.cpp)
+    int begin, end;  ///< into code_
   };
   struct Load {
     int reg, array, index;
@@ -55,12 +68,13 @@ class Interpreter {
     int reg, guard;
   };
   std::vector<Run> runs_;
-  std::vector<int> dst_, a_, b_;      ///< registers of each scheduled operation
+  std::vector<Instruction> code_;
   std::vector<Load> loads_;
   std::vector<GuardCheck> guards_;    ///< in node order, checked after the operations
   std::vector<int> out_regs_;
   int operations_ = 0;
-  mutable std::vector<S> regs_;
+  S huge_;                            ///< 1e300: beyond it sin, cos, tan give NaN (expression.hpp)
+  mutable std::vector<S> regs_;       ///< the last register is scratch (fused kinds)
   /// Where each register's value is read from: itself, or (multiprecision
   /// types, whose copies cost) the caller's input element, set per run.
   mutable std::vector<const S*> from_;
