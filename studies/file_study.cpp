@@ -24,7 +24,7 @@ using expression::Program;
 /// The constants of every program of a file, in S.
 template <class S>
 struct FileConstants {
-  Constants<S> T, V, F, C, psi, chart, bodies;
+  Constants<S> T, V, F, C, psi, chart, bodies, singular;
   explicit FileConstants(const SystemFile& f)
       : T(constants_of<S>(f.kinetic_energy)),
         V(f.potential ? constants_of<S>(*f.potential) : Constants<S>{}),
@@ -32,7 +32,8 @@ struct FileConstants {
         C(constants_of<S>(f.constraints)),
         psi(f.parametrization ? constants_of<S>(*f.parametrization) : Constants<S>{}),
         chart(f.chart ? constants_of<S>(*f.chart) : Constants<S>{}),
-        bodies(f.bodies ? constants_of<S>(*f.bodies) : Constants<S>{}) {}
+        bodies(f.bodies ? constants_of<S>(*f.bodies) : Constants<S>{}),
+        singular(f.singular ? constants_of<S>(*f.singular) : Constants<S>{}) {}
 };
 
 /// The description of a system file (describe(), system.hpp), in base
@@ -47,6 +48,7 @@ struct FileDescription {
     if (member == "parametrization") return file->parametrization.has_value();
     if (member == "bodies") return file->bodies.has_value();
     if (member == "nonconservative_force") return file->forces.has_value();
+    if (member == "singular_margins") return file->singular.has_value();
     return true;
   }
   template <class T>
@@ -76,6 +78,19 @@ struct FileDescription {
   template <class T>
   void nonconservative_force(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& F) const {
     evaluate(*file->forces, c->F, p, {&q, &qd}, F.data());
+  }
+  /// [singular]: one margin per singular set, in the file's order: |its
+  /// expression| at (q, qd) (both size n), named "margin_<key>", with the
+  /// set's meaning as condition. Precondition: declares("singular_margins").
+  std::vector<Margin<S>> singular_margins(const Params<S>& p, const Vec<S>& q, const Vec<S>& qd) const {
+    using std::abs;
+    std::vector<S> v(file->singular->outputs.size());
+    evaluate(*file->singular, c->singular, p, {&q, &qd}, v.data());
+    std::vector<Margin<S>> out;
+    out.reserve(v.size());
+    for (std::size_t k = 0; k < v.size(); ++k)
+      out.push_back({file->singular_sets[k].name, S(abs(v[k])), file->singular_sets[k].condition});
+    return out;
   }
   template <class T>
   void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) const {
@@ -236,6 +251,15 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
       for (auto& v : qd) v = uniform<S>(rng, -1, 1);
       s.qdot = project_velocity(sys, s.q, qd);
     }
+    // Near a singular set of [singular]: refused, as the built-ins redraw.
+    if (sys.singular_margins) {
+      const S floor = file_random_state_margin_floor<S>();
+      for (const Margin<S>& mg : sys.singular_margins(s.q, s.qdot))
+        if (!(mg.value >= floor))
+          throw SingularState(mg.condition, "random state near a singular set: " + mg.condition + " (" +
+                                                mg.name + " = " + to_string<S>(mg.value) + " < " +
+                                                to_string<S>(floor) + ") " + state_context(s.q, s.qdot));
+    }
     return s;
   };
   return st;
@@ -310,6 +334,18 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   if (!s0.q.allFinite() || !s0.qdot.allFinite())
     throw FileError(file->where("initial"), "the initial state is not finite: q = " + to_string(s0.q) +
                                                 ", qdot = " + to_string(s0.qdot));
+  // The default state and each [[exact]] motion's start are off the
+  // singular sets of [singular] (nhs run refuses a state on one).
+  const auto require_regular = [&file](const System<S>& s, const State<S>& x, const std::string& where,
+                                       const std::string& what) {
+    if (!s.singular_margins) return;
+    for (const Margin<S>& mg : s.singular_margins(x.q, x.qdot))
+      if (!(mg.value > 0))
+        throw FileError(file->where(where), what + " is on a singular set of [singular]: " + mg.condition +
+                                                " (" + mg.name + " = " + to_string<S>(mg.value) +
+                                                ", expected > 0) " + state_context(x.q, x.qdot));
+  };
+  require_regular(sys, s0, "initial", "the initial state");
   const S tol = S(1e-30);
   if (sys.has_parametrization()) {
     std::mt19937_64 rng(20261124);
@@ -362,13 +398,16 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
                       "exact motion '" + mo.name + "' does not start on the constraint manifold: C = " +
                           to_string(C) + " at t = 0, q = " + to_string(mo.initial.q) +
                           ", qdot = " + to_string(mo.initial.qdot));
+    require_regular(msys, mo.initial, "exact." + std::to_string(k), "exact motion '" + mo.name + "' at t = 0");
   }
   const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
   Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
   if (!in.g.allFinite() || eig.eigenvalues().minCoeff() <= 0)
     throw FileError(file->where("dynamics.kinetic_energy"),
-                    "the metric g = d^2T/dqdot^2 is not positive definite at the initial state "
-                    "(eigenvalues " + to_string(Vec<S>(eig.eigenvalues())) + ")");
+                    std::string("the metric g = d^2T/dqdot^2") +
+                        (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "") +
+                        " is not positive definite at the initial state "
+                        "(eigenvalues " + to_string(Vec<S>(eig.eigenvalues())) + ")");
 }
 
 }  // namespace detail

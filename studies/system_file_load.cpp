@@ -1,7 +1,8 @@
 // Reading and checking system files (nhs/studies/system_file.hpp): TOML by
 // toml++ (Debian libtomlplusplus-dev), expressions by nhs/expression.hpp,
 // the symbolic checks (linearity of each constraint in qdot, holonomic
-// "constraints", constants that divide by zero) by GiNaC (Debian
+// "constraints", constants that divide by zero) and the kinetic energy of
+// [[bodies]] given without [dynamics] kinetic_energy by GiNaC (Debian
 // libginac-dev). docs/system-files.md says why these libraries.
 #include "nhs/studies/system_file.hpp"
 
@@ -13,9 +14,11 @@
 #include <toml++/toml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
-#include <sstream>
 #include <set>
+#include <sstream>
+#include <stdexcept>
 
 namespace nhs {
 namespace {
@@ -60,11 +63,13 @@ bool is_identifier(const std::string& s) {
 
 // --- GiNaC: symbolic checks ---------------------------------------------------
 
+// Every name of a file is a real quantity: real symbols, so that GiNaC
+// simplifies conjugate(x) to x (d|x|/dx = x/|x|, not (x + conjugate(x))/(2|x|)).
 struct Symbolic {
-  std::map<std::string, GiNaC::symbol> symbols;
-  const GiNaC::symbol& symbol(const std::string& name) {
+  std::map<std::string, GiNaC::realsymbol> symbols;
+  const GiNaC::realsymbol& symbol(const std::string& name) {
     auto it = symbols.find(name);
-    if (it == symbols.end()) it = symbols.emplace(name, GiNaC::symbol(name)).first;
+    if (it == symbols.end()) it = symbols.emplace(name, GiNaC::realsymbol(name)).first;
     return it->second;
   }
 };
@@ -124,14 +129,24 @@ GiNaC::ex checked_pow(const GiNaC::ex& base, const GiNaC::ex& exponent, std::siz
 
 // A power with a numeric exponent whose numerator or denominator exceeds 64
 // in magnitude: expand() ("(y_dot + x)^100000") or normal()'s gcd
-// ("acos(x_dot)^1e-10000") would not end.
+// ("acos(x_dot)^1e-10000") would not end. Likewise a numeric term of such
+// size in an exponent that is a sum: expand() splits b^(x + 8e8) into
+// b^x * b^8e8 and evaluates the latter ("pow(5^3, x_dot + 8e8)" did not end).
 bool has_large_power(const GiNaC::ex& e) {
   using namespace GiNaC;
-  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it)
-    if (is_a<power>(*it) && is_a<numeric>(it->op(1))) {
-      const numeric& k = ex_to<numeric>(it->op(1));
-      if (!k.is_rational() || abs(k.numer()) > 64 || k.denom() > 64) return true;
-    }
+  const auto large = [](const ex& k) {
+    if (!is_a<numeric>(k)) return false;
+    const numeric& v = ex_to<numeric>(k);
+    return !v.is_rational() || abs(v.numer()) > 64 || v.denom() > 64;
+  };
+  for (auto it = e.preorder_begin(); it != e.preorder_end(); ++it) {
+    if (!is_a<power>(*it)) continue;
+    const ex& k = it->op(1);
+    if (large(k)) return true;
+    if (is_a<add>(k))
+      for (std::size_t i = 0; i < k.nops(); ++i)
+        if (large(k.op(i))) return true;
+  }
   return false;
 }
 
@@ -188,6 +203,130 @@ GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
   }
   throw expression::ExpressionError(a.position, "cannot be evaluated symbolically");
 }
+
+// --- GiNaC -> Ast: the kinetic energy of the bodies ----------------------------
+
+// A GiNaC expression that the grammar of nhs/expression.hpp cannot write;
+// what() says which part and why.
+struct NotWritable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The GiNaC text of e, cut to 80 characters (for messages).
+std::string short_text(const GiNaC::ex& e) {
+  std::ostringstream out;
+  out << e;
+  std::string s = out.str();
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+// Writes a GiNaC expression as a syntax tree (Ast) of nhs/expression.hpp,
+// node by node, so that Program compiles it like a file's own text: exact
+// rationals stay exact (a finite decimal as one literal, converted once per
+// precision, correctly rounded; another rational as integer/integer), a
+// rational exponent stays a literal one (x^2, x^(-1/2) compile to products
+// and square roots), pi is the constant pi. Sums and products are split in
+// balanced halves (nesting log2 of the terms). Throws NotWritable for what
+// the grammar has no word for (complex or inexact numbers, constants other
+// than pi, functions other than those of expression::functions()), and
+// beyond kMaxNodes nodes (a tree, where GiNaC shares subexpressions).
+class AstWriter {
+ public:
+  static constexpr std::size_t kMaxNodes = 1000000;
+
+  Ast write(const GiNaC::ex& e) {
+    using namespace GiNaC;
+    if (is_a<numeric>(e)) return number(ex_to<numeric>(e));
+    if (is_a<symbol>(e)) return leaf(Kind::Name, ex_to<symbol>(e).get_name());
+    if (is_a<constant>(e)) {
+      if (e.is_equal(Pi)) return leaf(Kind::Name, "pi");
+      throw NotWritable("the constant " + short_text(e) + " (expressions know only pi)");
+    }
+    if (is_a<add>(e) || is_a<mul>(e)) {
+      std::vector<Ast> items;
+      for (std::size_t i = 0; i < e.nops(); ++i) items.push_back(write(e.op(i)));
+      return balanced(is_a<add>(e) ? Kind::Add : Kind::Mul, items, 0, items.size());
+    }
+    if (is_a<power>(e)) {
+      const ex& exponent = e.op(1);
+      if (is_a<numeric>(exponent) && ex_to<numeric>(exponent).is_rational())
+        return node(Kind::Pow, "", {write(e.op(0)), rational_exponent(ex_to<numeric>(exponent))});
+      return node(Kind::Pow, "", {write(e.op(0)), write(exponent)});
+    }
+    if (is_a<function>(e)) {
+      const std::string name = ex_to<function>(e).get_name();
+      const auto& known = expression::functions();
+      const bool writable = name != "pow" && std::any_of(known.begin(), known.end(), [&](const auto& f) {
+                              return f.first == name && static_cast<std::size_t>(f.second) == e.nops();
+                            });
+      if (!writable) throw NotWritable("the function in " + short_text(e) + " (not one of the expressions')");
+      std::vector<Ast> args;
+      for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(write(e.op(i)));
+      return node(Kind::Call, name, std::move(args));
+    }
+    throw NotWritable("the term " + short_text(e));
+  }
+
+ private:
+  std::size_t nodes_ = 0;
+
+  Ast node(Kind kind, std::string text, std::vector<Ast> args) {
+    if (++nodes_ > kMaxNodes)
+      throw NotWritable("more than " + std::to_string(kMaxNodes) + " nodes written out");
+    Ast a;
+    a.kind = kind;
+    a.text = std::move(text);
+    a.args = std::move(args);
+    return a;
+  }
+  Ast leaf(Kind kind, std::string text) { return node(kind, std::move(text), {}); }
+  static std::string digits(const GiNaC::numeric& integer) {
+    std::ostringstream out;
+    out << integer;
+    return out.str();
+  }
+  Ast balanced(Kind kind, std::vector<Ast>& items, std::size_t lo, std::size_t hi) {
+    if (hi - lo == 1) return std::move(items[lo]);
+    const std::size_t mid = lo + (hi - lo) / 2;
+    Ast left = balanced(kind, items, lo, mid);
+    Ast right = balanced(kind, items, mid, hi);
+    return node(kind, "", {std::move(left), std::move(right)});
+  }
+  // A rational as an exact constant: an integer, a finite decimal as one
+  // literal ("<digits>e-<k>"), or integer/integer; negative: -(...).
+  Ast number(const GiNaC::numeric& v) {
+    using namespace GiNaC;
+    if (!v.is_rational()) throw NotWritable("the number " + short_text(v) + " (not an exact real rational)");
+    if (v.is_negative()) return node(Kind::Neg, "", {number(-v)});
+    if (v.is_integer()) return leaf(Kind::Number, digits(v));
+    const numeric num = v.numer(), den = v.denom();
+    numeric rest = den;
+    long twos = 0, fives = 0;
+    while (irem(rest, numeric(2)).is_zero()) {
+      rest = iquo(rest, numeric(2));
+      ++twos;
+    }
+    while (irem(rest, numeric(5)).is_zero()) {
+      rest = iquo(rest, numeric(5));
+      ++fives;
+    }
+    if (rest == 1) {
+      const long k = std::max(twos, fives);
+      const numeric scaled = v * numeric(10).power(numeric(k));  // an integer
+      return leaf(Kind::Number, digits(scaled) + "e-" + std::to_string(k));
+    }
+    return node(Kind::Div, "", {leaf(Kind::Number, digits(num)), leaf(Kind::Number, digits(den))});
+  }
+  // An exponent in the forms Program recognizes as a literal rational
+  // (k, -k, p/q, -(p/q)): integer and half-integer powers become products
+  // and square roots, as in a file's own text.
+  Ast rational_exponent(const GiNaC::numeric& v) {
+    if (v.is_negative()) return node(Kind::Neg, "", {rational_exponent(-v)});
+    if (v.is_integer()) return leaf(Kind::Number, digits(v));
+    return node(Kind::Div, "", {leaf(Kind::Number, digits(v.numer())), leaf(Kind::Number, digits(v.denom()))});
+  }
+};
 
 // --- the loader -----------------------------------------------------------------
 
@@ -303,14 +442,18 @@ class Loader {
     return v;
   }
 
-  // n expressions from an array node (size checked).
+  // n expressions from an array node (size checked); their GiNaC forms
+  // appended to `symbolic` when given.
   void array_into(const toml::node& n, const std::string& what, std::size_t size, const Bindings& b,
-                  Program& program) {
+                  Program& program, std::vector<GiNaC::ex>* symbolic = nullptr) {
     const auto items = array_of(n, what);
     if (items.size() != size)
       fail(n, what + " has " + std::to_string(items.size()) + " entries, expected " + std::to_string(size));
-    for (std::size_t i = 0; i < items.size(); ++i)
-      expression_into(*items[i], what + "[" + std::to_string(i + 1) + "]", b, program);
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      GiNaC::ex e;
+      expression_into(*items[i], what + "[" + std::to_string(i + 1) + "]", b, program, &e);
+      if (symbolic) symbolic->push_back(e);
+    }
   }
 
   // { formulation = "reason" }: formulations that cannot follow a motion.
@@ -336,13 +479,15 @@ class Loader {
   void read_initial();
   void read_bodies();
   void read_invariants();
+  void read_singular();
   void read_exact();
 };
 
 void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
-                         "parametrization", "chart", "initial", "bodies", "invariants", "exact"});
+                         "parametrization", "chart", "initial", "bodies", "invariants", "singular",
+                         "exact"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
@@ -585,6 +730,16 @@ void Loader::read_bodies() {
   const Bindings qqd = bind({{&q, 0}}, true);
   const Bindings qonly = bind({{&q, 0}});
   const Bindings params = bind({});
+  // Each body's kinetic energy (GiNaC), for T when [dynamics] has none:
+  // 1/2 m |dr/dt|^2 with dr/dt = sum_i dr/dq^i q^i_dot (positions depend on
+  // q alone), plus 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space).
+  const bool derive_T = f_.kinetic_energy.outputs.empty();
+  const auto velocity = [&](const GiNaC::ex& r) {
+    GiNaC::ex v = 0;
+    for (const auto& c : q) v += r.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
+    return v;
+  };
+  Ast T;
   Program p;
   int k = 0;
   for (const toml::node& b : *node->as_array()) {
@@ -594,40 +749,67 @@ void Loader::read_bodies() {
     known_keys(t, what, {"mass", "position", "angular_velocity", "inertia"});
     FileBody body;
     body.first = static_cast<int>(p.outputs.size());
-    expression_into(*required(t, "mass", what, b), what + " mass", params, p);
+    GiNaC::ex mass;
+    expression_into(*required(t, "mass", what, b), what + " mass", params, p, &mass);
     const toml::node* pos = required(t, "position", what, b);
     const auto items = array_of(*pos, what + " position");
     if (items.size() != 2 && items.size() != 3)
       fail(*pos, what + " position has " + std::to_string(items.size()) + " entries, expected 2 (plane) or 3 (space)");
     body.dimension = static_cast<int>(items.size());
-    for (std::size_t i = 0; i < items.size(); ++i)
-      expression_into(*items[i], what + " position[" + std::to_string(i + 1) + "]", qonly, p);
-    const toml::node* w = t.get("angular_velocity");
-    const toml::node* J = t.get("inertia");
-    if ((w != nullptr) != (J != nullptr))
+    std::vector<GiNaC::ex> r, w, J;
+    array_into(*pos, what + " position", items.size(), qonly, p, &r);
+    const toml::node* wn = t.get("angular_velocity");
+    const toml::node* Jn = t.get("inertia");
+    if ((wn != nullptr) != (Jn != nullptr))
       fail(b, what + " needs both angular_velocity and inertia (a rigid body) or neither (a point mass)");
-    if (!w) {
+    if (!wn) {
       body.kind = FileBody::Kind::Point;
     } else if (body.dimension == 2) {
       body.kind = FileBody::Kind::Planar;
-      expression_into(*w, what + " angular_velocity (about the plane's normal)", qqd, p);
-      expression_into(*J, what + " inertia (about the normal through the centre of mass)", params, p);
+      w.emplace_back();
+      J.emplace_back();
+      expression_into(*wn, what + " angular_velocity (about the plane's normal)", qqd, p, &w[0]);
+      expression_into(*Jn, what + " inertia (about the normal through the centre of mass)", params, p, &J[0]);
     } else {
       body.kind = FileBody::Kind::Space;
-      array_into(*w, what + " angular_velocity", 3, qqd, p);
-      const auto rows = array_of(*J, what + " inertia");
-      if (rows.size() != 3) fail(*J, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
+      array_into(*wn, what + " angular_velocity", 3, qqd, p, &w);
+      const auto rows = array_of(*Jn, what + " inertia");
+      if (rows.size() != 3) fail(*Jn, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
       for (std::size_t i = 0; i < 3; ++i)
-        array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p);
+        array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p, &J);
     }
     f_.body_layout.push_back(body);
+    if (!derive_T) continue;
+    try {
+      GiNaC::ex v2 = 0;
+      for (const GiNaC::ex& x : r) v2 += GiNaC::pow(velocity(x), 2);
+      GiNaC::ex Tk = mass * v2 / 2;
+      if (body.kind == FileBody::Kind::Planar) Tk += J[0] * GiNaC::pow(w[0], 2) / 2;
+      if (body.kind == FileBody::Kind::Space)
+        for (std::size_t i = 0; i < 3; ++i)
+          for (std::size_t j = 0; j < 3; ++j) Tk += w[i] * J[3 * i + j] * w[j] / 2;
+      Ast a = AstWriter().write(Tk);
+      if (k == 1) {
+        T = std::move(a);
+      } else {
+        Ast sum;
+        sum.kind = Kind::Add;
+        sum.args.push_back(std::move(T));
+        sum.args.push_back(std::move(a));
+        T = std::move(sum);
+      }
+    } catch (const std::exception& e) {
+      fail(b, what + ": [dynamics] gives no kinetic_energy, and this body's kinetic energy cannot be "
+                     "written as an expression: " + e.what() + "; give kinetic_energy in [dynamics]");
+    }
   }
   f_.bodies = std::move(p);
-  // T from the bodies when [dynamics] has none: written out as an
-  // expression would need the bodies' velocities; instead the loader
-  // requires kinetic_energy (the bodies' T is then checked against it).
-  if (f_.kinetic_energy.outputs.empty())
-    fail(*node, "[[bodies]] without [dynamics] kinetic_energy: give T as well (it is checked against the bodies)");
+  if (derive_T) {
+    // The names are the file's, bound as in kinetic_energy: this cannot fail.
+    f_.kinetic_energy.add(T, qqd);
+    f_.kinetic_energy_from_bodies = true;
+    f_.locations["dynamics.kinetic_energy"] = where(*node);
+  }
 }
 
 void Loader::read_invariants() {
@@ -644,6 +826,46 @@ void Loader::read_invariants() {
     expression_into(v, "invariant " + name, qqd, p);
   }
   if (!f_.invariant_names.empty()) f_.invariants = std::move(p);
+}
+
+void Loader::read_singular() {
+  const toml::node* node = root_.get("singular");
+  if (!node) return;
+  f_.locations["singular"] = where(*node);
+  const std::string forms =
+      "a margin expression (in quotes) or a table { margin = \"expression\", meaning = \"...\" }";
+  if (!node->is_table()) fail(*node, "[singular] must be a table of named singular sets, each " + forms);
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  Program p;
+  for (auto&& [k, v] : in_file_order(*node->as_table())) {
+    const std::string key(k.str());
+    const bool csv_name = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!csv_name)
+      throw FileError(where(k.source()), "singular set '" + key + "' is not a name (letters, digits and "
+                                         "'_': it becomes the column margin_" + key + ")");
+    const std::string name = "margin_" + key;
+    if (std::find(f_.invariant_names.begin(), f_.invariant_names.end(), name) != f_.invariant_names.end())
+      throw FileError(where(k.source()), "singular set '" + key + "': its column " + name +
+                                             " is already the name of an invariant");
+    const toml::node* margin = &v;
+    std::string meaning;
+    if (v.is_table()) {
+      const std::string table = "singular." + key;
+      known_keys(*v.as_table(), table, {"margin", "meaning"});
+      margin = required(*v.as_table(), "margin", table, v);
+      if (const auto* m = v.as_table()->get("meaning")) meaning = string_of(*m, "singular " + key + " meaning");
+    } else if (!v.is_string()) {
+      fail(v, "singular set " + key + " must be " + forms);
+    }
+    expression_into(*margin, "singular " + key + " margin", qqd, p);
+    if (meaning.empty())
+      meaning = "singular set " + key + " (" + string_of(*margin, "singular " + key + " margin") + " = 0)";
+    f_.singular_sets.push_back({name, meaning});
+  }
+  if (!f_.singular_sets.empty()) f_.singular = std::move(p);
 }
 
 void Loader::read_exact() {
@@ -717,6 +939,7 @@ std::shared_ptr<const SystemFile> Loader::load() {
   read_initial();
   read_bodies();
   read_invariants();
+  read_singular();
   read_exact();
   auto file = std::make_shared<const SystemFile>(std::move(f_));
   // The numerical checks give their own FileErrors with a location; another

@@ -17,8 +17,11 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 namespace nhs {
 namespace {
@@ -76,6 +79,38 @@ TEST(FileTraced, AgreesWithTheLibraryInDouble) {
 
 TEST(FileTraced, AgreesWithTheLibraryInMp50) {
   for (const auto& path : system_files()) check_traced_against_library<mp50>(path);
+}
+
+// T from [[bodies]] alone (the kinetic energy written out by the loader)
+// traces like a file's own T: every file of system_files() with [[bodies]],
+// copied without its kinetic_energy line.
+TEST(FileTraced, KineticEnergyFromBodiesAgreesWithTheLibrary) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_traced_bodies_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  int copies = 0;
+  for (const auto& path : system_files()) {
+    std::ifstream in(path);
+    std::ostringstream out;
+    std::string line;
+    bool bodies = false, removed = false;
+    while (std::getline(in, line)) {
+      bodies = bodies || line == "[[bodies]]";
+      if (line.rfind("kinetic_energy = \"", 0) == 0) {
+        removed = true;
+        continue;
+      }
+      out << line << '\n';
+    }
+    if (!bodies || !removed) continue;
+    const std::string copy = (dir / std::filesystem::path(path).filename()).string();
+    std::ofstream(copy) << out.str();
+    ASSERT_TRUE(cached_system_file(copy)->kinetic_energy_from_bodies) << copy;
+    check_traced_against_library<double>(copy);
+    check_traced_against_library<mp50>(copy);
+    ++copies;
+  }
+  EXPECT_GE(copies, 12);
+  std::filesystem::remove_all(dir);
 }
 
 // The interpreter's guards: at a state where the metric of a file's

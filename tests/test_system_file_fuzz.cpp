@@ -8,7 +8,8 @@
 // broken UTF-8, NUL), deleted; numbers replaced by huge, tiny and malformed
 // ones; names replaced by unknown or reserved ones; the file truncated;
 // (b) random files built from the keys of docs/system-files.md with random
-// expressions from the grammar of nhs/expression.hpp.
+// expressions from the grammar of nhs/expression.hpp ([[bodies]] without
+// kinetic_energy, so that T comes from them, and [singular] included).
 // The contract: load_system_file gives a loaded system, a FileError whose
 // what() starts with the path ("path:line:column: " for TOML syntax and
 // expression errors) or an IoError; never a crash, a hang (a watchdog
@@ -175,6 +176,40 @@ q = ["t", "0", "0", "t/2"]
 qdot = ["1", "0", "0", "1/2"]
 )TOML";
 
+// T from the bodies alone (no kinetic_energy), and singular sets.
+const char* const kBodiesOnly = R"TOML(name = "sleigh-bodies"
+coordinates = ["x", "y", "theta"]
+
+[parameters]
+m = "2"
+I = "0.3"
+a = "0.25"
+
+[dynamics]
+potential = "0.5*x^2"
+
+[constraints]
+blade = "-x_dot*sin(theta) + y_dot*cos(theta) - a*theta_dot"
+
+[initial]
+q = ["0.5", "0", "0.3"]
+qdot = ["cos(0.3)", "sin(0.3)", "0"]
+
+[[bodies]]
+mass = "m"
+position = ["x + a*cos(theta)", "y + a*sin(theta)"]
+angular_velocity = "theta_dot"
+inertia = "I"
+
+[[bodies]]
+mass = "m/10"
+position = ["x", "y", "abs(sin(theta))/3"]
+
+[singular]
+x_axis = "x"
+heading = { margin = "cos(theta)", meaning = "heading across the y axis" }
+)TOML";
+
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   std::ostringstream s;
@@ -201,7 +236,7 @@ const std::vector<std::string> kInsertions = {
     "*", "/", "#", "\n", "\t", " ", "\\", "\\u", "\\U0001F600", "\xc3\xa9", "\xe2\x88\x9a",
     "\xff", "\xc3", "\x80", "\xf0\x9f\x98\x80", std::string(1, '\0'), "\r", "[[", "]]",
     "\"\"\"", "'''", "^^", "()", "sin(", "1e999", "x_dot", "[dynamics]\n", "[[bodies]]\n",
-    "\n[initial]\n", "= \"x\"\n"};
+    "\n[initial]\n", "= \"x\"\n", "\n[singular]\n", "margin = "};
 
 const std::vector<std::string> kFunctions = {"sin",  "cos",   "tan",   "asin",  "acos", "atan",
                                              "atan2", "sinh", "cosh",  "tanh",  "asinh", "acosh",
@@ -447,6 +482,9 @@ class Generator {
             << (chance(0.03) ? ", extra = 1" : "") << " }\n";
       }
     }
+    // Bodies (below) decided here: with bodies, T is left to them half the time.
+    const int bodies = chance(0.2) ? 1 + pick(2) : 0;
+    const bool T_from_bodies = bodies > 0 && chance(0.5);
     if (chance(0.95)) {
       f << "\n[dynamics]\n";
       std::string T;
@@ -454,7 +492,7 @@ class Generator {
         T += (i ? " + " : "") + (params.empty() ? std::string("1") : params[0]) + "/2*" + qd[i] + "^2";
       if (chance(0.3)) T += " + " + expression(qqd, 2) + "*" + one_of(qd) + "^2";
       if (chance(0.1)) T = expression(qqd, 4);
-      if (chance(0.97)) f << "kinetic_energy = " << value_or_odd(quoted(T)) << "\n";
+      if (!T_from_bodies && chance(0.97)) f << "kinetic_energy = " << value_or_odd(quoted(T)) << "\n";
       if (chance(0.5)) f << "potential = " << value_or_odd(quoted(expression(qp, 3))) << "\n";
       if (chance(0.3)) {
         f << "forces = {";
@@ -500,7 +538,6 @@ class Generator {
         f << "qdot = " << value_or_odd(array(v0)) << "\n";
       }
     }
-    const int bodies = chance(0.2) ? 1 + pick(2) : 0;
     for (int b = 0; b < bodies; ++b) {
       f << "\n[[bodies]]\nmass = " << value_or_odd(quoted(params.empty() ? number() : params[0])) << "\n";
       const bool space = chance(0.4);
@@ -521,6 +558,17 @@ class Generator {
     if (chance(0.2)) {
       f << "\n[invariants]\n";
       for (int k = 0; k < 1 + pick(3); ++k) f << "I" << k << " = " << value_or_odd(quoted(expression(qqd, 3))) << "\n";
+    }
+    if (chance(0.2)) {
+      f << "\n[singular]\n";
+      for (int k = 0; k < 1 + pick(3); ++k) {
+        const std::string key = chance(0.95) ? "S" + std::to_string(k) : one_of(kHostileNames);
+        if (chance(0.5))
+          f << key << " = " << value_or_odd(quoted(expression(qqd, 3))) << "\n";
+        else
+          f << key << " = { margin = " << value_or_odd(quoted(expression(qqd, 3)))
+            << (chance(0.7) ? ", meaning = \"m\"" : "") << (chance(0.03) ? ", extra = 1" : "") << " }\n";
+      }
     }
     if (chance(0.1)) {
       f << "\n[[exact]]\nname = \"e\"\n";
@@ -641,7 +689,7 @@ TEST(SystemFileFuzz, EveryFileLoadsOrFailsWithAFileError) {
   const int cases = cases_env ? std::atoi(cases_env) : kDefaultCases;
 
   std::vector<std::string> seeds = {read_text(fs::path(NHS_SOURCE_DIR) / "studies/files/skate.toml"),
-                                    kKnife, kNonlinear, kForces, kSpace};
+                                    kKnife, kNonlinear, kForces, kSpace, kBodiesOnly};
   ASSERT_FALSE(seeds[0].empty()) << "cannot read studies/files/skate.toml under " << NHS_SOURCE_DIR;
 
   const fs::path dir = fs::temp_directory_path() / ("nhs_fuzz_" + std::to_string(::getpid()));

@@ -3,10 +3,13 @@
 // built-in study written as TOML, so the file's system and the built-in's
 // must give the same accelerations, multipliers and reactions in every
 // formulation that applies to both, at the same random regular states and
-// parameters (double and mp50); each file's closed-form motions lie on C,
-// agree with the built-in's closed forms and are followed by the
-// formulations; and load_system_file() refuses bad files with
-// "path:line:column: reason".
+// parameters (double and mp50), and the same singular margins ([singular]);
+// each file's closed-form motions lie on C, agree with the built-in's
+// closed forms and are followed by the formulations; every file with
+// [[bodies]], copied without its kinetic_energy (T then comes from the
+// bodies), gives the same T and qddot as the file; [singular] gives named
+// margins, and random states near them are refused; and load_system_file()
+// refuses bad files with "path:line:column: reason".
 #include "random_states.hpp"
 #include "scalar_test.hpp"
 
@@ -14,17 +17,21 @@
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
+#include "nhs/singular_set.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 
 #include <Eigen/SVD>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -142,6 +149,27 @@ TYPED_TEST(SystemFiles, DescriptionMatchesBuiltin) {
     // psi evaluated in another order of operations: a few roundings.
     EXPECT_LE(vec_difference<S>(xf.q, xb.q), S(0)) << what;
     EXPECT_LE(vec_difference<S>(xf.qdot, xb.qdot), S(4) * epsilon<S>()) << what;
+    // The file's [singular] is the built-in's singular_margins: same names
+    // and conditions, the same values to a few roundings (another order of
+    // operations, e.g. max(a, b) written (a + b + |a - b|)/2), at the
+    // default state and at random states of the built-in.
+    EXPECT_EQ(static_cast<bool>(fsys.singular_margins), static_cast<bool>(bsys.singular_margins)) << what;
+    if (fsys.singular_margins && bsys.singular_margins) {
+      std::mt19937_64 rng(20261125);
+      for (int k = 0; k < 20; ++k) {
+        const State<S> x = k == 0 ? xb : p.builtin->random_state(bsys, rng);
+        const auto mb = bsys.singular_margins(x.q, x.qdot);
+        const auto mf = fsys.singular_margins(x.q, x.qdot);
+        ASSERT_EQ(mf.size(), mb.size()) << what;
+        for (std::size_t i = 0; i < mb.size(); ++i) {
+          EXPECT_EQ(mf[i].name, mb[i].name) << what;
+          EXPECT_EQ(mf[i].condition, mb[i].condition) << what;
+          using std::abs;
+          EXPECT_LE(abs(mf[i].value - mb[i].value), S(4) * epsilon<S>() * (S(1) + abs(mb[i].value)))
+              << what << " " << mb[i].name << " state " << k;
+        }
+      }
+    }
     // Every file invariant is one of the built-in's conserved invariants,
     // with the same value at the default state.
     const auto bi = p.builtin->invariants(bsys);
@@ -387,6 +415,125 @@ TEST(SystemFiles, SpecialMotionsIntegrate) {
   EXPECT_GT(checked, 0);
 }
 
+// --- T from [[bodies]] alone ----------------------------------------------------
+
+/// Every file of studies/files/ and examples/ that has [[bodies]].
+std::vector<std::string> files_with_bodies() {
+  std::vector<std::string> out;
+  for (const char* dir : {"/studies/files", "/examples"})
+    for (const auto& e : std::filesystem::directory_iterator(std::string(NHS_SOURCE_DIR) + dir)) {
+      if (e.path().extension() != ".toml") continue;
+      std::ifstream in(e.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      if (text.find("\n[[bodies]]") != std::string::npos) out.push_back(e.path().string());
+    }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+/// A copy of the file at `path` in `dir` without its [dynamics]
+/// kinetic_energy line (every file writes T on one line; checked: exactly
+/// one line removed), so that T comes from the bodies. Returns its path.
+std::string copy_without_kinetic_energy(const std::string& path, const std::filesystem::path& dir) {
+  std::ifstream in(path);
+  std::ostringstream out;
+  std::string line;
+  int removed = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("kinetic_energy = \"", 0) == 0 && line.back() == '"') {
+      ++removed;
+      continue;
+    }
+    out << line << '\n';
+  }
+  EXPECT_EQ(removed, 1) << path;
+  const std::string copy = (dir / std::filesystem::path(path).filename()).string();
+  std::ofstream(copy) << out.str();
+  return copy;
+}
+
+// Each file with [[bodies]], copied without its kinetic_energy, derives T
+// from the bodies (sum 1/2 m |dr/dt|^2 + 1/2 omega . J omega, written out
+// by GiNaC): at 20 random states of the file (half at randomized
+// parameters), T agrees with the file's to a few roundings (another order
+// of operations: 8 eps relative; measured at most 0.9 eps in double and
+// 1.5 eps in mp50), and qddot, in every formulation, to the file system's
+// own agreement with its built-in (agreement_tolerance: 10 kappa eps in
+// double, kappa the condition number of the KKT matrix; 1e-45 in mp50;
+// measured at most 1.3 kappa eps in double and 10.4 eps = 1e-49 in mp50).
+TYPED_TEST(SystemFiles, KineticEnergyFromBodiesAgrees) {
+  using S = TypeParam;
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("nhs_bodies_only_" + std::string(ScalarName<S>::value) + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto files = files_with_bodies();
+  EXPECT_GE(files.size(), 12u);
+  for (const std::string& path : files) {
+    const std::string copy = copy_without_kinetic_energy(path, dir);
+    std::shared_ptr<const SystemFile> with_T, from_bodies;
+    ASSERT_NO_THROW(with_T = load_system_file(path)) << path;
+    try {
+      from_bodies = load_system_file(copy);
+    } catch (const std::exception& e) {
+      FAIL() << copy << ": " << e.what();
+    }
+    EXPECT_FALSE(with_T->kinetic_energy_from_bodies) << path;
+    EXPECT_TRUE(from_bodies->kinetic_energy_from_bodies) << copy;
+    const Study<S> a = file_study<S>(with_T);
+    const Study<S> b = file_study<S>(from_bodies);
+    std::mt19937_64 rng(20261126);
+    Worst<S> worst;
+    int compared = 0;
+    for (int k = 0; k < 20; ++k) {
+      const std::vector<S> values = k % 2 ? randomized_parameters(a, rng) : a.default_parameters();
+      const System<S> asys = a.build(values);
+      const System<S> bsys = b.build(values);
+      State<S> x;
+      try {
+        x = a.random_state(asys, rng);
+      } catch (const InvalidState&) {
+        continue;  // near a singular set, or outside psi's domain: not a comparison
+      }
+      using std::abs;
+      const S Ta = asys.kinetic_energy(x.q, x.qdot), Tb = bsys.kinetic_energy(x.q, x.qdot);
+      const S dT = abs(Ta - Tb) / (S(1) + abs(Ta));
+      worst.note("T", dT);
+      EXPECT_LE(dT, S(8) * epsilon<S>()) << copy << " state " << k << ": T " << Ta << " vs " << Tb;
+      S kappa = 1;
+      if constexpr (std::is_same_v<S, double>)
+        kappa = kkt_condition<S>(inertia(asys, x.q, x.qdot), constraint_jacobians(asys, x.q, x.qdot));
+      const S tol = agreement_tolerance<S>(kappa);
+      for (const auto& f : formulations<S>()) {
+        if (!f->not_applicable_reason(asys).empty()) continue;
+        ASSERT_EQ(f->not_applicable_reason(bsys), "") << copy << " " << f->name();
+        Acceleration<S> aa, ab;
+        try {
+          aa = f->acceleration(asys, x.q, x.qdot);
+        } catch (const SingularState&) {
+          // The same state must be singular for T from the bodies.
+          EXPECT_THROW((void)f->acceleration(bsys, x.q, x.qdot), SingularState) << copy << " " << f->name();
+          continue;
+        }
+        ab = f->acceleration(bsys, x.q, x.qdot);
+        const S dq = relative_difference<S>(aa.qddot, ab.qddot);
+        worst.note(f->name() + " qddot / kappa", dq / kappa);
+        EXPECT_LE(dq, tol) << copy << " " << f->name() << " state " << k << ": qddot "
+                           << to_string(aa.qddot) << " vs " << to_string(ab.qddot);
+        ++compared;
+      }
+    }
+    EXPECT_GT(compared, 0) << copy;
+    S worst_qddot = 0;
+    for (const auto& [key, w] : worst.by_key)
+      if (key != "T") worst_qddot = std::max(worst_qddot, w);
+    std::cout << "[ bodies T ] " << ScalarName<S>::value << " " << from_bodies->info.name << ": T "
+              << static_cast<double>(worst.by_key["T"] / epsilon<S>()) << " eps, qddot "
+              << static_cast<double>(worst_qddot / epsilon<S>()) << " kappa eps (" << compared
+              << " comparisons)\n";
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // --- the loader's error messages -----------------------------------------------
 
 /// A valid file (the skate without incline) whose lines the cases edit.
@@ -418,6 +565,7 @@ omega = "theta_dot"
 q = ["0", "0", "0"]
 z = ["1", "0.5"]
 )toml";
+
 
 /// `text` with the first occurrence of `from` replaced by `to` (which must occur).
 std::string edit(std::string text, const std::string& from, const std::string& to) {
@@ -508,6 +656,51 @@ std::vector<BadFile> bad_files() {
     const std::string t = edit(good, "I = \"0.5\"", "I = \"half\"");
     cases.push_back({"parameter_not_number", t, position_of(t, "\"half\""), {"parameter I", "half"}});
   }
+  // [singular]
+  {
+    const std::string t = good + "\n[singular]\nP = \"x^2 + w^2\"\n";
+    cases.push_back({"singular_unknown_name", t, position_of(t, "w^2", "P = "),
+                     {"singular P margin", "unknown name 'w'", "known here: ", "I, m", "theta_dot", "pi"}});
+  }
+  {
+    const std::string t = good + "\n[singular]\nP = 3\n";
+    cases.push_back({"singular_not_expression", t, position_of(t, "3", "P = "),
+                     {"singular set P must be a margin expression", "{ margin = "}});
+  }
+  {
+    const std::string t = good + "\n[singular]\nP = { margin = \"x\", colour = \"red\" }\n";
+    cases.push_back({"singular_unknown_key", t, position_of(t, "colour"),
+                     {"unknown key 'colour' in [singular.P]", "expected: margin, meaning"}});
+  }
+  {
+    const std::string t = good + "\n[singular]\nP = { meaning = \"x = 0\" }\n";
+    cases.push_back({"singular_no_margin", t, position_of(t, "{ meaning"), {"missing key 'margin' in [singular.P]"}});
+  }
+  {
+    const std::string t = good + "\n[singular]\n\"a b\" = \"x\"\n";
+    cases.push_back({"singular_not_a_name", t, position_of(t, "\"a b\""), {"singular set 'a b' is not a name"}});
+  }
+  {
+    const std::string t = good + "\n[singular]\nP = \"x - y\"\n";  // x = y = 0 initially
+    cases.push_back({"singular_initial", t, position_of(t, "[initial]"),
+                     {"the initial state is on a singular set of [singular]", "singular set P (x - y = 0)",
+                      "margin_P = 0"}});
+  }
+  // T from [[bodies]] (no kinetic_energy)
+  {
+    const std::string t = edit(good, "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2\"\n", "") +
+                          "\n[[bodies]]\nmass = \"sqrt(-1)*m\"\nposition = [\"x\", \"y\"]\n";
+    cases.push_back({"bodies_T_not_real", t, position_of(t, "[[bodies]]"),
+                     {"bodies[1]: [dynamics] gives no kinetic_energy", "cannot be written as an expression",
+                      "not an exact real rational", "give kinetic_energy in [dynamics]"}});
+  }
+  {
+    // A point mass alone: theta has no inertia, g is singular.
+    const std::string t = edit(good, "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2\"\n", "") +
+                          "\n[[bodies]]\nmass = \"m\"\nposition = [\"x\", \"y\"]\n";
+    cases.push_back({"bodies_T_metric", t, position_of(t, "[[bodies]]"),
+                     {"the metric g = d^2T/dqdot^2 (T from [[bodies]]) is not positive definite"}});
+  }
   return cases;
 }
 
@@ -537,6 +730,77 @@ TEST(SystemFileErrors, EachNamesFileLineColumnAndReason) {
       ADD_FAILURE() << c.name << ": not a FileError: " << e.what();
     }
   }
+  std::filesystem::remove_all(dir);
+}
+
+// --- [singular] -------------------------------------------------------------------
+
+/// Appended to kGood: a [singular] table with the short form (signed, so that
+/// the margin is its absolute value), a table with its meaning, and a
+/// margin below the random states' floor everywhere.
+const char* const kSingular = R"toml(
+[singular]
+sin_theta = { margin = "sin(theta)", meaning = "heading chart singular (sin theta = 0)" }
+P0 = "x - 2"
+slow = "x_dot*0 + 1/10"
+)toml";
+
+
+// [singular] gives System::singular_margins: names "margin_<key>" in the
+// order of the file, the meanings (or a default naming the key and its
+// expression) as conditions, |expression| as values; `nhs run`'s check
+// (require_margins) names the set; a random state below the floor (1/5)
+// is refused with the set's condition.
+TEST(SystemFileSingular, MarginsAreNamedAbsoluteValues) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_singular_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "singular.toml").string();
+  // theta = 0.5 initially: off sin(theta) = 0.
+  std::ofstream(path) << edit(kGood, "q = [\"0\", \"0\", \"0\"]", "q = [\"0\", \"0\", \"0.5\"]") << kSingular;
+  const auto file = load_system_file(path);
+  const Study<double> st = file_study<double>(file);
+  const System<double> sys = st.build(st.default_parameters());
+  ASSERT_TRUE(static_cast<bool>(sys.singular_margins));
+  Vec<double> q(3), qd(3);
+  q << 0.5, 0, -0.25;
+  qd << 0.3, 0.7, 0.1;
+  const auto m = sys.singular_margins(q, qd);
+  ASSERT_EQ(m.size(), 3u);
+  EXPECT_EQ(m[0].name, "margin_sin_theta");
+  EXPECT_EQ(m[0].condition, "heading chart singular (sin theta = 0)");
+  EXPECT_EQ(m[0].value, std::abs(std::sin(-0.25)));
+  EXPECT_EQ(m[1].name, "margin_P0");
+  EXPECT_EQ(m[1].condition, "singular set P0 (x - 2 = 0)");
+  EXPECT_EQ(m[1].value, 1.5);  // |0.5 - 2|
+  EXPECT_EQ(m[2].name, "margin_slow");
+  EXPECT_EQ(m[2].value, 0.1);
+  // On the set: refused by name.
+  q << 2, 0, 1;
+  try {
+    require_margins(sys, q, qd, 1e-6);
+    ADD_FAILURE() << "a state on P0 must be singular";
+  } catch (const SingularState& e) {
+    EXPECT_EQ(e.condition, "singular set P0 (x - 2 = 0)");
+    EXPECT_NE(std::string(e.what()).find("margin_P0 = 0"), std::string::npos) << e.what();
+  }
+  // Every random state is within 1/10 < 1/5 of "slow": refused, naming a
+  // set below the floor (sin_theta may come first).
+  std::mt19937_64 rng(1);
+  for (int k = 0; k < 10; ++k) {
+    try {
+      (void)st.random_state(sys, rng);
+      ADD_FAILURE() << "a random state near a singular set must be refused";
+    } catch (const SingularState& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("random state near a singular set: "), std::string::npos) << what;
+      EXPECT_NE(what.find(" < 0.2"), std::string::npos) << what;
+    }
+  }
+  // Without [singular]: no margins of the file's own.
+  const std::string plain = (dir / "plain.toml").string();
+  std::ofstream(plain) << kGood;
+  const Study<double> plain_study = file_study<double>(load_system_file(plain));
+  EXPECT_FALSE(static_cast<bool>(plain_study.build(plain_study.default_parameters()).singular_margins));
   std::filesystem::remove_all(dir);
 }
 

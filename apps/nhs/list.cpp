@@ -48,7 +48,7 @@ int list_system_command(const std::string& system) {
     // study's is declared for all.
     std::vector<std::string> cs;
     std::vector<bool> linear(i.constraint_names.size(), i.linear_constraints);
-    if (is_system_file_name(system)) linear = load_system_file(system)->constraint_linear;
+    if (is_system_file_name(system)) linear = cached_system_file(system)->constraint_linear;
     for (std::size_t a = 0; a < i.constraint_names.size(); ++a)
       cs.push_back(i.constraint_names[a] + (linear[a] ? " (linear in qdot)" : " (non-linear in qdot)"));
     fmt::print("{}\n", join(cs));
@@ -67,8 +67,25 @@ int list_system_command(const std::string& system) {
   for (const auto& p : i.parameters)
     ps.push_back(p.name + " = " + p.default_value + (p.meaning.empty() ? "" : " (" + p.meaning + ")"));
   fmt::print("  parameters: {}\n", ps.empty() ? std::string("none") : join(ps));
+  const bool T_from_bodies =
+      is_system_file_name(system) && cached_system_file(system)->kinetic_energy_from_bodies;
   fmt::print("  non-conservative forces: {}; bodies (Gibbs-Appell): {}\n",
-             sys.nonconservative_force ? "yes" : "no", sys.has_bodies() ? "yes" : "no");
+             sys.nonconservative_force ? "yes" : "no",
+             sys.has_bodies() ? (T_from_bodies ? "yes (T comes from them)" : "yes") : "no");
+  {
+    // The system's own singular sets (names and conditions; the values at
+    // the default state are not shown).
+    std::vector<std::string> sets;
+    if (sys.singular_margins) {
+      const State<S> x = st.default_state(sys);
+      for (const Margin<S>& mg : sys.singular_margins(x.q, x.qdot))
+        sets.push_back(mg.name + ": " + mg.condition);
+    }
+    std::string listed;
+    for (const auto& x : sets) listed += (listed.empty() ? "" : "; ") + x;
+    fmt::print("  singular sets besides rank loss of dC/dqdot: {}\n",
+               sets.empty() ? std::string("none declared") : listed);
+  }
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S>()) {
     const std::string why = f->not_applicable_reason(sys);

@@ -284,7 +284,8 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 /// closures; static members work the same way), and `d` may declare
 ///   bool declares(std::string_view member) const;
 /// to say at run time which optional members ("potential",
-/// "parametrization", "bodies", "nonconservative_force") it really has.
+/// "parametrization", "bodies", "nonconservative_force",
+/// "singular_margins") it really has.
 /// True inside describe<S, D> when D declares a member `member` (a function
 /// or a function template taking the evaluation type), whatever its
 /// signature.
@@ -387,9 +388,10 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
     }
   }
   if constexpr (requires(const Vec<S>& q) { d.singular_margins(pS, q, q); }) {
-    sys.singular_margins = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
-      return d.singular_margins(pS, q, qd);
-    };
+    if (detail::declares(d, "singular_margins"))
+      sys.singular_margins = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
+        return d.singular_margins(pS, q, qd);
+      };
   }
   if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); }) {
     if (detail::declares(d, "bodies")) {

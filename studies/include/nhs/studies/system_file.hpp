@@ -19,6 +19,16 @@
 
 namespace nhs {
 
+/// 1/5 in S: a random state of a file's study (file_study) with a margin
+/// of [singular] below it is refused (SingularState). The states are drawn
+/// at unit scale (q within 1 of the initial q, z in [-1, 1]^m), and near a
+/// singular set the formulations' results lose digits (the built-in
+/// rolling sphere redraws below the same 1/5).
+template <class S>
+S file_random_state_margin_floor() {
+  return S(1) / S(5);
+}
+
 /// A system file that cannot be used: `where` is "path:line:column" (of the
 /// TOML value; inside an expression, of the offending character), `reason`
 /// what is wrong and what was expected. A usage error (exit code 2).
@@ -55,6 +65,15 @@ struct FileBody {
   int first = 0;
 };
 
+/// One singular set of a file's [singular] table (System::singular_margins):
+/// the margin's CSV-friendly name "margin_<key>" and the condition that
+/// SingularState and the messages name ("meaning", or a default text naming
+/// the key and its expression).
+struct FileSingularSet {
+  std::string name;       ///< "margin_<key>", e.g. "margin_sin_theta"
+  std::string condition;  ///< e.g. "Euler-angle chart singular (sin theta = 0)"
+};
+
 /// A parsed and checked system file (load_system_file). Every program's
 /// inputs and names are as docs/system-files.md lists them: q (array 0)
 /// and qdot (array 1) as <coordinate> and <coordinate>_dot, z (array 1 in
@@ -63,7 +82,14 @@ struct SystemFile {
   std::string path;
   SystemInfo info;                       ///< linear_constraints: every C^a linear in qdot
   std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
-  expression::Program kinetic_energy;    ///< 1 output, (q, qdot)
+  /// 1 output, (q, qdot): [dynamics] kinetic_energy, or, when the file
+  /// gives only [[bodies]], their kinetic energy written out symbolically
+  /// (kinetic_energy_from_bodies).
+  expression::Program kinetic_energy;
+  /// T was derived from [[bodies]]: sum of 1/2 m |dr/dt|^2, dr/dt =
+  /// sum_i dr/dq^i q^i_dot (GiNaC), plus 1/2 I_z omega_z^2 (planar) or
+  /// 1/2 omega^T J omega (space) per rigid body.
+  bool kinetic_energy_from_bodies = false;
   std::optional<expression::Program> potential;                ///< 1 output, (q)
   std::optional<expression::Program> forces;                   ///< n outputs, (q, qdot)
   expression::Program constraints;                             ///< r outputs, (q, qdot)
@@ -79,8 +105,14 @@ struct SystemFile {
   std::vector<std::string> invariant_names;
   std::optional<expression::Program> invariants;               ///< one output each, (q, qdot)
   std::vector<FileExactMotion> exact;
+  /// [singular], in the order of the file: one per output of `singular`.
+  std::vector<FileSingularSet> singular_sets;
+  /// One output per singular set, (q, qdot); the margin is the absolute value
+  /// of the output (0 on the set). Empty when the file declares none.
+  std::optional<expression::Program> singular;
   /// "path:line:column" of each section and of some keys ("parametrization",
-  /// "chart", "initial", "dynamics.kinetic_energy", "bodies", "exact.<k>"),
+  /// "chart", "initial", "dynamics.kinetic_energy" (the [[bodies]] when T
+  /// comes from them), "bodies", "singular", "exact.<k>"),
   /// for the checks made after parsing.
   std::map<std::string, std::string> locations;
   /// "path:line:column" of `key` in locations, or the path alone.
@@ -104,18 +136,26 @@ bool is_system_file_name(const std::string& name);
 /// unknown names with the known ones listed, division of constants by
 /// zero), entry counts, holonomic "constraints" (no velocity), linearity of
 /// each C^a in qdot (detected symbolically), the declared Voronec split,
-/// and at the default parameters, in 50 digits: psi satisfies C and the
-/// chart inverts psi (at the initial state and at random states near it),
-/// the metric g is positive definite at the initial state, the bodies' T
-/// equals `kinetic_energy`. Throws FileError ("path:line:column: reason")
-/// for every failure; IoError when the file cannot be read.
+/// T from [[bodies]] when [dynamics] gives no kinetic_energy (refused, at
+/// the [[bodies]], when it cannot be written as an expression), the
+/// [singular] table, and at the default parameters, in 50 digits: psi
+/// satisfies C and the chart inverts psi (at the initial state and at
+/// random states near it), the metric g is positive definite at the initial
+/// state, the bodies' T equals `kinetic_energy`, the initial state and each
+/// [[exact]] motion's start are off every singular set of [singular].
+/// Throws FileError ("path:line:column: reason") for every failure; IoError
+/// when the file cannot be read.
 std::shared_ptr<const SystemFile> load_system_file(const std::string& path);
 
 /// The Study<S> of a loaded file: info, build (describe() of the file's
-/// description), default state ([initial]), invariants, energy conservation
-/// (when no forces act), special motions ([[exact]]) and random regular
-/// states (q near the initial q, z uniform in [-1, 1]^m through psi; without
-/// psi, qdot projected onto C).
+/// description; its singular_margins from [singular]), default state
+/// ([initial]), invariants, energy conservation (when no forces act),
+/// special motions ([[exact]]) and random regular states (q near the
+/// initial q, z uniform in [-1, 1]^m through psi; without psi, qdot
+/// projected onto C). random_state throws SingularState (the set's
+/// condition) for a drawn state with a margin of [singular] below
+/// file_random_state_margin_floor<S>() (1/5), and InvalidState where psi
+/// or the projection is undefined: `nhs check` skips and counts such states.
 template <class S>
 Study<S> file_study(std::shared_ptr<const SystemFile> file);
 
