@@ -6,8 +6,12 @@ Inputs (each optional; missing ones are listed in the report, never fatal):
   <verify-dir>/summary.md                 nhs verify's table (cross-validation)
   <verify-dir>/trajectories/*.csv         nhs verify's runs, named
                                           <study>.<formulation>.<precision>.<motion>.csv,
-                                          columns t, q, q_dot, energy, C1..Cr,
-                                          invariants[, error]
+                                          columns t, q, q_dot, energy, the constraint
+                                          residuals (the system's constraint names:
+                                          C1..Cr for the built-in studies),
+                                          invariants, margins[, error]
+  <verify-dir>/summary.json               which of those columns are constraints,
+                                          invariants and margins (per run)
   <verify-dir>/studies/*.csv              study-specific curves (t or x first
                                           column, then named series), e.g. the
                                           bipendulum's special motions; see EXPECTED_STUDY_CSV
@@ -182,6 +186,34 @@ def trajectory_files(verify_dir):
     return out
 
 
+def run_columns(verify_dir):
+    """csv path -> the CSV's column roles from summary.json ({"constraints",
+    "invariants", "margins"}); empty when summary.json is missing."""
+    try:
+        data = read_json(os.path.join(verify_dir, "summary.json"))
+    except (OSError, ValueError):
+        return {}
+    return {os.path.join(verify_dir, r["csv"]): r.get("columns", {}) for r in data.get("runs", [])
+            if "csv" in r}
+
+
+def split_columns(header, roles):
+    """The constraint and invariant columns of a trajectory CSV: from
+    summary.json's roles, else C<k> after energy as constraints and the
+    columns before the margins (sigma_min_dC_dqdot, margin_*) as invariants."""
+    if roles:
+        return ([h for h in roles.get("constraints", []) if h in header],
+                [h for h in roles.get("invariants", []) if h in header])
+    rest = header[header.index("energy") + 1:]
+    cs = [h for h in rest if re.fullmatch(r"C\d+", h)]
+    invs = []
+    for h in rest[len(cs):]:
+        if h == "error" or h.startswith("sigma_min") or h.startswith("margin"):
+            break
+        invs.append(h)
+    return cs, invs
+
+
 def section_special_motions(rep):
     files = [f for f in trajectory_files(rep.verify_dir) if f["motion"] != "default-state"]
     cmd = verify_command(rep.verify_dir) or "nhs verify"
@@ -242,6 +274,7 @@ def section_energy(rep):
         fig, axes = plt.subplots(1, 3, figsize=(15, 4))
         lls = [LogLines(ax) for ax in axes]
         inv_names = []
+        roles = run_columns(rep.verify_dir)
         for f in sorted(fs, key=lambda f: (f["precision"], f["formulation"])):
             header, c = read_csv(f["path"])
             if "energy" not in c or not c["t"]:
@@ -250,9 +283,7 @@ def section_energy(rep):
             lab = f"{f['formulation']} {f['precision']}"
             E0 = c["energy"][0]
             lls[0].add(c["t"], [e - E0 for e in c["energy"]], style, lw=1, label=lab)
-            i_energy = header.index("energy")
-            cs = [h for h in header[i_energy + 1:] if re.fullmatch(r"C\d+", h)]
-            invs = [h for h in header[i_energy + 1 + len(cs):] if h != "error"]
+            cs, invs = split_columns(header, roles.get(f["path"]))
             inv_names = invs
             cmax = [max(abs(c[h][k]) for h in cs) if cs else 0 for k in range(len(c["t"]))]
             lls[1].add(c["t"], cmax, style, lw=1, label=lab)
@@ -662,6 +693,70 @@ def generic_table(rep, d):
     rep.md()
 
 
+def section_file_field(rep):
+    """A system file's traced field (codegen::Interpreter) against the
+    build-time generated code of the same study: reports/bench/file_field.json
+    (bench/bench_file_field.cpp)."""
+    path = os.path.join(rep.reports, "bench", "file_field.json")
+    if not os.path.exists(path):
+        rep.missing.append("bench/file_field.json (`./build/bench/bench/bench_file_field "
+                           "--benchmark_out=reports/bench/file_field.json`)")
+        return
+    times, ops, load = {}, {}, {}
+    for b in gbench_rows(read_json(path)):
+        parts = b["name"].split("/")
+        if "error_occurred" in b:
+            continue
+        if parts[0] == "field" and len(parts) == 5:
+            _, kind, study, form, prec = parts
+            times[(study, form, prec, kind)] = b.get("cpu_time", b.get("real_time"))
+            ops[(study, form, kind)] = b.get("operations")
+        elif parts[0] == "load-and-trace":
+            load[parts[1]] = (b.get("cpu_time", b.get("real_time")), b.get("time_unit", ""))
+    keys = sorted({(s, f) for (s, f, _, _) in times}, key=lambda k: (ops.get((k[0], k[1], "generated")) or 0, k))
+    precs = [p for p in ("double", "mp50") if any(k[2] == p for k in times)]
+    rep.md("One field evaluation at the default state: the study's build-time generated C++ against "
+           "the same study written as a system file (`studies/files/`), traced at load and run by "
+           "`codegen::Interpreter`; ratio = traced / generated, one run of `bench_file_field` "
+           "(goals: double within 3x, mp50 within 1.2x).")
+    rep.md()
+    rep.md("| study / field | operations | " + " | ".join(f"{p}: generated, traced, ratio" for p in precs) + " |")
+    rep.md("|---|---|" + "---|" * len(precs))
+    ratios = {p: [] for p in precs}
+    for study, form in keys:
+        cells = []
+        for p in precs:
+            g, t = times.get((study, form, p, "generated")), times.get((study, form, p, "traced-file"))
+            if g and t:
+                ratios[p].append((f"{study}\n{form}", t / g))
+                cells.append(f"{fmt(g)} ns, {fmt(t)} ns, {t / g:.2f}")
+            else:
+                cells.append("-")
+        o = f"{ops.get((study, form, 'generated'))}, {ops.get((study, form, 'traced-file'))}"
+        rep.md(f"| {study} / {form} | {o} | " + " | ".join(cells) + " |")
+    rep.md()
+    for name, (v, unit) in sorted(load.items()):
+        rep.md(f"- Load, check and trace the second kind of `{name}`: {fmt(v)} {unit} (goal for the "
+               "N-trailer: under 100 ms).")
+    rep.md()
+    if not any(ratios.values()):
+        return
+    fig, axes = plt.subplots(1, len(precs), figsize=(5.5 * len(precs), 3.8), squeeze=False)
+    for ax, p, goal in zip(axes[0], precs, (3.0, 1.2)):
+        labels = [k for k, _ in ratios[p]]
+        ax.bar(range(len(labels)), [r for _, r in ratios[p]], color="tab:blue")
+        ax.axhline(goal if p == "double" else 1.2, color="tab:red", ls="--", lw=1, label="goal")
+        ax.axhline(1.0, color="grey", lw=0.6)
+        ax.set_xticks(range(len(labels)))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_ylabel("traced / generated")
+        ax.set_title(p)
+        ax.legend(fontsize=8)
+    rep.figure(fig, "file-field-ratios.png",
+               "A system file's traced field over the generated code of the same study, per field "
+               "evaluation (bench/file_field.json); dashed: the goal.")
+
+
 def section_scaling(rep):
     # Google Benchmark JSON from bench/bench_scaling: names `<group>/<series>/N=<N>`
     # with the counters N and n (= N + 3 for the n-trailer); scaling_fit.json
@@ -750,6 +845,7 @@ def main():
     rep.section("Constraint drift with and without projection onto C", lambda: section_drift(rep))
     rep.section("Work-precision", lambda: section_work_precision(rep))
     rep.section("Cost of the vector field", lambda: section_costs(rep))
+    rep.section("System files: the traced field against the generated code", lambda: section_file_field(rep))
     rep.section("Scaling", lambda: section_scaling(rep))
 
     head = [

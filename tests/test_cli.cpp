@@ -402,7 +402,7 @@ std::string expected_header(const std::string& study) {
   for (const auto& c : sys.info.coordinates) h += "," + c;
   for (const auto& c : sys.info.coordinates) h += "," + c + "_dot";
   h += ",energy";
-  for (int a = 1; a <= sys.r; ++a) h += ",C" + std::to_string(a);
+  for (const auto& c : sys.info.constraint_names) h += "," + c;  // C1..Cr for the built-ins
   for (const auto& inv : st.invariants(sys)) h += "," + inv.name;
   // The margins to the singular sets: sigma_min(dC/dqdot) and the study's own.
   h += ",sigma_min_dC_dqdot";
@@ -624,6 +624,119 @@ TEST_F(Cli, NumbersReadTheSameInEveryPrecision) {
                           "--qdot", "0.5 ,0,0", "--param", "m=2 "});
     EXPECT_EQ(r.code, 0) << precision << ": " << r.err;
   }
+}
+
+// The nonholonomic particle z_dot = y x_dot (examples/nonholonomic-particle.toml
+// cut down), with `extra` appended. V = c exp(y) with c = 0: the exact motion
+// at y = 800 has energy 0 exp(800) = NaN in double (exp overflows), so every
+// double run of it fails at its first sample.
+std::string particle_file(const std::string& constraints, const std::string& initial) {
+  return "name = \"particle\"\n"
+         "coordinates = [\"x\", \"y\", \"z\"]\n"
+         "[parameters]\n"
+         "c = \"0\"\n"
+         "[dynamics]\n"
+         "kinetic_energy = \"(x_dot^2 + y_dot^2 + z_dot^2)/2\"\n"
+         "potential = \"c*exp(y)\"\n"
+         "[constraints]\n" + constraints +
+         "[initial]\n" + initial +
+         "[invariants]\n"
+         "p_x = \"x_dot*sqrt(1 + y^2)\"\n";
+}
+
+const std::string kHeisenberg = "heisenberg = \"z_dot - y*x_dot\"\n";
+const std::string kParticleInitial = "q = [\"0\", \"0.5\", \"0\"]\nqdot = [\"1\", \"0.6\", \"0.5\"]\n";
+
+// Trajectory CSVs name the constraint columns as the system names its
+// constraints; a name that repeats a column is prefixed.
+TEST_F(Cli, CsvConstraintColumnsTakeTheSystemsNames) {
+  const fs::path file = dir_ / "particle.toml";
+  std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial);
+  const Result r = nhs({"run", file.string(), "--t-end", "0.2"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out).at(0), "t,x,y,z,x_dot,y_dot,z_dot,energy,heisenberg,p_x,sigma_min_dC_dqdot");
+
+  // Two constraints, one named like the energy column: z_dot = y x_dot and
+  // x_dot = y_dot (q_dot = (1, 1, 0.5) at y = 0.5 is on both).
+  const fs::path clash = dir_ / "clash.toml";
+  std::ofstream(clash) << particle_file("energy = \"z_dot - y*x_dot\"\nC2 = \"x_dot - y_dot\"\n",
+                                       "q = [\"0\", \"0.5\", \"0\"]\nqdot = [\"1\", \"1\", \"0.5\"]\n");
+  const Result c = nhs({"run", clash.string(), "--t-end", "0.2"});
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(lines(c.out).at(0),
+            "t,x,y,z,x_dot,y_dot,z_dot,energy,constraint_energy,C2,p_x,sigma_min_dC_dqdot");
+}
+
+// A precision whose runs of a motion all fail before their first sample has
+// no figure for them: "-" in the table and in the digits table (it showed 0
+// and "exact"), null in summary.json; the failure is reported.
+TEST_F(Cli, CheckRunsFailingBeforeTheirFirstSampleHaveNoFigure) {
+  const fs::path file = dir_ / "particle.toml";
+  std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial) +
+                             "[[exact]]\n"
+                             "name = \"free at y = 800\"\n"
+                             "t_end = \"1\"\n"
+                             "q = [\"2*(asinh(800 + t/2) - asinh(800))\", \"800 + t/2\",\n"
+                             "     \"2*(sqrt(1 + (800 + t/2)^2) - sqrt(1 + 800^2))\"]\n";
+  const fs::path out = dir_ / "check";
+  const Result r = nhs({"check", file.string(), "--precision", "double", "--quick", "--states", "4",
+                        "--jobs", "1", "--no-report", "--out-dir", out.string()});
+  ASSERT_EQ(r.code, 1) << r.err << r.out;
+  EXPECT_NE(r.out.find("integration failed after 0 samples"), std::string::npos) << r.out;
+  // The digits line: cross / analytic / drift, the analytic one absent.
+  bool digits_line = false;
+  for (const auto& l : lines(r.out))
+    if (l.rfind("particle ", 0) == 0 && l.find(" / ") != std::string::npos) {
+      digits_line = true;
+      EXPECT_NE(l.find(" / - / "), std::string::npos) << l;
+    }
+  EXPECT_TRUE(digits_line) << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  ASSERT_FALSE(j["rows"].empty());
+  for (const auto& row : j["rows"]) {
+    if (row["negative_control"].get<bool>()) continue;
+    EXPECT_EQ(row["error_vs_exact"], "-") << row.dump();
+    EXPECT_NE(row["energy_drift"], "-") << row.dump();  // the default state's figure
+    EXPECT_FALSE(row["pass"].get<bool>()) << row.dump();
+  }
+  EXPECT_TRUE(j["digits"].at(0)["analytic"].is_null()) << j["digits"].dump();
+  int failed_runs = 0;
+  for (const auto& run : j["runs"])
+    if (run["run"] == "free at y = 800") {
+      EXPECT_FALSE(run["completed"].get<bool>());
+      EXPECT_EQ(run["samples"], 0);
+      ++failed_runs;
+    } else {
+      EXPECT_TRUE(run["completed"].get<bool>()) << run.dump();
+      const auto header = lines(slurp(out / run["csv"].get<std::string>())).at(0);
+      EXPECT_NE(header.find(",energy,heisenberg,p_x,"), std::string::npos) << header;
+      EXPECT_EQ(run["columns"]["constraints"], nlohmann::json::array({"heisenberg"}));
+    }
+  EXPECT_GT(failed_runs, 0);
+  for (const auto& c : j["checks"])  // no figure from a run without samples
+    if (c["run"] == "free at y = 800") EXPECT_EQ(c["kind"], "run completed") << c.dump();
+  EXPECT_FALSE(fs::exists(out / "report.md"));  // --no-report
+}
+
+// The report is an extra: when its script fails, one warning line, and the
+// exit code is the check's own.
+TEST_F(Cli, CheckReportFailureIsOneWarning) {
+  const fs::path out = dir_ / "check";
+  ASSERT_EQ(setenv("NHS_PYTHON", "/bin/false", 1), 0);
+  const Result r = nhs({"check", "skate", "--precision", "double", "--quick", "--states", "4",
+                        "--jobs", "1", "--out-dir", out.string()});
+  unsetenv("NHS_PYTHON");
+  EXPECT_EQ(r.code, 0) << r.err;
+  int warnings = 0;
+  for (const auto& l : lines(r.err))
+    if (l.rfind("nhs: ", 0) == 0) {
+      ++warnings;
+      EXPECT_EQ(l.rfind("nhs: warning: report not written", 0), 0u) << l;
+    }
+  EXPECT_EQ(warnings, 1) << r.err;
+  EXPECT_FALSE(fs::exists(out / "report.md"));
+  EXPECT_TRUE(fs::exists(out / "summary.json"));
+  EXPECT_EQ(r.out.find("report.md"), std::string::npos) << r.out;
 }
 
 TEST_F(Cli, HelpExitsZero) {

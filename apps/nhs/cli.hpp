@@ -87,6 +87,9 @@ struct VerifyOptions {
   /// a formulation finds the state singular are then skipped and counted,
   /// not failures (a file's random states are not designed regular).
   std::string system;
+  /// `nhs check --no-report`: do not run scripts/check_report.py after
+  /// summary.md (run_check_report).
+  bool no_report = false;
 };
 
 /// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
@@ -106,6 +109,20 @@ template <class S>
 int run_command(const RunOptions& opts);
 int verify_command(const VerifyOptions& opts);
 int findings_command(const FindingsOptions& opts);
+
+/// `nhs check`'s report: runs check_report.py over `dir` (which holds
+/// summary.md, summary.json and trajectories/) to write dir/report.md and
+/// dir/figures/*.png, with the script's stdout and stderr in
+/// dir/report.log. The interpreter is $NHS_PYTHON when set, else
+/// /usr/bin/python3 (Debian's, where python3-matplotlib installs) when it
+/// exists, else python3 from PATH; the script is <bindir>/../share/nhs/
+/// check_report.py next to an installed nhs, else the source tree's
+/// scripts/check_report.py (NHS_SOURCE_DIR, known at configure time).
+/// Returns true when the script exited 0. Otherwise prints one line
+/// "nhs: warning: ..." on stderr (script or interpreter missing, exit
+/// code or signal, the log's last line) and returns false; never throws,
+/// so that the check's own exit code does not depend on the plotting.
+bool run_check_report(const std::string& dir);
 
 // --- precisions ------------------------------------------------------------
 
@@ -274,15 +291,83 @@ std::string short_figure(const S& x) {
   return fmt::format("{:.3g}", to_double(x));
 }
 
+/// The column names of a trajectory CSV (Recorder), in order, and the
+/// constraint and invariant ones among them.
+struct CsvColumns {
+  std::vector<std::string> all;          ///< the header, column by column
+  std::vector<std::string> constraints;  ///< size r
+  std::vector<std::string> invariants;   ///< one per invariant name given
+};
+
+/// The columns of a trajectory CSV for a system with `info` and r
+/// constraints: t, the coordinates, their velocities (<name>_dot), energy,
+/// one column per constraint, one per invariant, the margins, and "error"
+/// when `with_error`. A constraint column takes the constraint's name
+/// (info.constraint_names[a]) with every character other than a letter,
+/// digit, '_', '-' or '.' replaced by '_' (a file's quoted TOML key may hold
+/// a comma); "C<a+1>" when info has no (or an empty) name for it. A
+/// constraint or invariant name that repeats a column already named, or a
+/// margin or "error", is prefixed: "constraint_<name>", "invariant_<name>"
+/// (then "..._2", "..._3" until unique). Never throws for any input.
+inline CsvColumns csv_column_names(const SystemInfo& info, int r,
+                                   const std::vector<std::string>& invariant_names,
+                                   const std::vector<std::string>& margin_names,
+                                   bool with_error) {
+  CsvColumns out;
+  std::vector<std::string> taken = margin_names;  // the fixed names after the free ones
+  taken.push_back("error");
+  const auto is_taken = [&](const std::string& name) {
+    return std::find(taken.begin(), taken.end(), name) != taken.end() ||
+           std::find(out.all.begin(), out.all.end(), name) != out.all.end();
+  };
+  const auto unique = [&](std::string name, const std::string& prefix) {
+    if (!is_taken(name)) return name;
+    name = prefix + name;
+    std::string candidate = name;
+    for (int k = 2; is_taken(candidate); ++k) candidate = name + "_" + std::to_string(k);
+    return candidate;
+  };
+  out.all.push_back("t");
+  for (const auto& c : info.coordinates) out.all.push_back(c);
+  for (const auto& c : info.coordinates) out.all.push_back(c + "_dot");
+  out.all.push_back("energy");
+  for (int a = 0; a < r; ++a) {
+    std::string name = static_cast<std::size_t>(a) < info.constraint_names.size()
+                           ? info.constraint_names[static_cast<std::size_t>(a)]
+                           : std::string();
+    for (char& ch : name) {
+      const bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                        (ch >= '0' && ch <= '9') || ch == '_' || ch == '-' || ch == '.';
+      if (!keep) ch = '_';
+    }
+    if (name.empty()) name = "C" + std::to_string(a + 1);
+    name = unique(name, "constraint_");
+    out.all.push_back(name);
+    out.constraints.push_back(name);
+  }
+  for (const auto& inv : invariant_names) {
+    const std::string name = unique(inv, "invariant_");
+    out.all.push_back(name);
+    out.invariants.push_back(name);
+  }
+  for (const auto& m : margin_names) out.all.push_back(m);
+  if (with_error) out.all.push_back("error");
+  return out;
+}
+
 /// Records a motion sample by sample: writes a CSV row per sample (when a
 /// file is given, flushed at once so that a failed run keeps its rows; the
 /// header with the first row) and
 /// keeps the running figures of the invariants.
 ///
 /// Columns: t, q^i (coordinate names), qdot^i (names suffixed _dot), energy,
-/// C1..Cr, the study's invariants, the margins to the singular sets
+/// the constraint residuals C^a (named as the system names its constraints,
+/// SystemInfo::constraint_names: C1..Cr for the built-in studies, a file's
+/// own names), the study's invariants, the margins to the singular sets
 /// (sigma_min_dC_dqdot and the study's own, singular_set.hpp), and "error" (max-norm distance of (q,
-/// qdot) to the closed form) when an exact solution is given.
+/// qdot) to the closed form) when an exact solution is given. A constraint
+/// or invariant name that repeats another column, or is empty, is made
+/// unique (csv_column_names).
 template <class S>
 class Recorder {
  public:
@@ -292,32 +377,25 @@ class Recorder {
     invariant_drift.assign(invariants_.size(), S(0));
     invariant_scale.assign(invariants_.size(), S(0));
     invariant0_.assign(invariants_.size(), S(0));
-    if (!out_) return;
-    std::string& h = header_;
-    h = "t";
-    for (const auto& c : sys_.info.coordinates) h += "," + c;
-    for (const auto& c : sys_.info.coordinates) h += "," + c + "_dot";
-    h += ",energy";
-    for (int a = 0; a < sys_.r; ++a) h += ",C" + std::to_string(a + 1);
-    // Invariant columns keep the study's names, unless one repeats an
-    // earlier column (e.g. an invariant "psi_dot"): then "invariant_<name>".
-    std::vector<std::string> seen = {"t", "energy"};
-    for (const auto& c : sys_.info.coordinates) {
-      seen.push_back(c);
-      seen.push_back(c + "_dot");
-    }
-    for (int a = 0; a < sys_.r; ++a) seen.push_back("C" + std::to_string(a + 1));
-    for (const auto& inv : invariants_) {
-      std::string name = inv.name;
-      if (std::find(seen.begin(), seen.end(), name) != seen.end()) name = "invariant_" + name;
-      seen.push_back(name);
-      h += "," + name;
-    }
     for (const auto& m : regularity_margins(sys_, Vec<S>(Vec<S>::Zero(sys_.n)),
                                             Vec<S>(Vec<S>::Ones(sys_.n))))
-      h += "," + m.name;
-    if (exact_) h += ",error";
+      margin_columns_.push_back(m.name);
+    std::vector<std::string> invariant_names;
+    for (const auto& inv : invariants_) invariant_names.push_back(inv.name);
+    const CsvColumns cols =
+        csv_column_names(sys_.info, sys_.r, invariant_names, margin_columns_, bool(exact_));
+    constraint_columns_ = cols.constraints;
+    invariant_columns_ = cols.invariants;
+    if (!out_) return;
+    header_ = join(cols.all, ",");
   }
+
+  /// The CSV names of the constraint residual columns, size r.
+  const std::vector<std::string>& constraint_columns() const { return constraint_columns_; }
+  /// The CSV names of the invariant columns, in the order of invariants().
+  const std::vector<std::string>& invariant_columns() const { return invariant_columns_; }
+  /// The CSV names of the margins to the singular sets.
+  const std::vector<std::string>& margin_columns() const { return margin_columns_; }
 
   void operator()(const Sample<S>& s) {
     using std::abs;
@@ -343,7 +421,8 @@ class Recorder {
                              to_string<S>(s.t) + " " + state_context(s.q, s.qdot));
     };
     require_finite("energy", E);
-    for (Eigen::Index a = 0; a < C.size(); ++a) require_finite("C" + std::to_string(a + 1), C[a]);
+    for (Eigen::Index a = 0; a < C.size(); ++a)
+      require_finite("constraint " + constraint_columns_[static_cast<std::size_t>(a)], C[a]);
     for (std::size_t k = 0; k < inv.size(); ++k) require_finite(invariants_[k].name, inv[k]);
     for (const auto& m : margins) require_finite(m.name, m.value);
     S err(0);
@@ -416,6 +495,7 @@ class Recorder {
   std::vector<Invariant<S>> invariants_;
   std::FILE* out_;
   std::string header_;  ///< not yet written
+  std::vector<std::string> constraint_columns_, invariant_columns_, margin_columns_;
   std::function<State<S>(const S&)> exact_;
   std::vector<S> invariant0_;
 };

@@ -1,5 +1,6 @@
 // nhs: the command-line tool. Parses the command line with CLI11 and
-// dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp);
+// dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp,
+// check_report.cpp);
 // maps the library's typed errors to exit codes with one line on stderr.
 #include "cli.hpp"
 
@@ -190,6 +191,9 @@ int run_main(int argc, char** argv) {
   check_cmd->add_flag("--quick", check.quick, "10 states, runs cut at t = 2");
   check_cmd->add_option("--jobs", check.jobs, "worker threads for the integrations (0: one per core)")
       ->capture_default_str();
+  check_cmd->add_flag("--no-report", check.no_report,
+                      "do not run check_report.py (report.md and figures/ from summary.json and "
+                      "the trajectories; needs python3, figures python3-matplotlib)");
 
   FindingsOptions findings;
   auto* findings_cmd = app.add_subcommand(

@@ -9,13 +9,19 @@
 //   (3) energy drift (where the motion conserves energy), max |C| and the
 //       drift of the study's conserved invariants along those runs and
 //       along the default-state run to t = 20.
-// Writes <out-dir>/summary.md and the trajectories as CSV, prints the table,
-// and returns 1 if any check fails.
+// Writes <out-dir>/summary.md, the same data for programs in
+// <out-dir>/summary.json (every check with its value and bound, every run
+// with its CSV's columns) and the trajectories as CSV, prints the table, and
+// returns 1 if any check fails. `nhs check` then runs scripts/check_report.py
+// over the directory (report.md and figures; check_report.cpp).
 #include "cli.hpp"
 
 #include "nhs/parallel.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -118,14 +124,50 @@ struct Row {
   std::string control;  // a negative control's result ("negative control: disagrees"); empty otherwise
 };
 
+/// One check for summary.json: a figure against its bound.
+struct Check {
+  std::string study, formulation, precision;
+  std::string run;        ///< the motion's name, "default state", or "random states"
+  std::string kind;       ///< "qddot agreement", "reaction agreement", "error vs exact",
+                          ///< "energy drift", "max |C|", "invariant drift", "run completed"
+  std::string invariant;  ///< the invariant's name (kind "invariant drift")
+  double value = std::nan(""), tolerance = std::nan("");  ///< NaN: none (null in JSON)
+  bool pass = true;
+  bool counts = true;  ///< false for the negative control's figures (never a failure)
+  std::string detail;  ///< why a run did not complete
+};
+
+/// One integrated run for summary.json: where its CSV is and what its
+/// columns are.
+struct RunRecord {
+  std::string study, formulation, precision, run;
+  std::string csv;  ///< relative to the out-dir: trajectories/<file>.csv
+  bool exact = false;           ///< the CSV has an "error" column (closed form)
+  bool energy_checked = false;  ///< energy is a first integral and no force did work
+  std::string failure;          ///< empty: the run reached its t_end
+  std::uint64_t samples = 0;
+  double t_end = 0, t_last = 0;
+  std::vector<std::string> coordinates, constraint_columns, invariant_columns, margin_columns;
+  std::vector<bool> invariant_conserved;
+};
+
 /// Everything verify collects, over all precisions.
 struct Report {
   std::vector<Row> rows;
+  std::vector<Check> checks;                 // for summary.json
+  std::vector<RunRecord> runs;               // for summary.json
   std::vector<std::string> failures;       // one line each: what, value, bound
   std::vector<std::string> notes;          // not applicable, not conserved, ...
   std::vector<std::string> settings_lines; // per precision
   std::vector<std::pair<std::string, double>> precision_seconds;
+  /// Per precision: the thresholds and settings, for summary.json.
+  std::vector<nlohmann::ordered_json> settings_json;
 };
+
+void add_check(Report& report, Check check) {
+  const std::lock_guard<std::mutex> lock(report_mutex);
+  report.checks.push_back(std::move(check));
+}
 
 std::string slug(const std::string& s) {
   std::string out;
@@ -152,13 +194,17 @@ struct Figures {
 };
 
 /// Integrates one motion with f, recording it to CSV; folds its figures into
-/// fig and reports failures. exact may be empty (no closed form).
+/// fig and reports failures, the checks and the run itself (for
+/// summary.json). exact may be empty (no closed form). A run that fails
+/// before its first sample has no figures: it adds only its failure, so
+/// that its row shows "-", not 0, where it has nothing.
 template <class S>
-void check_run(const std::string& what, const System<S>& sys, const Study<S>& st,
+void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
                const Formulation<S>& f, const State<S>& x0, const S& t_end, const S& dt_out,
                const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
   using std::abs;
+  const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
   const auto t0 = Clock::now();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
   if (!file) throw std::runtime_error("cannot write " + csv.string());
@@ -174,11 +220,53 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
   io.atol = set.atol;
   io.stepper = set.stepper;
   IntegrationStats stats;
+  RunRecord run{id.study, id.formulation, id.precision, id.run,
+                "trajectories/" + csv.filename().string()};
+  run.exact = bool(exact);
+  run.t_end = to_double(t_end);
+  run.coordinates = sys.info.coordinates;
+  run.constraint_columns = rec.constraint_columns();
+  run.invariant_columns = rec.invariant_columns();
+  run.margin_columns = rec.margin_columns();
+  for (const auto& inv : rec.invariants()) run.invariant_conserved.push_back(inv.conserved);
+  const auto check = [&](const std::string& kind, const S& value, const S& bound, bool pass,
+                         const std::string& invariant = "") {
+    Check c = id;
+    c.kind = kind;
+    c.invariant = invariant;
+    c.value = to_double(value);
+    c.tolerance = to_double(bound);
+    c.pass = pass;
+    add_check(report, std::move(c));
+  };
   try {
     integrate<S>(sys, f, x0.q, x0.qdot, io, std::ref(rec), &stats);
   } catch (const std::exception& e) {
-    fail(std::string("integration failed after ") + std::to_string(rec.samples) + " samples: " +
-         e.what());
+    run.failure = std::string("integration failed after ") + std::to_string(rec.samples) +
+                  " samples: " + e.what();
+    fail(run.failure);
+  }
+  if (rec.samples == 0 && run.failure.empty()) {
+    run.failure = "no sample recorded";
+    fail(run.failure);
+  }
+  run.samples = rec.samples;
+  run.t_last = to_double(rec.t_last);
+  {
+    Check c = id;
+    c.kind = "run completed";
+    c.pass = run.failure.empty();
+    c.detail = run.failure;
+    add_check(report, std::move(c));
+  }
+  const auto record_run = [&] {
+    const std::lock_guard<std::mutex> lock(report_mutex);
+    report.runs.push_back(run);
+  };
+  if (rec.samples == 0) {  // nothing measured: no figure (the row shows "-")
+    record_run();
+    fmt::print(stderr, "    {:<44} failed before its first sample\n", id.run);
+    return;
   }
   if (exact) {
     // Scaled like the integrators' own error control (atol + rtol |x|):
@@ -186,6 +274,7 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
     // |x| = 520 at t = 20) is held to the same relative accuracy.
     Figures<S>::raise(fig.analytic, rec.max_error);
     const S bound = set.analytic * (S(1) + rec.exact_scale);
+    check("error vs exact", rec.max_error, bound, rec.max_error <= bound);
     if (!(rec.max_error <= bound))
       fail("error vs analytic solution " + short_figure(rec.max_error) + " > " +
            short_figure(bound) + " (" + short_figure(set.analytic) + " x (1 + max |exact (q, qdot)| = " +
@@ -198,9 +287,12 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
     add_line(report.notes, what + ": the study declares energy conserved, but the "
                            "non-conservative force does work (max |F . qdot| = " +
                            short_figure(rec.nonconservative_power) + "); energy not checked");
+  run.energy_checked = declared && rec.nonconservative_power == 0;
+  record_run();
   if (declared && rec.nonconservative_power == 0) {
     Figures<S>::raise(fig.energy, rec.energy_drift);
     const S bound = set.invariants * (S(1) + rec.energy_scale);
+    check("energy drift", rec.energy_drift, bound, rec.energy_drift <= bound);
     if (!(rec.energy_drift <= bound))
       fail("energy drift " + short_figure(rec.energy_drift) + " > " + short_figure(bound));
   } else if (!declared) {
@@ -209,17 +301,20 @@ void check_run(const std::string& what, const System<S>& sys, const Study<S>& st
   }
   Figures<S>::raise(fig.constraint, rec.max_C);
   const S c_bound = set.invariants * (S(1) + rec.max_qdot2);
+  check("max |C|", rec.max_C, c_bound, rec.max_C <= c_bound);
   if (!(rec.max_C <= c_bound))
     fail("max |C| " + short_figure(rec.max_C) + " > " + short_figure(c_bound));
   for (std::size_t k = 0; k < rec.invariants().size(); ++k) {
     if (!rec.invariants()[k].conserved) continue;
     Figures<S>::raise(fig.invariants, rec.invariant_drift[k]);
     const S bound = set.invariants * (S(1) + rec.invariant_scale[k]);
+    check("invariant drift", rec.invariant_drift[k], bound, rec.invariant_drift[k] <= bound,
+          rec.invariants()[k].name);
     if (!(rec.invariant_drift[k] <= bound))
       fail("invariant " + rec.invariants()[k].name + " drift " +
            short_figure(rec.invariant_drift[k]) + " > " + short_figure(bound));
   }
-  fmt::print(stderr, "    {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", what.substr(what.find(": ") + 2),
+  fmt::print(stderr, "    {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.run,
              short_figure(rec.t_last), stats.rhs_calls, seconds_since(t0),
              exact ? "  error " + short_figure(rec.max_error) : std::string());
 }
@@ -246,6 +341,16 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       "invariant drift <= {} x (1 + scale); stepper {}, rtol = atol = {}; {} random states per study{}",
       precision, short_figure(set.cross), short_figure(set.analytic), short_figure(set.invariants),
       set.stepper, short_figure(set.rtol), n_states, opts.quick ? "; QUICK: runs cut at t = 2" : ""));
+  report.settings_json.push_back(nlohmann::ordered_json{
+      {"precision", precision},
+      {"qddot_agreement", to_double(set.cross)},
+      {"analytic_error", to_double(set.analytic)},
+      {"drift", to_double(set.invariants)},
+      {"stepper", set.stepper},
+      {"rtol", to_double(set.rtol)},
+      {"atol", to_double(set.atol)},
+      {"random_states", n_states},
+      {"quick", opts.quick}});
   const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
 
   fmt::print(stderr, "{} {}:\n", opts.system.empty() ? "verify" : "check", precision);
@@ -346,7 +451,8 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
                                ": fewer than two applicable formulations; no agreement check");
       if (skipped > 0)
         add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
-                                           "some formulation, or outside psi's domain)",
+                                           "some formulation, near a singular set of the system, "
+                                           "or outside psi's domain)",
                                            st.info.name, precision, skipped, n_states));
       if (skipped == n_states) {
         add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
@@ -354,6 +460,18 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         for (auto& fg : figs) fg.pass = false;
       }
       for (std::size_t i = 0; i < fs.size(); ++i) {
+        // For summary.json: the agreement figures against their bound (the
+        // negative control's do not count).
+        for (const auto& [kind, v] : {std::pair{"qddot agreement", &figs[i].cross},
+                                      std::pair{"reaction agreement", &figs[i].reaction}}) {
+          if (!*v || (fs.size() < 2 && std::string(kind) == "qddot agreement")) continue;
+          Check c{st.info.name, fs[i]->name(), precision, "random states", kind};
+          c.value = to_double(**v);
+          c.tolerance = to_double(set.cross);
+          c.pass = **v <= set.cross;
+          c.counts = !fs[i]->is_negative_control();
+          add_check(report, std::move(c));
+        }
         if (!fs[i]->is_negative_control() && figs[i].reaction &&
             !(*figs[i].reaction <= set.cross)) {
           figs[i].pass = false;
@@ -396,7 +514,8 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         const System<S> sys = st.build(mo.parameters);
         using std::min;
         const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-        check_run<S>(who + ": " + mo.name, sys, st, f, mo.initial, t_end, S(1) / S(2), set,
+        check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, f, mo.initial,
+                     t_end, S(1) / S(2), set,
                      mo.exact, dir / (prefix + slug(mo.name) + ".csv"), figs[i], report);
       }
       if (const auto ex = st.default_run_excluded.find(f.name());
@@ -406,7 +525,8 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         return;
       }
       const State<S> x0 = st.default_state(sys0);
-      check_run<S>(who + ": default state", sys0, st, f, x0, opts.quick ? quick_t : S(20),
+      check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, f, x0,
+                   opts.quick ? quick_t : S(20),
                    S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);
       secs[i] = seconds_since(t0);
     });
@@ -479,6 +599,24 @@ std::string table(const std::vector<Row>& rows, bool markdown) {
 /// negative control left out) of the largest qddot disagreement, error
 /// against the analytic special motions, and drift of energy, |C| and the
 /// invariants; "-" where there is no figure, "exact" for 0.
+/// The digits of one cell of digits_table: the smallest cross, analytic and
+/// drift digits over the valid rows of `study` in `precision` (NaN where no
+/// row has a figure).
+std::array<double, 3> digits_cell(const std::vector<Row>& rows, const std::string& study,
+                                  const std::string& precision) {
+  std::array<double, 3> out{std::nan(""), std::nan(""), std::nan("")};
+  const auto low = [](double& acc, double v) {
+    if (!std::isnan(v)) acc = std::isnan(acc) ? v : std::min(acc, v);
+  };
+  for (const Row& r : rows)
+    if (r.study == study && r.precision == precision && r.control.empty()) {
+      low(out[0], r.cross_digits);
+      low(out[1], r.analytic_digits);
+      low(out[2], r.drift_digits);
+    }
+  return out;
+}
+
 std::string digits_table(const std::vector<Row>& rows, const std::vector<std::string>& precisions,
                          bool markdown) {
   std::vector<std::string> studies_seen;
@@ -504,16 +642,7 @@ std::string digits_table(const std::vector<Row>& rows, const std::vector<std::st
   for (const auto& st : studies_seen) {
     std::vector<std::string> line = {st};
     for (const auto& p : used) {
-      double c = std::nan(""), a = std::nan(""), d = std::nan("");
-      const auto low = [](double& acc, double v) {
-        if (!std::isnan(v)) acc = std::isnan(acc) ? v : std::min(acc, v);
-      };
-      for (const Row& r : rows)
-        if (r.study == st && r.precision == p && r.control.empty()) {
-          low(c, r.cross_digits);
-          low(a, r.analytic_digits);
-          low(d, r.drift_digits);
-        }
+      const auto [c, a, d] = digits_cell(rows, st, p);
       line.push_back(cell(c) + " / " + cell(a) + " / " + cell(d));
     }
     cells.push_back(line);
@@ -535,6 +664,115 @@ std::string digits_table(const std::vector<Row>& rows, const std::vector<std::st
     }
   }
   return out;
+}
+
+/// A digits figure for JSON: null where there is none, "exact" for an
+/// exact 0 (+inf digits).
+nlohmann::ordered_json digits_json(double v) {
+  if (std::isnan(v)) return nullptr;
+  if (std::isinf(v)) return "exact";
+  return v;
+}
+
+/// summary.json: the data of summary.md for programs (scripts/check_report.py).
+/// Numbers are doubles (null where there is none); "checks" holds every
+/// figure against its bound, "runs" every integrated run with its CSV
+/// (relative to the out-dir) and the names of the CSV's columns; checks and
+/// runs in the order of the rows (the worker threads' order is not kept).
+nlohmann::ordered_json summary_json(const Report& report, const VerifyOptions& opts,
+                                    const std::string& command, const std::string& date,
+                                    bool pass, const std::vector<std::string>& precisions) {
+  using json = nlohmann::ordered_json;
+  // Where (study, formulation, precision) stands in the table.
+  const auto row_index = [&](const std::string& st, const std::string& f, const std::string& p) {
+    for (std::size_t i = 0; i < report.rows.size(); ++i)
+      if (report.rows[i].study == st && report.rows[i].formulation == f && report.rows[i].precision == p)
+        return i;
+    return report.rows.size();
+  };
+  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json j;
+  j["tool"] = "nhs";
+  j["command"] = command;
+  j["system"] = opts.system;
+  j["generated"] = date;
+  j["pass"] = pass;
+  j["quick"] = opts.quick;
+  j["settings"] = report.settings_json;
+  json rows = json::array();
+  for (const Row& r : report.rows)
+    rows.push_back({{"study", r.study},
+                    {"formulation", r.formulation},
+                    {"precision", r.precision},
+                    {"qddot_disagreement", r.cross},
+                    {"reaction_disagreement", r.reaction},
+                    {"error_vs_exact", r.analytic},
+                    {"energy_drift", r.energy},
+                    {"max_C", r.constraint},
+                    {"invariant_drift", r.invariants},
+                    {"seconds", r.seconds},
+                    {"negative_control", !r.control.empty()},
+                    {"result", !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"},
+                    {"pass", r.pass}});
+  j["rows"] = rows;
+  std::vector<Check> sorted_checks = report.checks;
+  std::stable_sort(sorted_checks.begin(), sorted_checks.end(), [&](const Check& a, const Check& b) {
+    return row_index(a.study, a.formulation, a.precision) < row_index(b.study, b.formulation, b.precision);
+  });
+  std::vector<RunRecord> sorted_runs = report.runs;
+  std::stable_sort(sorted_runs.begin(), sorted_runs.end(), [&](const RunRecord& a, const RunRecord& b) {
+    return row_index(a.study, a.formulation, a.precision) < row_index(b.study, b.formulation, b.precision);
+  });
+  json checks = json::array();
+  for (const Check& c : sorted_checks) {
+    json e = {{"study", c.study},         {"formulation", c.formulation},
+              {"precision", c.precision}, {"run", c.run},
+              {"kind", c.kind},           {"value", num(c.value)},
+              {"tolerance", num(c.tolerance)}, {"pass", c.pass},
+              {"counts", c.counts}};
+    if (!c.invariant.empty()) e["invariant"] = c.invariant;
+    if (!c.detail.empty()) e["detail"] = c.detail;
+    checks.push_back(e);
+  }
+  j["checks"] = checks;
+  json runs = json::array();
+  for (const RunRecord& r : sorted_runs)
+    runs.push_back({{"study", r.study},
+                    {"formulation", r.formulation},
+                    {"precision", r.precision},
+                    {"run", r.run},
+                    {"csv", r.csv},
+                    {"exact", r.exact},
+                    {"energy_checked", r.energy_checked},
+                    {"completed", r.failure.empty()},
+                    {"failure", r.failure},
+                    {"samples", r.samples},
+                    {"t_end", num(r.t_end)},
+                    {"t_last", num(r.t_last)},
+                    {"columns",
+                     {{"coordinates", r.coordinates},
+                      {"constraints", r.constraint_columns},
+                      {"invariants", r.invariant_columns},
+                      {"invariants_conserved", r.invariant_conserved},
+                      {"margins", r.margin_columns}}}});
+  j["runs"] = runs;
+  json digits = json::array();
+  std::vector<std::string> studies;
+  for (const Row& r : report.rows)
+    if (std::find(studies.begin(), studies.end(), r.study) == studies.end()) studies.push_back(r.study);
+  for (const auto& st : studies)
+    for (const auto& p : precisions) {
+      if (std::none_of(report.rows.begin(), report.rows.end(),
+                       [&](const Row& r) { return r.study == st && r.precision == p; }))
+        continue;
+      const auto [c, a, d] = digits_cell(report.rows, st, p);
+      digits.push_back({{"study", st}, {"precision", p}, {"cross", digits_json(c)},
+                        {"analytic", digits_json(a)}, {"drift", digits_json(d)}});
+    }
+  j["digits"] = digits;
+  j["failures"] = report.failures;
+  j["notes"] = report.notes;
+  return j;
 }
 
 }  // namespace
@@ -589,11 +827,12 @@ int verify_command(const VerifyOptions& opts) {
   char date[64];
   const std::time_t now = std::time(nullptr);
   std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  const std::string command = "nhs " + (opts.system.empty() ? "verify" : "check " + opts.system) +
+                              " --precision " + opts.precision + " --states " +
+                              std::to_string(opts.states) + (opts.quick ? " --quick" : "");
   std::ostringstream md;
   md << "# nhs " << (opts.system.empty() ? "verify" : "check " + opts.system) << ": " << (pass ? "all checks pass" : "FAILURES") << "\n\n"
-     << "Generated " << date << " by `nhs " << (opts.system.empty() ? "verify" : "check " + opts.system)
-     << " --precision " << opts.precision << " --states " << opts.states
-     << (opts.quick ? " --quick" : "") << "`; wall time: " << timing << ".\n\n"
+     << "Generated " << date << " by `" << command << "`; wall time: " << timing << ".\n\n"
      << "Each row: one study, formulation and precision. *max qddot disagreement*: largest "
         "relative difference (max-norm) of qddot against every other applicable formulation at "
         "random regular states (half at default parameters, half at parameters randomized: "
@@ -625,17 +864,37 @@ int verify_command(const VerifyOptions& opts) {
     for (const auto& n : report.notes) md << "- " << n << "\n";
   }
   const std::filesystem::path summary = std::filesystem::path(opts.out_dir) / "summary.md";
+  if (!opts.system.empty()) {  // an older run's report would describe another check
+    std::error_code rm_ec;
+    std::filesystem::remove(std::filesystem::path(opts.out_dir) / "report.md", rm_ec);
+  }
   {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(summary.c_str(), "w"), &std::fclose);
     if (!f) throw std::runtime_error("cannot write " + summary.string());
     std::fputs(md.str().c_str(), f.get());
   }
+  const std::filesystem::path summary_js = std::filesystem::path(opts.out_dir) / "summary.json";
+  {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(summary_js.c_str(), "w"), &std::fclose);
+    if (!f) throw std::runtime_error("cannot write " + summary_js.string());
+    nlohmann::ordered_json j = summary_json(report, opts, command, date, pass, names);
+    j["wall_seconds"] = total;
+    std::fputs((j.dump(1) + "\n").c_str(), f.get());
+  }
 
   fmt::print("{}", table(report.rows, false));
   fmt::print("\ndigits reached (cross / analytic / drift):\n{}", digits_table(report.rows, names, false));
   for (const auto& f : report.failures) fmt::print("FAIL: {}\n", f);
+  // `nhs check`: the report with figures. Its outcome never changes the
+  // exit code (a failure is one warning line on stderr).
+  std::string made = summary.string();
+  if (!opts.system.empty() && !opts.no_report) {
+    flush_stdout();
+    if (run_check_report(opts.out_dir))
+      made += ", " + (std::filesystem::path(opts.out_dir) / "report.md").string();
+  }
   fmt::print("{}: {} rows, {} failures; {}; report in {}\n", pass ? "PASS" : "FAIL",
-             report.rows.size(), report.failures.size(), timing, summary.string());
+             report.rows.size(), report.failures.size(), timing, made);
   return pass ? 0 : 1;
 }
 
