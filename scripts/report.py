@@ -729,15 +729,17 @@ def section_file_field(rep):
             g, t = times.get((study, form, p, "generated")), times.get((study, form, p, "traced-file"))
             if g and t:
                 ratios[p].append((f"{study}\n{form}", t / g))
-                cells.append(f"{fmt(g)} ns, {fmt(t)} ns, {t / g:.2f}")
+                cells.append(f"{g:.3g} ns, {t:.3g} ns, {t / g:.2f}" if max(g, t) < 1e3
+                             else f"{g / 1e3:.3g} us, {t / 1e3:.3g} us, {t / g:.2f}")
             else:
                 cells.append("-")
-        o = f"{ops.get((study, form, 'generated'))}, {ops.get((study, form, 'traced-file'))}"
+        o = ", ".join(str(int(v)) if v is not None else "-"
+                      for v in (ops.get((study, form, "generated")), ops.get((study, form, "traced-file"))))
         rep.md(f"| {study} / {form} | {o} | " + " | ".join(cells) + " |")
     rep.md()
     for name, (v, unit) in sorted(load.items()):
-        rep.md(f"- Load, check and trace the second kind of `{name}`: {fmt(v)} {unit} (goal for the "
-               "N-trailer: under 100 ms).")
+        goal = " (goal: under 100 ms)" if name.startswith("n_trailer") else ""
+        rep.md(f"- Load, check and trace the second kind of `{name}`: {fmt(v)} {unit}{goal}.")
     rep.md()
     if not any(ratios.values()):
         return
@@ -748,7 +750,7 @@ def section_file_field(rep):
         ax.axhline(goal if p == "double" else 1.2, color="tab:red", ls="--", lw=1, label="goal")
         ax.axhline(1.0, color="grey", lw=0.6)
         ax.set_xticks(range(len(labels)))
-        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_xticklabels(labels, fontsize=7, rotation=35, ha="right")
         ax.set_ylabel("traced / generated")
         ax.set_title(p)
         ax.legend(fontsize=8)
