@@ -856,13 +856,13 @@ void Loader::read_singular() {
       const std::string table = "singular." + key;
       known_keys(*v.as_table(), table, {"margin", "meaning"});
       margin = required(*v.as_table(), "margin", table, v);
-      if (const auto* m = v.as_table()->get("meaning")) meaning = string_of(*m, "singular " + key + " meaning");
+      if (const auto* m = v.as_table()->get("meaning")) meaning = string_of(*m, "singular set " + key + " meaning");
     } else if (!v.is_string()) {
       fail(v, "singular set " + key + " must be " + forms);
     }
-    expression_into(*margin, "singular " + key + " margin", qqd, p);
+    expression_into(*margin, "singular set " + key + " margin", qqd, p);
     if (meaning.empty())
-      meaning = "singular set " + key + " (" + string_of(*margin, "singular " + key + " margin") + " = 0)";
+      meaning = "singular set " + key + " (" + string_of(*margin, "singular set " + key + " margin") + " = 0)";
     f_.singular_sets.push_back({name, meaning});
   }
   if (!f_.singular_sets.empty()) f_.singular = std::move(p);

@@ -660,7 +660,7 @@ std::vector<BadFile> bad_files() {
   {
     const std::string t = good + "\n[singular]\nP = \"x^2 + w^2\"\n";
     cases.push_back({"singular_unknown_name", t, position_of(t, "w^2", "P = "),
-                     {"singular P margin", "unknown name 'w'", "known here: ", "I, m", "theta_dot", "pi"}});
+                     {"singular set P margin", "unknown name 'w'", "known here: ", "I, m", "theta_dot", "pi"}});
   }
   {
     const std::string t = good + "\n[singular]\nP = 3\n";
