@@ -161,9 +161,22 @@ std::string quoted(It at, It end) {
   return std::string("'") + *at + "'";
 }
 
+// Every node of a in pre-order, left to right, without recursion: a chain
+// a + b + c + ... parses into a left-deep tree as deep as it is long (up to
+// kMaxExpressionLength / 2 levels), too deep for the call stack.
+template <class F>
+void for_each_node(const Ast& a, F&& f) {
+  std::vector<const Ast*> stack{&a};
+  while (!stack.empty()) {
+    const Ast* n = stack.back();
+    stack.pop_back();
+    f(*n);
+    for (auto it = n->args.rbegin(); it != n->args.rend(); ++it) stack.push_back(&*it);
+  }
+}
+
 // Calls: known function, right number of arguments (positions of the call).
-void check_calls(const Ast& a) {
-  for (const Ast& c : a.args) check_calls(c);
+void check_call(const Ast& a) {
   if (a.kind != Kind::Call) return;
   std::string known;
   for (const auto& [name, arity] : functions()) {
@@ -179,10 +192,24 @@ void check_calls(const Ast& a) {
   throw ExpressionError(a.position, "unknown function '" + a.text + "' (known: " + known + ")");
 }
 
+// check_call on every node in post-order (an inner call's error first),
+// without recursion: the root-right-left pre-order, reversed.
+void check_calls(const Ast& a) {
+  std::vector<const Ast*> order, stack{&a};
+  while (!stack.empty()) {
+    const Ast* n = stack.back();
+    stack.pop_back();
+    order.push_back(n);
+    for (const Ast& c : n->args) stack.push_back(&c);
+  }
+  for (auto it = order.rbegin(); it != order.rend(); ++it) check_call(**it);
+}
+
 void collect_names(const Ast& a, std::vector<std::string>& out) {
-  if (a.kind == Kind::Name && std::find(out.begin(), out.end(), a.text) == out.end())
-    out.push_back(a.text);
-  for (const Ast& c : a.args) collect_names(c, out);
+  for_each_node(a, [&out](const Ast& n) {
+    if (n.kind == Kind::Name && std::find(out.begin(), out.end(), n.text) == out.end())
+      out.push_back(n.text);
+  });
 }
 
 // The exact rational value of a literal exponent (a number, -number,
@@ -271,14 +298,37 @@ struct Compiler {
                                               (known.empty() ? "none" : known) + ", pi)");
       }
       case Kind::Neg: return unary(Code::Neg, compile(a.args[0]));
-      case Kind::Add: return binary(Code::Add, compile(a.args[0]), compile(a.args[1]));
-      case Kind::Sub: return binary(Code::Sub, compile(a.args[0]), compile(a.args[1]));
-      case Kind::Mul: return binary(Code::Mul, compile(a.args[0]), compile(a.args[1]));
-      case Kind::Div: return binary(Code::Div, compile(a.args[0]), compile(a.args[1]));
+      case Kind::Add:
+      case Kind::Sub:
+      case Kind::Mul:
+      case Kind::Div: return chain(a);
       case Kind::Pow: return power(a.args[0], a.args[1]);
       case Kind::Call: return call(a);
     }
     return -1;
+  }
+
+  // A left-deep chain ((x op1 y1) op2 y2) ...: its left spine walked in a
+  // loop (it is as deep as the chain is long), the same instructions in the
+  // same order as the recursion would emit.
+  int chain(const Ast& a) {
+    const auto is_chain = [](Kind k) { return k == Kind::Add || k == Kind::Sub || k == Kind::Mul || k == Kind::Div; };
+    std::vector<const Ast*> spine;
+    const Ast* leaf = &a;
+    while (is_chain(leaf->kind)) {
+      spine.push_back(leaf);
+      leaf = &leaf->args[0];
+    }
+    int value = compile(*leaf);
+    for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
+      const Ast& n = **it;
+      const Code code = n.kind == Kind::Add   ? Code::Add
+                        : n.kind == Kind::Sub ? Code::Sub
+                        : n.kind == Kind::Mul ? Code::Mul
+                                              : Code::Div;
+      value = binary(code, value, compile(n.args[1]));
+    }
+    return value;
   }
 
   // x^y: repeated multiplication for an integer literal exponent (|k| <= 64),
