@@ -1,8 +1,12 @@
 // A system file's traced field (its trace run by codegen::Interpreter)
 // against the build-time generated code of the same study, per field
 // evaluation (GeneratedFormulation::field at the default state), in double
-// and mp50; and the cost of loading a file and tracing its second-kind
-// field. The goals (issue "system files"): double within 3x of the
+// and mp50, and in double the same trace compiled at run time
+// (codegen::compile_function, `--compiled`; compiled before the timed
+// loop); the cost of loading a file and tracing its second-kind field; and
+// of compiling the N-trailer's second-kind field into an empty cache and of
+// loading it from the cache. The compiled fields go to a temporary cache
+// (XDG_CACHE_HOME), removed at exit. The goals (issue "system files"): double within 3x of the
 // generated code (stretch 1.5x), mp50 within 1.2x, N-trailer (N = 3) loaded
 // and traced in under 100 ms.
 //
@@ -15,7 +19,11 @@
 
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
+
+#include <unistd.h>
 
 namespace {
 
@@ -55,6 +63,19 @@ void register_field_benchmarks() {
         for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
         state.counters["operations"] = f.generated().operations;
       });
+      if constexpr (nhs::codegen::has_compiled_field<S>) {
+        benchmark::RegisterBenchmark(("field/compiled-file/" + suffix).c_str(), [path, formulation](benchmark::State& state) {
+          const auto sf = nhs::cached_system_file(path);
+          const nhs::Study<S>& st = nhs::cached_file_study<S>(path);
+          const nhs::System<S> sys = st.build(st.default_parameters());
+          const auto f = nhs::generated::make_compiled_formulation<S>(
+              nhs::trace_file_formulation(sf, formulation), nhs::find_formulation<S>(formulation));
+          const nhs::State<S> x0 = st.default_state(sys);
+          const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
+          for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+          state.counters["operations"] = f.generated().operations;
+        });
+      }
     }
   }
 }
@@ -66,17 +87,44 @@ void BM_LoadAndTrace(benchmark::State& state, const std::string& file) {
   }
 }
 
+// The N-trailer's second-kind field compiled into an empty cache (each
+// iteration), or loaded from the cache (warm: compiled once before).
+void BM_CompileNTrailer(benchmark::State& state, bool warm) {
+  const auto traced = nhs::trace_file_formulation(nhs::cached_system_file(kFiles + "n_trailer.toml"), "second-kind");
+  const std::filesystem::path cache = nhs::codegen::compiled_cache_directory();
+  if (warm) (void)nhs::codegen::compile_function(traced);
+  for (auto _ : state) {
+    if (!warm) {
+      state.PauseTiming();
+      std::filesystem::remove_all(cache);
+      state.ResumeTiming();
+    }
+    const nhs::codegen::CompiledFunction f = nhs::codegen::compile_function(traced);
+    if (f.loaded_from_cache() != warm) state.SkipWithError("the cache did not behave as expected");
+    benchmark::DoNotOptimize(f.entry<double>());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A cache of compiled fields of its own, removed at exit.
+  std::string cache_home = (std::filesystem::temp_directory_path() / "nhs_bench_cache_XXXXXX").string();
+  if (!mkdtemp(cache_home.data())) return 1;
+  setenv("XDG_CACHE_HOME", cache_home.c_str(), 1);
   register_field_benchmarks<double>();
   register_field_benchmarks<nhs::mp50>();
   benchmark::RegisterBenchmark("load-and-trace/n_trailer.toml", BM_LoadAndTrace, std::string("n_trailer.toml"))
       ->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("load-and-trace/skate.toml", BM_LoadAndTrace, std::string("skate.toml"))
       ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("compile/n_trailer.toml/second-kind/cold", BM_CompileNTrailer, false)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("compile/n_trailer.toml/second-kind/warm", BM_CompileNTrailer, true)
+      ->Unit(benchmark::kMillisecond);
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  std::filesystem::remove_all(cache_home);
   return 0;
 }

@@ -17,14 +17,18 @@ constexpr int kStackOutputs = 64;
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
                                               const Formulation<S>& library)
-    : GeneratedFormulation(field, field.evaluate, nullptr, library) {}
+    : GeneratedFormulation(field, field.evaluate, nullptr, library, FieldEvaluation::generated) {}
 
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
                                               std::function<int(const S*, const S*, S*)> evaluate,
                                               std::shared_ptr<const void> keep_alive,
-                                              const Formulation<S>& library)
-    : field_(field), evaluate_(std::move(evaluate)), keep_alive_(std::move(keep_alive)), library_(library) {
+                                              const Formulation<S>& library, FieldEvaluation how)
+    : field_(field),
+      evaluate_(std::move(evaluate)),
+      keep_alive_(std::move(keep_alive)),
+      library_(library),
+      how_(how) {
   if (library.name() != field.formulation)
     throw UsageError("generated field '" + std::string(field.study) + "/" + field.formulation +
                      "' is not the formulation '" + library.name() + "'");
@@ -32,14 +36,20 @@ GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
 
 template <class S>
 std::string GeneratedFormulation<S>::name() const {
-  return library_.name() + (keep_alive_ ? " (traced)" : " (generated)");
+  switch (how_) {
+    case FieldEvaluation::traced: return library_.name() + " (traced)";
+    case FieldEvaluation::compiled: return library_.name() + " (compiled)";
+    case FieldEvaluation::generated: break;
+  }
+  return library_.name() + " (generated)";
 }
 
 template <class S>
 std::string GeneratedFormulation<S>::summary() const {
-  return library_.summary() + (keep_alive_ ? "; evaluated by an interpreter over its trace for '"
-                                           : "; evaluated by code generated for '") +
-         field_.study + "' (" + std::to_string(field_.operations) + " operations)";
+  const char* how = how_ == FieldEvaluation::traced     ? "; evaluated by an interpreter over its trace for '"
+                    : how_ == FieldEvaluation::compiled ? "; evaluated by its trace compiled at run time for '"
+                                                        : "; evaluated by code generated for '";
+  return library_.summary() + how + field_.study + "' (" + std::to_string(field_.operations) + " operations)";
 }
 
 template <class S>
@@ -173,8 +183,52 @@ GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation
       holder, library);
 }
 
+namespace {
+// What a compiled formulation's GeneratedField refers to: its strings and
+// the loaded library (unloaded with the last copy of the formulation).
+struct CompiledHolder {
+  std::string study, formulation;
+  std::vector<std::string> guard_names;
+  std::vector<const char*> guards;
+  codegen::CompiledFunction compiled;
+  CompiledHolder(const codegen::TracedFormulation& t)
+      : study(t.system), formulation(t.formulation), compiled(codegen::compile_function(t)) {
+    for (const auto& g : t.graph.guards()) guard_names.push_back(g.condition);
+    for (const auto& g : guard_names) guards.push_back(g.c_str());
+  }
+};
+}  // namespace
+
+template <class S>
+  requires codegen::has_compiled_field<S>
+GeneratedFormulation<S> make_compiled_formulation(const codegen::TracedFormulation& traced,
+                                                  const Formulation<S>& library) {
+  if (traced.formulation != library.name())  // before the compiler runs
+    throw UsageError("traced field '" + traced.system + "/" + traced.formulation +
+                     "' is not the formulation '" + library.name() + "'");
+  auto holder = std::make_shared<const CompiledHolder>(traced);
+  const codegen::CompiledEntry<S> entry = holder->compiled.entry<S>();
+  GeneratedField<S> field{holder->study.c_str(),
+                          holder->formulation.c_str(),
+                          traced.n,
+                          traced.r,
+                          traced.m,
+                          traced.parameters,
+                          traced.inputs,
+                          static_cast<int>(traced.outputs.size()),
+                          entry,
+                          holder->guards.data(),
+                          static_cast<int>(holder->guards.size()),
+                          holder->compiled.operations()};
+  return GeneratedFormulation<S>(field, entry, holder, library, FieldEvaluation::compiled);
+}
+
 #define NHS_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(, S)
 NHS_FOR_EACH_SCALAR(NHS_GENERATED_FORMULATION_)
 #undef NHS_GENERATED_FORMULATION_
+template GeneratedFormulation<double> make_compiled_formulation<double>(const codegen::TracedFormulation&,
+                                                                        const Formulation<double>&);
+template GeneratedFormulation<long double> make_compiled_formulation<long double>(
+    const codegen::TracedFormulation&, const Formulation<long double>&);
 
 }  // namespace nhs::generated

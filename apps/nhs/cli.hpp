@@ -58,6 +58,10 @@ struct StateOptions {
   /// A system file's field by the library's formulation, not by its traced
   /// field (the default for files: nhs/studies/system_file.hpp).
   bool library = false;
+  /// A system file's traced field compiled at run time by the system's C++
+  /// compiler instead of interpreted (nhs/codegen/compile.hpp); double and
+  /// long double only.
+  bool compiled = false;
 };
 
 struct AccelOptions : StateOptions {};
@@ -205,7 +209,36 @@ Setup<S> make_setup(const StateOptions& o) {
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);
   if (o.generated && o.library) throw UsageError("--generated and --library exclude each other");
-  if (o.generated) {
+  if (o.compiled && (o.generated || o.library))
+    throw UsageError(std::string("--compiled and ") + (o.generated ? "--generated" : "--library") +
+                     " exclude each other");
+  if (o.compiled) {
+    // A file's traced field compiled at run time, where asked for: every
+    // reason it cannot be is an error, not a silent fallback.
+    if (!is_system_file_name(o.study))
+      throw UsageError("--compiled compiles a system file's traced field; the built-in study '" + o.study +
+                       "' has its field compiled with nhs: use --generated");
+    if constexpr (!codegen::has_compiled_field<S>) {
+      throw UsageError("--compiled exists for the precisions double and long-double only, not '" +
+                       o.precision + "' (without --compiled, the traced field runs in every precision)");
+    } else {
+      const auto& traceable = codegen::traceable_formulations();
+      if (std::find(traceable.begin(), traceable.end(), o.formulation) == traceable.end())
+        throw UsageError("--compiled: formulation '" + o.formulation + "' has no traced field (traced: " +
+                         join(traceable) + ")");
+      try {
+        const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
+        s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
+            generated::make_compiled_formulation<S>(traced, *s.formulation));
+        s.formulation = s.owned_formulation.get();
+      } catch (const NotApplicable&) {
+        // the library's formulation says why below (require_applicable)
+      } catch (const codegen::TracingError& e) {
+        throw UsageError("--compiled: the " + o.formulation + " field of '" + o.study +
+                         "' cannot be traced (" + e.what() + "); run without --compiled (the library's formulation)");
+      }
+    }
+  } else if (o.generated) {
     s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
         generated::make_generated_formulation<S>(o.study, *s.formulation));
     s.formulation = s.owned_formulation.get();

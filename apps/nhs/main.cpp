@@ -110,6 +110,10 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_flag("--library", o.library,
                 "a system file's field by the library's formulation instead of its traced field "
                 "(the default for files, for second-kind, first-kind and gibbs-appell)");
+  cmd->add_flag("--compiled", o.compiled,
+                "a system file's traced field compiled at run time by the C++ compiler ($NHS_CXX, $CXX or "
+                "the one nhs was built with; cached in $XDG_CACHE_HOME/nhs/compiled) instead of interpreted; "
+                "double and long-double only");
   cmd->add_flag("--generated", o.generated,
                 "evaluate the formulation (second-kind, first-kind or gibbs-appell) by the code generated for "
                 "the study (any precision; nhs/generated.hpp)");

@@ -4,6 +4,7 @@
 // precision, at a small fraction of the cost per field evaluation.
 #pragma once
 
+#include "nhs/codegen/compile.hpp"
 #include "nhs/codegen/trace.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/generated.hpp"
@@ -13,6 +14,12 @@
 #include <string>
 
 namespace nhs::generated {
+
+/// How a GeneratedFormulation evaluates its field: the code generated at
+/// build time (nhs/generated.hpp), a trace run by the interpreter
+/// (codegen::Interpreter) or a trace compiled at run time
+/// (codegen::compile_function).
+enum class FieldEvaluation { generated, traced, compiled };
 
 /// The formulation `library` ("second-kind", "first-kind" or
 /// "gibbs-appell") of one study, with field() and acceleration() from the
@@ -32,14 +39,17 @@ class GeneratedFormulation final : public Formulation<S> {
 
   /// The same over a field evaluated by `evaluate` instead of
   /// field.evaluate (a traced graph run by codegen::Interpreter:
-  /// make_traced_formulation); `keep_alive` owns what `field`'s strings and
-  /// `evaluate` refer to.
+  /// make_traced_formulation; or compiled: make_compiled_formulation);
+  /// `keep_alive` owns what `field`'s strings and `evaluate` refer to;
+  /// `how` says which (name(), summary()).
   GeneratedFormulation(const GeneratedField<S>& field,
                        std::function<int(const S*, const S*, S*)> evaluate,
-                       std::shared_ptr<const void> keep_alive, const Formulation<S>& library);
+                       std::shared_ptr<const void> keep_alive, const Formulation<S>& library,
+                       FieldEvaluation how = FieldEvaluation::traced);
 
   /// The library's name and " (generated)", e.g. "second-kind (generated)",
-  /// or " (traced)" for an interpreted field.
+  /// or " (traced)" for an interpreted field, " (compiled)" for a field
+  /// compiled at run time.
   std::string name() const override;
   std::string summary() const override;
   /// The library's reason, or why the generated code does not fit sys: it
@@ -59,6 +69,7 @@ class GeneratedFormulation final : public Formulation<S> {
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override;
 
   const GeneratedField<S>& generated() const { return field_; }
+  FieldEvaluation evaluation() const { return how_; }
 
  private:
   bool second_kind() const;
@@ -69,6 +80,7 @@ class GeneratedFormulation final : public Formulation<S> {
   std::function<int(const S*, const S*, S*)> evaluate_;
   std::shared_ptr<const void> keep_alive_;
   const Formulation<S>& library_;
+  FieldEvaluation how_;
 };
 
 /// The generated form of the formulation `library` for `study`; throws
@@ -87,6 +99,20 @@ template <class S>
 GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation& traced,
                                                 const Formulation<S>& library);
 
+/// The formulation `library` evaluated by `traced` compiled to machine code
+/// at run time (codegen::compile_function: the system's C++ compiler, a
+/// cache on disk, dlopen; nhs/codegen/compile.hpp), for double and long
+/// double only (codegen::has_compiled_field: not callable for the other
+/// types). The same outputs, bit for bit, as make_traced_formulation's
+/// interpreter, and the same fallback to the library on a failed guard.
+/// Throws UsageError when `traced` is another formulation, or as
+/// compile_function (no compiler, a failed compile, a library that cannot
+/// be loaded). Thread-safe (the compiled code has no mutable state).
+template <class S>
+  requires codegen::has_compiled_field<S>
+GeneratedFormulation<S> make_compiled_formulation(const codegen::TracedFormulation& traced,
+                                                  const Formulation<S>& library);
+
 #define NHS_GENERATED_FORMULATION_INSTANTIATE(EXTERN, S)                                  \
   EXTERN template class GeneratedFormulation<S>;                                         \
   EXTERN template GeneratedFormulation<S> make_generated_formulation<S>(const std::string&, \
@@ -96,5 +122,9 @@ GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation
 #define NHS_EXTERN_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(extern, S)
 NHS_FOR_EACH_SCALAR(NHS_EXTERN_GENERATED_FORMULATION_)
 #undef NHS_EXTERN_GENERATED_FORMULATION_
+extern template GeneratedFormulation<double> make_compiled_formulation<double>(
+    const codegen::TracedFormulation&, const Formulation<double>&);
+extern template GeneratedFormulation<long double> make_compiled_formulation<long double>(
+    const codegen::TracedFormulation&, const Formulation<long double>&);
 
 }  // namespace nhs::generated

@@ -1,0 +1,342 @@
+// Implementation of codegen/compile.hpp.
+#include "nhs/codegen/compile.hpp"
+
+#include "nhs/codegen/emit.hpp"
+#include "nhs/codegen/graph_analysis.hpp"
+#include "nhs/errors.hpp"
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+extern char** environ;
+
+namespace nhs::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A C++ identifier from `name`: letters and digits kept, the rest '_'.
+std::string identifier(const std::string& name) {
+  std::string id = "field_";
+  for (const char c : name.substr(0, 80))
+    id += ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) ? c : '_';
+  return id;
+}
+
+// The functions whose value on a constant GCC folds at compile time
+// (correctly rounded, by MPFR) where the interpreter calls the C library,
+// which may round otherwise. sqrt and abs are exact or correctly rounded
+// both ways.
+bool library_function(Op op) {
+  switch (op) {
+    case Op::Atan2: case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos:
+    case Op::Atan: case Op::Exp: case Op::Log: case Op::Sinh: case Op::Cosh: case Op::Tanh:
+    case Op::Asinh: case Op::Acosh: case Op::Atanh:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The emitted function with the constants computed by library functions
+// reading their arguments through nhs_runtime (compile.hpp's file comment):
+// `  static const S t7 = sin(t6);` becomes
+// `  static const S t7 = sin(nhs_runtime(t6));`.
+std::string with_runtime_constants(const Graph& graph, const std::vector<int>& outputs, std::string text) {
+  const GraphAnalysis analysis = analyse(graph, outputs, "compile");
+  for (int id = 0; id < graph.size(); ++id) {
+    const auto k = static_cast<std::size_t>(id);
+    const Node& n = graph.node(id);
+    if (!analysis.needed[k] || !analysis.fixed[k] || !library_function(n.op)) continue;
+    const std::string head = "\n  static const S t" + std::to_string(id) + " = ";
+    const std::size_t at = text.find(head);
+    const std::size_t open = at == std::string::npos ? at : text.find('(', at + head.size());
+    const std::size_t end = at == std::string::npos ? at : text.find(");\n", at + head.size());
+    const std::string args = "t" + std::to_string(n.a) + (n.b >= 0 ? ", t" + std::to_string(n.b) : "");
+    if (open == std::string::npos || end == std::string::npos || text.compare(open + 1, end - open - 1, args) != 0)
+      throw TracingError("compile: the emitted constant t" + std::to_string(id) + " is not a call f(" + args + ")");
+    std::string runtime = "nhs_runtime(t" + std::to_string(n.a) + ")";
+    if (n.b >= 0) runtime += ", nhs_runtime(t" + std::to_string(n.b) + ")";
+    text.replace(open + 1, end - open - 1, runtime);
+  }
+  return text;
+}
+
+std::string hex64(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// FNV-1a, 64 bits: stable across runs, builds and machines (std::hash is not).
+struct Fnv1a {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  void add(const std::string& s) {
+    for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
+    h = (h ^ 0xffU) * 0x100000001b3ULL;  // a separator no text contains (0xff is not UTF-8)
+  }
+};
+
+std::string machine() {
+  utsname u{};
+  if (uname(&u) != 0) return "unknown";
+  return std::string(u.sysname) + " " + u.machine;
+}
+
+// The source without its key line (key_line), which names the hash of the rest.
+std::string source_body(const Graph& graph, const std::vector<int>& outputs, const std::string& name) {
+  const std::string fn = identifier(name);
+  EmitStats stats;
+  std::string emitted = emit_function(graph, {fn, {"p", "x"}, outputs}, &stats);
+  emitted = with_runtime_constants(graph, outputs, std::move(emitted));
+  std::ostringstream s;
+  s << "// The traced field '" << name << "', compiled at run time by nhs\n"
+    << "// (nhs/codegen/compile.hpp): the function of nhs/codegen/emit.hpp, with\n"
+    << "// extern \"C\" entry points in double and long double. Self-contained.\n"
+    << "#include <cmath>\n#include <limits>\n\nnamespace {\n\n"
+    << "// The larger of a and b (the guards' scale): a if either is NaN.\n"
+    << "template <class S>\nS generated_max(const S& a, const S& b) {\n  return a < b ? b : a;\n}\n\n"
+    << "// x through a volatile read: a value the compiler cannot fold, so that a\n"
+    << "// library function of a constant runs in the C library, as the interpreter's.\n"
+    << "template <class S>\nS nhs_runtime(const S& x) {\n  volatile S v = x;\n  return v;\n}\n\n"
+    << emitted << "\n}  // namespace\n\n"
+    << "extern \"C\" const int nhs_compiled_outputs = " << outputs.size() << ";\n"
+    << "extern \"C\" const int nhs_compiled_operations = " << stats.operations << ";\n"
+    << "extern \"C\" int nhs_compiled_double(const double* p, const double* x, double* out) noexcept {\n"
+    << "  return " << fn << "<double>(p, x, out);\n}\n"
+    << "extern \"C\" int nhs_compiled_long_double(const long double* p, const long double* x,\n"
+    << "                                          long double* out) noexcept {\n"
+    << "  return " << fn << "<long double>(p, x, out);\n}\n";
+  return s.str();
+}
+
+std::string key_line(std::uint64_t key) {
+  return "// The cache key of this source (its file name).\nextern \"C\" const unsigned long long "
+         "nhs_compiled_key = 0x" + hex64(key) + "ULL;\n";
+}
+
+std::uint64_t cache_key(const std::string& body, const std::string& compiler) {
+  Fnv1a h;
+  h.add(body);
+  h.add(compiler);
+  for (const auto& f : field_compiler_flags()) h.add(f);
+  h.add(machine());
+  return h.h;
+}
+
+std::string quoted_command(const std::vector<std::string>& argv) {
+  std::string cmd;
+  for (const auto& a : argv) {
+    if (!cmd.empty()) cmd += ' ';
+    cmd += a.find_first_of(" \t'\"\\$") == std::string::npos ? a : "'" + a + "'";
+  }
+  return cmd;
+}
+
+// The compiler's first error lines (those naming an error, else the first
+// lines), joined on one line: at most 3, each at most 200 characters.
+std::string first_lines(const fs::path& log) {
+  std::ifstream in(log);
+  std::vector<std::string> all, errors;
+  for (std::string line; std::getline(in, line) && all.size() < 200;) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    if (line.size() > 200) line = line.substr(0, 197) + "...";
+    all.push_back(line);
+    if (line.find("error") != std::string::npos && errors.size() < 3) errors.push_back(line);
+  }
+  const std::vector<std::string>& pick = errors.empty() ? all : errors;
+  std::string out;
+  for (std::size_t k = 0; k < pick.size() && k < 3; ++k) out += (k ? " | " : "") + pick[k];
+  return out;
+}
+
+void write_file(const fs::path& path, const std::string& text, const fs::path& dir) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  out.close();
+  if (!out) {
+    std::error_code ec;
+    fs::remove(path, ec);
+    throw UsageError("cannot write the compiled field's source to the cache " + dir.string() +
+                     " (set XDG_CACHE_HOME to a writable directory)");
+  }
+}
+
+std::atomic<unsigned> temporary_counter{0};
+
+// Compiles `source` into `library` (renamed into place); UsageError on failure.
+void compile_into(const std::string& source, const fs::path& library, const std::string& name) {
+  const fs::path dir = library.parent_path();
+  const std::string stem = library.stem().string();
+  const std::string tmp = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(temporary_counter++);
+  const fs::path src_tmp = dir / (stem + tmp + ".cpp"), so_tmp = dir / (stem + tmp + ".so"),
+                 log_tmp = dir / (stem + tmp + ".log");
+  const fs::path src_kept = dir / (stem + ".cpp"), log_kept = dir / (stem + ".log");
+  write_file(src_tmp, source, dir);
+
+  const std::string compiler = field_compiler();
+  std::vector<std::string> args{compiler};
+  for (const auto& f : field_compiler_flags()) args.push_back(f);
+  const auto command = [&](const fs::path& out, const fs::path& src) {
+    std::vector<std::string> a = args;
+    a.insert(a.end(), {"-o", out.string(), src.string()});
+    return a;
+  };
+  const std::vector<std::string> run = command(so_tmp, src_tmp);
+  std::vector<char*> argv;
+  for (const auto& a : run) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawnp(&pid, compiler.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+
+  std::string failure;
+  if (rc != 0) {
+    failure = "cannot run the compiler '" + compiler + "' (" + std::strerror(rc) + ")";
+  } else {
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0) {
+      if (errno != EINTR) {
+        failure = std::string("waiting for the compiler '") + compiler + "': " + std::strerror(errno);
+        break;
+      }
+    }
+    std::error_code ec;
+    if (failure.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::is_regular_file(so_tmp, ec)) {
+      fs::rename(so_tmp, library, ec);
+      if (ec) {
+        fs::remove(so_tmp, ec);
+        fs::remove(src_tmp, ec);
+        fs::remove(log_tmp, ec);
+        throw UsageError("cannot store the compiled field in the cache " + dir.string() + ": " + ec.message());
+      }
+      fs::remove(src_tmp, ec);
+      fs::remove(log_tmp, ec);
+      return;
+    }
+    if (failure.empty())
+      failure = "the compiler '" + compiler + "' " +
+                (WIFEXITED(status) ? (WEXITSTATUS(status) == 0 ? std::string("wrote no shared object")
+                                                               : "exited with status " + std::to_string(WEXITSTATUS(status)))
+                 : WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                       : std::string("ended abnormally"));
+  }
+  // Keep the source and the log under stable names, for the command below.
+  std::error_code ec;
+  fs::remove(so_tmp, ec);
+  fs::rename(src_tmp, src_kept, ec);
+  if (ec) fs::remove(src_tmp, ec);
+  std::string output;
+  if (rc == 0) {
+    fs::rename(log_tmp, log_kept, ec);
+    const std::string lines = first_lines(ec ? log_tmp : log_kept);
+    output = "; log " + (ec ? log_tmp : log_kept).string() + (lines.empty() ? " (empty)" : ": " + lines);
+  } else {
+    fs::remove(log_tmp, ec);
+  }
+  throw UsageError("cannot compile the traced field '" + name + "': " + failure + " (command: " +
+                   quoted_command(command(library, src_kept)) + ")" + output +
+                   "; set NHS_CXX to a C++ compiler, or run without --compiled (the interpreter)");
+}
+
+}  // namespace
+
+const std::vector<std::string>& field_compiler_flags() {
+  static const std::vector<std::string> flags = {"-O2", "-fPIC", "-shared", "-ffp-contract=off"};
+  return flags;
+}
+
+std::string field_compiler() {
+  for (const char* var : {"NHS_CXX", "CXX"})
+    if (const char* v = std::getenv(var); v && *v) return v;
+#ifdef NHS_BUILD_CXX
+  if (::access(NHS_BUILD_CXX, X_OK) == 0) return NHS_BUILD_CXX;
+#endif
+  return "c++";
+}
+
+std::string compiled_cache_directory() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && x[0] == '/')
+    return (fs::path(x) / "nhs" / "compiled").string();
+  if (const char* h = std::getenv("HOME"); h && h[0] == '/')
+    return (fs::path(h) / ".cache" / "nhs" / "compiled").string();
+  throw UsageError("no cache directory for compiled fields: set XDG_CACHE_HOME or HOME to an absolute path");
+}
+
+std::string compiled_source(const Graph& graph, const std::vector<int>& outputs, const std::string& name) {
+  const std::string body = source_body(graph, outputs, name);
+  return body + key_line(cache_key(body, field_compiler()));
+}
+
+CompiledFunction compile_function(const Graph& graph, const std::vector<int>& outputs, const std::string& name) {
+  const std::string body = source_body(graph, outputs, name);
+  const std::string compiler = field_compiler();
+  const std::uint64_t key = cache_key(body, compiler);
+  const fs::path dir = compiled_cache_directory();
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw UsageError("cannot create the cache of compiled fields " + dir.string() + ": " + ec.message() +
+                     " (set XDG_CACHE_HOME to a writable directory)");
+  const fs::path library = dir / (identifier(name).substr(6, 48) + "-" + hex64(key) + ".so");
+
+  CompiledFunction f;
+  f.path_ = library.string();
+  f.from_cache_ = fs::is_regular_file(library, ec);
+  if (!f.from_cache_) compile_into(body + key_line(key), library, name);
+
+  const auto fail = [&](const std::string& what) -> UsageError {
+    return UsageError("cannot load the compiled field '" + name + "' from " + library.string() + ": " + what +
+                      (f.from_cache_ ? " (a cached file: remove it to compile again)" : ""));
+  };
+  ::dlerror();
+  void* h = ::dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = ::dlerror();
+    throw fail(e ? e : "dlopen failed");
+  }
+  f.handle_ = std::shared_ptr<const void>(h, [](const void* p) { ::dlclose(const_cast<void*>(p)); });
+  const auto symbol = [&](const char* s) {
+    ::dlerror();
+    void* p = ::dlsym(h, s);
+    if (!p) {
+      const char* e = ::dlerror();
+      throw fail(e ? e : std::string("no symbol ") + s);
+    }
+    return p;
+  };
+  const auto* stored_key = static_cast<const unsigned long long*>(symbol("nhs_compiled_key"));
+  const auto* stored_outputs = static_cast<const int*>(symbol("nhs_compiled_outputs"));
+  if (*stored_key != key || *stored_outputs != static_cast<int>(outputs.size()))
+    throw fail("it was compiled from another source (key " + hex64(*stored_key) + ", expected " + hex64(key) + ")");
+  f.operations_ = *static_cast<const int*>(symbol("nhs_compiled_operations"));
+  f.double_ = reinterpret_cast<CompiledEntry<double>>(symbol("nhs_compiled_double"));
+  f.long_double_ = reinterpret_cast<CompiledEntry<long double>>(symbol("nhs_compiled_long_double"));
+  return f;
+}
+
+CompiledFunction compile_function(const TracedFormulation& traced) {
+  return compile_function(traced.graph, traced.outputs, traced.system + "/" + traced.formulation);
+}
+
+}  // namespace nhs::codegen
