@@ -667,6 +667,61 @@ TEST_F(Cli, CsvConstraintColumnsTakeTheSystemsNames) {
             "t,x,y,z,x_dot,y_dot,z_dot,energy,constraint_energy,C2,p_x,sigma_min_dC_dqdot");
 }
 
+// A state on one of the system's own singular sets ([singular]) is refused
+// by that set's name, exit 3: given by --z, where psi(q, z) is infinite
+// there (it said "qdot is not finite", exit 2), and by --qdot, where the
+// admission's projection met it as "singular metric g".
+TEST_F(Cli, StatesOnADeclaredSingularSetAreRefusedByItsName) {
+  // The planar pendulum-like chart x = cos(phi)/sin(theta)...: simply a
+  // particle in the plane whose velocity chart divides by sin(theta).
+  const fs::path file = dir_ / "chart.toml";
+  std::ofstream(file) << "name = \"chart\"\n"
+                         "coordinates = [\"x\", \"theta\", \"y\"]\n"
+                         "quasi_velocities = [\"u\", \"w\"]\n"
+                         "[dynamics]\n"
+                         "kinetic_energy = \"(x_dot^2 + (sin(theta)^2 + 1/10)*theta_dot^2 + y_dot^2)/2\"\n"
+                         "[constraints]\n"
+                         "C1 = \"y_dot - sin(theta)*x_dot\"\n"
+                         "[parametrization]\n"
+                         "x_dot = \"u/sin(theta)\"\n"
+                         "theta_dot = \"w\"\n"
+                         "y_dot = \"u\"\n"
+                         "[chart]\n"
+                         "u = \"y_dot\"\n"
+                         "w = \"theta_dot\"\n"
+                         "[initial]\n"
+                         "q = [\"0\", \"1\", \"0\"]\n"
+                         "z = [\"0.5\", \"0.2\"]\n"
+                         "[singular]\n"
+                         "sin_theta = { margin = \"sin(theta)\", meaning = \"the chart divides by sin(theta)\" }\n";
+  expect_error({"run", file.string(), "--q", "0,0,0", "--z", "1,1"}, 3,
+               "on a singular set: the chart divides by sin(theta) (margin_sin_theta = 0");
+  expect_error({"accel", file.string(), "--q", "0,0,0", "--qdot", "1,0,0"}, 3,
+               "on a singular set: the chart divides by sin(theta) (margin_sin_theta = 0");
+  // Off the set, the same commands work.
+  EXPECT_EQ(nhs({"accel", file.string(), "--q", "0,1,0", "--z", "1,1"}).code, 0);
+}
+
+// An invariant that is not finite at some rows (defined on part of the
+// state space) leaves those cells empty and is counted in the summary; the
+// run succeeds (it stopped with "non-finite value", exit 4, and no rows).
+TEST_F(Cli, InvariantsUndefinedAtSomeRowsLeaveEmptyCells) {
+  const fs::path file = dir_ / "particle.toml";
+  std::string text = particle_file(kHeisenberg, kParticleInitial);
+  text += "L = \"log(abs(x_dot - 1))\"\n";  // x_dot = 1 at t = 0 only: log(0) = -inf there
+  std::ofstream(file) << text;
+  const Result r = nhs({"run", file.string(), "--t-end", "0.5"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto rows = lines(r.out);
+  ASSERT_GE(rows.size(), 3u);
+  const auto header = split(rows[0], ',');
+  const auto column = std::find(header.begin(), header.end(), "L") - header.begin();
+  ASSERT_LT(static_cast<std::size_t>(column), header.size());
+  EXPECT_EQ(split(rows[1], ',').at(static_cast<std::size_t>(column)), "");  // t = 0
+  EXPECT_NE(r.err.find("invariant L is not finite at 1 of"), std::string::npos) << r.err;
+  for (const auto& row : rows) EXPECT_EQ(row.find("nan"), std::string::npos) << row;
+}
+
 // A precision whose runs of a motion all fail before their first sample has
 // no figure for them: "-" in the table and in the digits table (it showed 0
 // and "exact"), null in summary.json; the failure is reported.

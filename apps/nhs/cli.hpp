@@ -37,6 +37,11 @@
 
 namespace nhs::cli {
 
+/// "1 value", "3 values": a count with its noun, for messages.
+inline std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
+
 // --- options ----------------------------------------------------------------
 
 /// What `accel` and `run` share: the system, the formulation, the state.
@@ -278,7 +283,7 @@ Setup<S> make_setup(const StateOptions& o) {
   } else {
     s.q = parse_vector<S>("--q", o.q);
     if (s.q.size() != s.sys.n)
-      throw UsageError("--q has " + std::to_string(s.q.size()) + " values, study '" +
+      throw UsageError("--q has " + count_of(s.q.size(), "value") + ", study '" +
                        s.sys.info.name + "' has n = " + std::to_string(s.sys.n) + " (" +
                        join(s.sys.info.coordinates) + ")");
     if (o.z.empty()) {
@@ -286,13 +291,34 @@ Setup<S> make_setup(const StateOptions& o) {
     } else {
       const Vec<S> z = parse_vector<S>("--z", o.z);
       if (z.size() != s.sys.m)
-        throw UsageError("--z has " + std::to_string(z.size()) + " values, study '" +
+        throw UsageError("--z has " + count_of(z.size(), "value") + ", study '" +
                          s.sys.info.name + "' has m = " + std::to_string(s.sys.m) + " (" +
                          join(s.sys.info.quasi_velocities) + ")");
       s.qdot.resize(s.sys.n);
       s.sys.parametrization(s.q, z, s.qdot);
+      if (!s.qdot.allFinite()) {
+        // psi is singular at q: on one of the system's own singular sets
+        // (named), or elsewhere; either way a singular state (exit 3).
+        if (s.sys.singular_margins)
+          for (const Margin<S>& mg : s.sys.singular_margins(s.q, Vec<S>::Zero(s.sys.n)))
+            if (!(mg.value > 0))
+              throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" +
+                                                    mg.name + " = " + to_string(mg.value) + " at q = " +
+                                                    to_string(s.q) + "); psi(q, z) = " + to_string(s.qdot));
+        throw SingularState("parametrization psi singular", "psi(q, z) is not finite: " + to_string(s.qdot) +
+                                                                " at q = " + to_string(s.q) + ", z = " + to_string(z));
+      }
     }
   }
+  // On one of the system's own singular sets (a margin of exactly 0): said
+  // by name here, before the admission's projection meets the singularity
+  // under another name (e.g. a singular metric g).
+  if (s.sys.singular_margins && s.qdot.allFinite())
+    for (const Margin<S>& mg : s.sys.singular_margins(s.q, s.qdot))
+      if (!(mg.value > 0))
+        throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
+                                              " = " + to_string(mg.value) + " at q = " + to_string(s.q) +
+                                              ", qdot = " + to_string(s.qdot) + ")");
   const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
                                        : parse_number<S>("--manifold-tol", o.manifold_tol);
   if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
@@ -409,7 +435,8 @@ class Recorder {
       : sys_(sys), invariants_(std::move(invariants)), out_(out), exact_(std::move(exact)) {
     invariant_drift.assign(invariants_.size(), S(0));
     invariant_scale.assign(invariants_.size(), S(0));
-    invariant0_.assign(invariants_.size(), S(0));
+    invariant0_.assign(invariants_.size(), std::nullopt);
+    invariant_undefined.assign(invariants_.size(), 0);
     for (const auto& m : regularity_margins(sys_, Vec<S>(Vec<S>::Zero(sys_.n)),
                                             Vec<S>(Vec<S>::Ones(sys_.n))))
       margin_columns_.push_back(m.name);
@@ -456,7 +483,16 @@ class Recorder {
     require_finite("energy", E);
     for (Eigen::Index a = 0; a < C.size(); ++a)
       require_finite("constraint " + constraint_columns_[static_cast<std::size_t>(a)], C[a]);
-    for (std::size_t k = 0; k < inv.size(); ++k) require_finite(invariants_[k].name, inv[k]);
+    // An invariant may be defined on part of the state space only (a log,
+    // a division by a velocity): where it is not finite its cell is empty
+    // and the row counted (invariant_undefined), not an error.
+    std::vector<bool> defined(inv.size());
+    for (std::size_t k = 0; k < inv.size(); ++k) {
+      using boost::multiprecision::isfinite;
+      using std::isfinite;
+      defined[k] = isfinite(inv[k]);
+      if (!defined[k]) ++invariant_undefined[k];
+    }
     for (const auto& m : margins) require_finite(m.name, m.value);
     S err(0);
     if (exact_) {
@@ -464,10 +500,7 @@ class Recorder {
       err = max((s.q - x.q).cwiseAbs().maxCoeff(), (s.qdot - x.qdot).cwiseAbs().maxCoeff());
       exact_scale = max(exact_scale, max(x.q.cwiseAbs().maxCoeff(), x.qdot.cwiseAbs().maxCoeff()));
     }
-    if (samples == 0) {
-      E0 = E;
-      invariant0_ = inv;
-    }
+    if (samples == 0) E0 = E;
     ++samples;
     t_last = s.t;
     energy_drift = max(energy_drift, abs(E - E0));
@@ -475,7 +508,9 @@ class Recorder {
     if (C.size()) max_C = max(max_C, C.cwiseAbs().maxCoeff());
     max_qdot2 = max(max_qdot2, s.qdot.squaredNorm());
     for (std::size_t k = 0; k < inv.size(); ++k) {
-      invariant_drift[k] = max(invariant_drift[k], abs(inv[k] - invariant0_[k]));
+      if (!defined[k]) continue;
+      if (!invariant0_[k]) invariant0_[k] = inv[k];  // its first finite value
+      invariant_drift[k] = max(invariant_drift[k], abs(inv[k] - *invariant0_[k]));
       invariant_scale[k] = max(invariant_scale[k], abs(inv[k]));
     }
     max_error = max(max_error, err);
@@ -494,7 +529,7 @@ class Recorder {
     for (const auto& v : s.qdot) row += "," + to_string<S>(v);
     row += "," + to_string<S>(E);
     for (const auto& v : C) row += "," + to_string<S>(v);
-    for (const auto& v : inv) row += "," + to_string<S>(v);
+    for (std::size_t k = 0; k < inv.size(); ++k) row += "," + (defined[k] ? to_string<S>(inv[k]) : std::string());
     for (const auto& m : margins) row += "," + to_string<S>(m.value);
     if (exact_) row += "," + to_string<S>(err);
     write_line(row);
@@ -514,7 +549,11 @@ class Recorder {
   S nonconservative_power{0};  ///< max |F . qdot| of the non-conservative forces
   S min_margin{0};              ///< smallest margin to a singular set seen (singular_set.hpp)
   std::string min_margin_name;  ///< which margin it was (empty: the system has none)
+  /// Per invariant: max |I - I0| (I0 its first finite value) and max |I|
+  /// over the rows where it is finite; the rows where it is not (empty CSV
+  /// cells).
   std::vector<S> invariant_drift, invariant_scale;
+  std::vector<std::uint64_t> invariant_undefined;
 
  private:
   void write_line(const std::string& line) {
@@ -530,7 +569,7 @@ class Recorder {
   std::string header_;  ///< not yet written
   std::vector<std::string> constraint_columns_, invariant_columns_, margin_columns_;
   std::function<State<S>(const S&)> exact_;
-  std::vector<S> invariant0_;
+  std::vector<std::optional<S>> invariant0_;
 };
 
 }  // namespace nhs::cli

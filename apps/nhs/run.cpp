@@ -145,7 +145,9 @@ int run_command(const RunOptions& opts) {
     std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})",
                                      short_figure(rec.energy_drift), short_figure(rec.E0));
     if (!s.study->energy_is_conserved(s.sys) || rec.nonconservative_power != 0)
-      energy += " (not a first integral here: non-conservative forces do work)";
+      energy += rec.nonconservative_power != 0
+                    ? " (not a first integral here: non-conservative forces do work)"
+                    : " (not a first integral of this system)";
     const std::string margin =
         rec.samples == 0 ? std::string("no sample, so no singular margin")
         : rec.min_margin_name.empty()
@@ -154,13 +156,17 @@ int run_command(const RunOptions& opts) {
                           short_figure(rec.min_margin));
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
-               "calls{}; max |C| = {}; {}; {}; wall time {:.3f} s.\n",
+               "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
                how, s.sys.info.name, s.formulation->name(), opts.precision, stats.stepper,
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
                stats.rhs_calls,
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
                           : std::string(),
                short_figure(rec.max_C), energy, margin, seconds_since(t0));
+    for (std::size_t k = 0; k < rec.invariants().size(); ++k)
+      if (rec.invariant_undefined[k] > 0)
+        fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
+                   rec.invariants()[k].name, rec.invariant_undefined[k], rec.samples);
   };
   const InterruptGuard sigint;  // SIGINT stops the run at the next step
   try {
