@@ -702,6 +702,14 @@ TEST_F(Cli, StatesOnADeclaredSingularSetAreRefusedByItsName) {
   EXPECT_EQ(nhs({"accel", file.string(), "--q", "0,1,0", "--z", "1,1"}).code, 0);
 }
 
+// --generated on a system file: there is no build-time code, and the
+// message says what serves instead.
+TEST_F(Cli, GeneratedOnAFileNamesTheTracedAndCompiledFields) {
+  const fs::path file = dir_ / "particle.toml";
+  std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial);
+  expect_error({"accel", file.string(), "--generated"}, 2, "its traced field");
+}
+
 // An invariant that is not finite at some rows (defined on part of the
 // state space) leaves those cells empty and is counted in the summary; the
 // run succeeds (it stopped with "non-finite value", exit 4, and no rows).

@@ -244,6 +244,10 @@ Setup<S> make_setup(const StateOptions& o) {
       }
     }
   } else if (o.generated) {
+    if (is_system_file_name(o.study))
+      throw UsageError("--generated: a system file has no build-time generated code; its traced field "
+                       "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
+                       "compiles it (double, long-double)");
     s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
         generated::make_generated_formulation<S>(o.study, *s.formulation));
     s.formulation = s.owned_formulation.get();
