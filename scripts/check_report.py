@@ -279,14 +279,29 @@ class Report:
         self.missing = []
         self.problems = []
         self.figures = []
+        self.figure_names = set()  # lower case: unique on case-insensitive file systems too
 
     def md(self, text=""):
         self.lines.append(text)
 
+    def figure_name(self, name):
+        """name, or name with "-2", "-3", ... before its extension when a
+        figure of this report already has that name up to case: slug()
+        lowers case, so invariants omega and OMEGA share a slug."""
+        stem, ext = os.path.splitext(name)
+        out, k = name, 1
+        while out.lower() in self.figure_names:
+            k += 1
+            out = f"{stem}-{k}{ext}"
+        self.figure_names.add(out.lower())
+        return out
+
     def plot(self, name, title, ylabel, lines):
-        """One figure: lines = [(label, t, y)], log y, zeros at a floor."""
+        """One figure: lines = [(label, t, y)], log y, zeros at a floor;
+        saved under figure_name(name) (unique in the report)."""
         if plt is None:
             return None
+        name = self.figure_name(name)
         pos = [v for _, _, y in lines for v in y if v > 0]
         floor = min(pos) / 10 if pos else 1e-16
         fig, ax = plt.subplots(figsize=(6.4, 3.6))
@@ -482,7 +497,8 @@ def section_runs(rep, data):
                            f"(exact zeros at {floor:.1e}).*")
                     rep.md()
             if energy_skipped:
-                rep.md("*Energy drift not drawn where a force does work (energy not checked).*")
+                rep.md("*Energy drift not drawn where energy is not a first integral (a force "
+                       "or a constraint's reaction does work; energy not checked, see the notes).*")
                 rep.md()
         used_names.add(slug(name))
 

@@ -213,7 +213,10 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
     }
     return out;
   };
-  st.conserves_energy = [file](const System<S>&) { return !file->forces.has_value(); };
+  // T + V is a first integral when no force acts and no constraint's
+  // reaction does work (every C^a homogeneous in qdot).
+  const bool conserved = energy_not_conserved_reason(*file).empty();
+  st.conserves_energy = [conserved](const System<S>&) { return conserved; };
   st.special_motions = [file] {
     std::vector<SpecialMotion<S>> out;
     for (std::size_t k = 0; k < file->exact.size(); ++k) {

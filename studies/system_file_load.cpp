@@ -15,6 +15,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -106,6 +110,30 @@ std::optional<GiNaC::numeric> exact_number(const std::string& text) {
   return value * GiNaC::numeric(10).power(GiNaC::numeric(static_cast<long>(exponent)));
 }
 
+// A decimal that is not a finite number in some precision: that
+// precision's name (NHS_FOR_EACH_SCALAR's, double first) and from_string's
+// message (which quotes the text, cut when long).
+struct OutOfRange {
+  std::string precision;
+  std::string message;
+};
+
+// The first precision in which the decimal `text` is not a finite number,
+// or nullopt: a literal or a value of the file is converted once per
+// precision, and every command may run in any of them ("1e400" is finite
+// in long double and beyond, not in double).
+std::optional<OutOfRange> out_of_range(const std::string& text) {
+#define NHS_LOADER_OUT_OF_RANGE_(S, NAME) \
+  try {                                   \
+    (void)from_string<S>(text);           \
+  } catch (const MalformedNumber& e) {    \
+    return OutOfRange{NAME, e.what()};    \
+  }
+  NHS_FOR_EACH_SCALAR(NHS_LOADER_OUT_OF_RANGE_)
+#undef NHS_LOADER_OUT_OF_RANGE_
+  return std::nullopt;
+}
+
 // base^exponent. GiNaC evaluates a power of rationals exactly (also the
 // numeric factor of a product base): "9^9^9" took 20 s and 800 MB,
 // "2^1e10000" did not end. Refused when |exponent| times the bit length of
@@ -150,8 +178,206 @@ bool has_large_power(const GiNaC::ex& e) {
   return false;
 }
 
+// The GiNaC text of e, cut to 80 characters (for messages).
+std::string short_text(const GiNaC::ex& e) {
+  std::ostringstream out;
+  out << e;
+  std::string s = out.str();
+  if (s.size() > 80) s = s.substr(0, 77) + "...";
+  return s;
+}
+
+// True when e contains one of `velocities`.
+bool has_any(const GiNaC::ex& e, const std::vector<GiNaC::ex>& velocities) {
+  return std::any_of(velocities.begin(), velocities.end(), [&](const GiNaC::ex& v) { return e.has(v); });
+}
+
+// The degree k of positive homogeneity of e in `velocities`, read off its
+// structure: e(q, lambda qdot) = lambda^k e(q, qdot) for every lambda > 0,
+// with k free of the velocities (a number, or an expression in q and the
+// parameters). A velocity has degree 1, an expression without velocities 0;
+// the terms of a sum must have one degree, a product adds its factors'
+// degrees, b^p (p without velocities) has p times b's degree, |b| b's
+// degree, atan2(y, x) degree 0 when y and x have one degree, and another
+// function degree 0 when its arguments have. nullopt where the structure
+// shows no degree (terms of different degrees, sin(x_dot), ...), which
+// does not prove that there is none.
+std::optional<GiNaC::ex> velocity_degree(const GiNaC::ex& e, const std::vector<GiNaC::ex>& velocities) {
+  using namespace GiNaC;
+  if (!has_any(e, velocities)) return ex(0);
+  if (is_a<symbol>(e)) return ex(1);
+  const auto same = [](const ex& a, const ex& b) {
+    const ex d = a - b;
+    return d.is_zero() || (!has_large_power(d) && d.normal().is_zero());
+  };
+  if (is_a<add>(e)) {
+    std::optional<ex> k;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const auto d = velocity_degree(e.op(i), velocities);
+      if (!d || (k && !same(*k, *d))) return std::nullopt;
+      if (!k) k = d;
+    }
+    return k;
+  }
+  if (is_a<mul>(e)) {
+    ex k = 0;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const auto d = velocity_degree(e.op(i), velocities);
+      if (!d) return std::nullopt;
+      k += *d;
+    }
+    return k;
+  }
+  if (is_a<power>(e)) {
+    const auto d = velocity_degree(e.op(0), velocities);
+    if (!d) return std::nullopt;
+    if (!has_any(e.op(1), velocities)) return *d * e.op(1);
+    // A velocity in the exponent: only b^p with b and p of degree 0.
+    const auto p = velocity_degree(e.op(1), velocities);
+    if (d->is_zero() && p && p->is_zero()) return ex(0);
+    return std::nullopt;
+  }
+  if (is_a<function>(e)) {
+    const std::string name = ex_to<function>(e).get_name();
+    std::vector<ex> degrees;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const auto d = velocity_degree(e.op(i), velocities);
+      if (!d) return std::nullopt;
+      degrees.push_back(*d);
+    }
+    if (name == "abs" && degrees.size() == 1) return degrees[0];
+    if (name == "atan2" && degrees.size() == 2 && same(degrees[0], degrees[1])) return ex(0);
+    if (std::all_of(degrees.begin(), degrees.end(), [](const ex& d) { return d.is_zero(); })) return ex(0);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// Whether C is homogeneous in `velocities` in the sense of Euler's theorem:
+// sum_i qdot^i dC/dqdot^i = k C with k free of the velocities, so that the
+// reaction of the constraint C = 0 (Chetaev: lambda dC/dqdot) does no work
+// on C (its power is lambda k C). True when velocity_degree finds a degree,
+// or when normal() of (sum_i qdot^i dC/dqdot^i) / C has no velocity (or the
+// sum is 0); false when neither proves it (GiNaC's simplification may miss
+// an identity: then energy is not checked, never wrongly checked).
+bool homogeneous_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities) {
+  using namespace GiNaC;
+  try {
+    if (velocity_degree(C, velocities)) return true;
+    ex euler = 0;
+    for (const ex& v : velocities) euler += v * C.diff(ex_to<symbol>(v));
+    // A large power is left undecided (normal() would not end).
+    if (has_large_power(euler) || has_large_power(C)) return false;
+    if (euler.is_zero() || euler.normal().is_zero()) return true;
+    if (C.normal().is_zero()) return false;
+    return !has_any((euler / C).normal(), velocities);
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+// True when the syntax tree names nothing but the constant pi.
+bool names_only_pi(const Ast& a) {
+  const auto names = expression::names_in(a);
+  return std::all_of(names.begin(), names.end(), [](const std::string& n) { return n == "pi"; });
+}
+
+// The value of a constant sub-expression: GiNaC's exact value when its
+// form `e` is a rational number (1 - 0.1*10 is 0, as it is in double; also
+// "x - x - 1"), else the syntax tree `a` evaluated as the program evaluates
+// it, in mp100 (each literal correctly rounded, an overflow +-inf), when
+// `a` names nothing but pi (sqrt(3 - pi)). nullopt for what depends on a
+// name, or a NaN. (GiNaC's evalf is not used: it gave 1 for exp(1e300).)
+std::optional<mp100> constant_value(const Ast& a, const GiNaC::ex& e) {
+  if (GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_rational()) {
+    const GiNaC::numeric& r = GiNaC::ex_to<GiNaC::numeric>(e);
+    std::ostringstream num, den;
+    num << r.numer();
+    den << r.denom();
+    return mp100(num.str()) / mp100(den.str());
+  }
+  if (!names_only_pi(a)) return std::nullopt;
+  Program p;
+  p.add(a, Bindings{});
+  mp100 v;
+  expression::evaluate(p, expression::constants_of<mp100>(p), Params<mp100>(std::vector<mp100>{}), {}, &v);
+  if (boost::multiprecision::isnan(v)) return std::nullopt;
+  return v;
+}
+
+// A value for messages: 17 significant digits, or "inf", "-inf".
+std::string value_text(const mp100& v) {
+  if (boost::multiprecision::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v.str(17, std::ios_base::fmtflags(0));
+}
+
+// A constant argument (constant_value; `arg` is GiNaC's form of it) of a
+// function that is defined only on part of the real line (sqrt, log, asin,
+// acos, acosh, atanh) outside that part: the program would compute NaN or
+// infinity in every precision. Throws ExpressionError at the call with the
+// argument's value; arguments that depend on a name (q, qdot, a parameter:
+// --param may change them) are left alone.
+void check_constant_argument(const Ast& call, const GiNaC::ex& arg) {
+  static const std::set<std::string> restricted = {"sqrt", "log", "asin", "acos", "acosh", "atanh"};
+  const std::string& f = call.text;
+  if (!restricted.count(f)) return;
+  const auto v = constant_value(call.args[0], arg);
+  if (!v) return;
+  const auto refuse = [&](const std::string& where, const std::string& consequence) {
+    throw expression::ExpressionError(call.position, f + " of a constant " + where + " (the argument is " +
+                                                         value_text(*v) + "): " + consequence);
+  };
+  if ((f == "sqrt" || f == "log") && *v < 0) refuse("below 0", "not a real number");
+  if (f == "log" && *v == 0) refuse("equal to 0", "a pole (-infinity)");
+  if ((f == "asin" || f == "acos") && (*v < -1 || *v > 1)) refuse("outside [-1, 1]", "not a real number");
+  if (f == "acosh" && *v < 1) refuse("below 1", "not a real number");
+  if (f == "atanh" && (*v == 1 || *v == -1)) refuse("equal to 1 or -1", "a pole (infinite)");
+  if (f == "atanh" && (*v < -1 || *v > 1)) refuse("outside (-1, 1)", "not a real number");
+}
+
+// `node`, base^exponent (the operator or pow(x, y), with GiNaC's forms of
+// both), where the base is a constant (constant_value) and the program's
+// evaluation (expression::power_evaluation) is not real or not finite: 0 to a negative integer power; a negative base to a half-integer
+// power (sqrt(base)^k); a negative base to any other exponent, constant or
+// not (exp(y log base) is NaN); 0 to a constant exponent <= 0 that is not a
+// literal integer (exp(y log 0)). Throws ExpressionError at the operator.
+void check_constant_power(const Ast& node, const GiNaC::ex& base, const GiNaC::ex& exponent) {
+  const Ast& exponent_ast = node.args[1];
+  const auto b = constant_value(node.args[0], base);
+  if (!b) return;
+  int k = 0;
+  const auto how = expression::power_evaluation(exponent_ast, &k);
+  const auto refuse = [&](const std::string& what, const std::string& consequence) {
+    throw expression::ExpressionError(node.position, what + " (the base is " + value_text(*b) +
+                                                         ", the exponent " + short_text(exponent) +
+                                                         "): " + consequence);
+  };
+  switch (how) {
+    case expression::PowerEvaluation::Integer:
+      if (*b == 0 && k < 0) refuse("0 to a negative power", "division by zero");
+      break;
+    case expression::PowerEvaluation::HalfInteger:
+      if (*b < 0) refuse("a negative constant to a half-integer power", "not a real number");
+      if (*b == 0 && k < 0) refuse("0 to a negative power", "division by zero");
+      break;
+    case expression::PowerEvaluation::ExpLog:
+      if (*b < 0)
+        refuse("a negative constant to a power that is not a literal integer or half-integer",
+               "not a real number (such a power is computed as exp(y log x), defined for x > 0)");
+      if (*b == 0) {
+        const auto e = constant_value(exponent_ast, exponent);
+        if (e && !(*e > 0))
+          refuse("0 to a power <= 0 that is not a literal integer",
+                 "not a finite real number (such a power is computed as exp(y log x))");
+      }
+      break;
+  }
+}
+
 // The Ast as a GiNaC expression; ExpressionError at the node where GiNaC's
-// exact evaluation fails (a division by zero, log(0), a pole).
+// exact evaluation fails (a division by zero, log(0), a pole), and at a
+// function or power of a constant whose value is not a finite real number
+// (check_constant_argument, check_constant_power).
 GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
   using namespace GiNaC;
   std::vector<ex> args;
@@ -161,6 +387,9 @@ GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
       case Kind::Number: {
         const auto v = exact_number(a.text);
         if (!v) throw expression::ExpressionError(a.position, "number '" + a.text + "' out of range");
+        if (const auto r = out_of_range(a.text))
+          throw expression::ExpressionError(a.position, r->message + " in " + r->precision +
+                                                            " (a literal must be finite in every precision)");
         return *v;
       }
       case Kind::Name: return a.text == "pi" && !sym.symbols.count("pi") ? ex(Pi) : ex(sym.symbol(a.text));
@@ -172,9 +401,13 @@ GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
         if (args[1].is_zero())
           throw expression::ExpressionError(a.position, "division by zero (the divisor is identically 0)");
         return args[0] / args[1];
-      case Kind::Pow: return checked_pow(args[0], args[1], a.position);
+      case Kind::Pow:
+        check_constant_power(a, args[0], args[1]);
+        return checked_pow(args[0], args[1], a.position);
       case Kind::Call: {
         const std::string& f = a.text;
+        if (f == "pow") check_constant_power(a, args[0], args[1]);
+        if (args.size() == 1) check_constant_argument(a, args[0]);
         if (f == "sin") return sin(args[0]);
         if (f == "cos") return cos(args[0]);
         if (f == "tan") return tan(args[0]);
@@ -211,15 +444,6 @@ GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
 struct NotWritable : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
-
-// The GiNaC text of e, cut to 80 characters (for messages).
-std::string short_text(const GiNaC::ex& e) {
-  std::ostringstream out;
-  out << e;
-  std::string s = out.str();
-  if (s.size() > 80) s = s.substr(0, 77) + "...";
-  return s;
-}
 
 // Writes a GiNaC expression as a syntax tree (Ast) of nhs/expression.hpp,
 // node by node, so that Program compiles it like a file's own text: exact
@@ -281,6 +505,14 @@ class AstWriter {
     return a;
   }
   Ast leaf(Kind kind, std::string text) { return node(kind, std::move(text), {}); }
+  // A number leaf; NotWritable when the literal is not finite in some
+  // precision (the program converts each literal on its own: 10^400 / 3
+  // would be inf / 3 in double).
+  Ast literal(std::string text) {
+    if (const auto r = out_of_range(text))
+      throw NotWritable("a constant: " + r->message + " in " + r->precision);
+    return leaf(Kind::Number, std::move(text));
+  }
   static std::string digits(const GiNaC::numeric& integer) {
     std::ostringstream out;
     out << integer;
@@ -299,7 +531,7 @@ class AstWriter {
     using namespace GiNaC;
     if (!v.is_rational()) throw NotWritable("the number " + short_text(v) + " (not an exact real rational)");
     if (v.is_negative()) return node(Kind::Neg, "", {number(-v)});
-    if (v.is_integer()) return leaf(Kind::Number, digits(v));
+    if (v.is_integer()) return literal(digits(v));
     const numeric num = v.numer(), den = v.denom();
     numeric rest = den;
     long twos = 0, fives = 0;
@@ -314,17 +546,17 @@ class AstWriter {
     if (rest == 1) {
       const long k = std::max(twos, fives);
       const numeric scaled = v * numeric(10).power(numeric(k));  // an integer
-      return leaf(Kind::Number, digits(scaled) + "e-" + std::to_string(k));
+      return literal(digits(scaled) + "e-" + std::to_string(k));
     }
-    return node(Kind::Div, "", {leaf(Kind::Number, digits(num)), leaf(Kind::Number, digits(den))});
+    return node(Kind::Div, "", {literal(digits(num)), literal(digits(den))});
   }
   // An exponent in the forms Program recognizes as a literal rational
   // (k, -k, p/q, -(p/q)): integer and half-integer powers become products
   // and square roots, as in a file's own text.
   Ast rational_exponent(const GiNaC::numeric& v) {
     if (v.is_negative()) return node(Kind::Neg, "", {rational_exponent(-v)});
-    if (v.is_integer()) return leaf(Kind::Number, digits(v));
-    return node(Kind::Div, "", {leaf(Kind::Number, digits(v.numer())), leaf(Kind::Number, digits(v.denom()))});
+    if (v.is_integer()) return literal(digits(v));
+    return node(Kind::Div, "", {literal(digits(v.numer())), literal(digits(v.denom()))});
   }
 };
 
@@ -397,6 +629,21 @@ class Loader {
     }();
     if (reserved.count(name)) fail(at, role + " '" + name + "' is a reserved name (pi, t and the functions)");
     if (!names_.insert(name).second) fail(at, role + " '" + name + "' is already in use as a name");
+  }
+
+  // A decimal of the file (a parameter's default, an [[exact]] override or
+  // t_end): a number (from_string) finite in every precision, since every
+  // command may run in any of them (1e400 is finite in long double and
+  // beyond, not in double); otherwise FileError at `n`, naming `what`.
+  void check_decimal(const toml::node& n, const std::string& what, const std::string& text) const {
+    try {
+      (void)from_string<mp100>(text);  // the syntax, and a range beyond every other precision's
+    } catch (const MalformedNumber& e) {
+      fail(n, what + ": " + e.what());
+    }
+    if (const auto r = out_of_range(text))
+      fail(n, what + ": " + r->message + " (not finite in " + r->precision +
+                  "; a value of the file must be finite in every precision)");
   }
 
   // Parses the expression in string node `n` into `program` as a new output,
@@ -530,11 +777,7 @@ void Loader::read_parameters() {
       if (const auto* m = v.as_table()->get("meaning")) p.meaning = string_of(*m, "meaning");
     }
     p.default_value = string_of(*value, "parameter " + p.name + " (exact decimal text, e.g. \"0.1\")");
-    try {
-      (void)from_string<mp100>(p.default_value);
-    } catch (const MalformedNumber& e) {
-      fail(*value, "parameter " + p.name + ": " + e.what());
-    }
+    check_decimal(*value, "parameter " + p.name, p.default_value);
     f_.info.parameters.push_back(std::move(p));
   }
 }
@@ -614,6 +857,9 @@ void Loader::read_constraints() {
         }
       }
     f_.constraint_linear.push_back(linear);
+    std::vector<GiNaC::ex> velocities;
+    for (const auto& vn : qd) velocities.emplace_back(sym_.symbol(vn));
+    f_.constraint_homogeneous.push_back(homogeneous_in(C, velocities));
   }
   if (f_.info.constraint_names.empty())
     fail(*node, "[constraints] is empty: a non-holonomic system has at least one constraint");
@@ -895,21 +1141,14 @@ void Loader::read_exact() {
           throw FileError(where(pk.source()), what + ": unknown parameter '" + pn + "' (known: " + join(names) + ")");
         }
         const std::string value = string_of(pv, what + " parameter " + pn);
-        try {
-          (void)from_string<mp100>(value);
-        } catch (const MalformedNumber& err) {
-          fail(pv, what + " parameter " + pn + ": " + err.what());
-        }
+        check_decimal(pv, what + " parameter " + pn, value);
         m.overrides.emplace_back(pn, value);
       }
     }
     const toml::node* te = required(t, "t_end", what, e);
     m.t_end = string_of(*te, what + " t_end");
-    try {
-      if (!(from_string<mp100>(m.t_end) > 0)) fail(*te, what + " t_end must be > 0");
-    } catch (const MalformedNumber& err) {
-      fail(*te, what + " t_end: " + err.what());
-    }
+    check_decimal(*te, what + " t_end", m.t_end);
+    if (!(from_string<mp100>(m.t_end) > 0)) fail(*te, what + " t_end must be > 0");
     const Bindings tb = bind({{&t_name, 0}});
     array_into(*required(t, "q", what, e), what + " q", q.size(), tb, m.q);
     if (const auto* qd = t.get("qdot")) array_into(*qd, what + " qdot", q.size(), tb, m.qdot);
@@ -919,11 +1158,22 @@ void Loader::read_exact() {
 }
 
 std::shared_ptr<const SystemFile> Loader::load() {
+  // An input that cannot be read is a usage error (exit 2), as a malformed
+  // file is; IoError (exit 5) is for output that cannot be written.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path_, ec))
+    throw FileError(path_, "cannot read the system file: it is a directory, not a TOML file");
+  const auto unreadable = [this] {
+    const int error = errno;
+    throw FileError(path_, std::string("cannot read the system file: ") +
+                               (error ? std::strerror(error) : "the stream failed"));
+  };
+  errno = 0;
   std::ifstream in(path_, std::ios::binary);
-  if (!in) throw IoError("cannot read system file '" + path_ + "': " + std::strerror(errno));
+  if (!in) unreadable();
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) throw IoError("cannot read system file '" + path_ + "'");
+  if (in.bad()) unreadable();
   const std::string text = buffer.str();
   try {
     root_ = toml::parse(text, path_);
@@ -962,6 +1212,22 @@ std::shared_ptr<const SystemFile> Loader::load() {
 }
 
 }  // namespace
+
+std::string energy_not_conserved_reason(const SystemFile& file) {
+  std::vector<std::string> reasons;
+  if (file.forces) reasons.push_back("non-conservative forces do work");
+  std::vector<std::string> names;
+  for (std::size_t a = 0; a < file.constraint_homogeneous.size(); ++a)
+    if (!file.constraint_homogeneous[a]) names.push_back(file.info.constraint_names[a]);
+  if (names.size() == 1)
+    reasons.push_back("constraint " + names[0] + " is not homogeneous in the velocities: its reaction does work");
+  else if (names.size() > 1)
+    reasons.push_back("constraints " + join(names) +
+                      " are not homogeneous in the velocities: their reactions do work");
+  std::string out;
+  for (const auto& r : reasons) out += (out.empty() ? "" : "; ") + r;
+  return out;
+}
 
 bool is_system_file_name(const std::string& name) {
   return name.find('/') != std::string::npos ||

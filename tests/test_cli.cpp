@@ -781,6 +781,79 @@ TEST_F(Cli, CheckRunsFailingBeforeTheirFirstSampleHaveNoFigure) {
   EXPECT_FALSE(fs::exists(out / "report.md"));  // --no-report
 }
 
+// A system file that cannot be read is a usage error (exit 2, as a
+// malformed file), naming the path and the system's reason: a missing file
+// exited 5 (reserved for output that cannot be written), a directory read
+// as an empty file ("missing key 'coordinates'"). A parameter beyond
+// double's range is refused at its value, with its name, in every command
+// (it said "number out of range '1e400'" without either).
+TEST_F(Cli, SystemFilesThatCannotBeReadExitTwo) {
+  const fs::path missing = dir_ / "nope" / "missing.toml";
+  expect_error({"accel", missing.string()}, 2,
+               missing.string() + ": cannot read the system file: No such file or directory");
+  const fs::path directory = dir_ / "d.toml";
+  fs::create_directories(directory);
+  expect_error({"list", directory.string()}, 2,
+               directory.string() + ": cannot read the system file: it is a directory");
+  const fs::path huge = dir_ / "huge.toml";
+  std::string text = particle_file(kHeisenberg, kParticleInitial);
+  text.replace(text.find("c = \"0\""), 7, "c = \"1e400\"");
+  std::ofstream(huge) << text;
+  for (const char* cmd : {"list", "accel"})
+    expect_error({cmd, huge.string()}, 2,
+                 huge.string() + ":4:5: parameter c: number out of range '1e400' (not finite in double");
+}
+
+// A constraint that is not homogeneous in the velocities (the speed held at
+// c: x_dot^2 + y_dot^2 = c^2) has a reaction that does work, so T + V is not
+// a first integral: `nhs list` says so, and `nhs check` notes it and does
+// not check energy (it failed every energy check of a right motion).
+TEST_F(Cli, CheckSkipsEnergyWhereAConstraintIsNotHomogeneous) {
+  const fs::path file = dir_ / "speed.toml";
+  std::ofstream(file) << "name = \"speed\"\n"
+                         "coordinates = [\"x\", \"y\"]\n"
+                         "quasi_velocities = [\"phi\"]\n"
+                         "[parameters]\n"
+                         "c = \"1.5\"\n"
+                         "g = \"0.25\"\n"
+                         "[dynamics]\n"
+                         "kinetic_energy = \"(x_dot^2 + y_dot^2)/2\"\n"
+                         "potential = \"-g*x\"\n"
+                         "[constraints]\n"
+                         "speed = \"x_dot^2 + y_dot^2 - c^2\"\n"
+                         "[parametrization]\n"
+                         "x_dot = \"c*cos(phi)\"\n"
+                         "y_dot = \"c*sin(phi)\"\n"
+                         "[chart]\n"
+                         "phi = \"atan2(y_dot, x_dot)\"\n"
+                         "[initial]\n"
+                         "q = [\"0\", \"0\"]\n"
+                         "z = [\"2\"]\n";
+  const std::string why = "constraint speed is not homogeneous in the velocities: its reaction does work";
+  const Result list = nhs({"list", file.string()});
+  ASSERT_EQ(list.code, 0) << list.err;
+  EXPECT_NE(list.out.find("energy: not a first integral (" + why + ")"), std::string::npos) << list.out;
+  const fs::path out = dir_ / "check";
+  const Result r = nhs({"check", file.string(), "--precision", "double", "--quick", "--states", "4",
+                        "--jobs", "1", "--no-report", "--out-dir", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  int noted = 0;
+  for (const auto& n : j["notes"])
+    if (n.get<std::string>().find("energy not checked: " + why) != std::string::npos) ++noted;
+  EXPECT_GT(noted, 0) << j["notes"].dump();
+  ASSERT_FALSE(j["runs"].empty());
+  for (const auto& run : j["runs"]) EXPECT_FALSE(run["energy_checked"].get<bool>()) << run.dump();
+  for (const auto& c : j["checks"]) EXPECT_NE(c["kind"], "energy drift") << c.dump();
+  // Homogeneous (degree 1, as the Appell-Hamel constraint): energy checked.
+  const fs::path cone = dir_ / "cone.toml";
+  std::ofstream(cone) << particle_file("cone = \"z_dot - sqrt(x_dot^2 + y_dot^2)\"\n",
+                                       "q = [\"0\", \"0.5\", \"0\"]\nqdot = [\"0.6\", \"0.8\", \"1\"]\n");
+  const Result cl = nhs({"list", cone.string()});
+  ASSERT_EQ(cl.code, 0) << cl.err;
+  EXPECT_NE(cl.out.find("energy: a first integral"), std::string::npos) << cl.out;
+}
+
 // The report is an extra: when its script fails, one warning line, and the
 // exit code is the check's own.
 TEST_F(Cli, CheckReportFailureIsOneWarning) {

@@ -609,7 +609,8 @@ bool needs_position(const std::string& reason) {
       "TOML syntax",          "unknown name '",   "unknown function '",
       "nested deeper than",   "empty expression", "expected a number, a name or '('",
       "(expected an operator or the end)", "division by zero", "undefined value",
-      "cannot be evaluated symbolically"};
+      "cannot be evaluated symbolically", "of a constant ", "negative constant to a", "0 to a",
+      "out of range"};
   for (const auto& m : markers)
     if (reason.find(m) != std::string::npos) return true;
   return false;

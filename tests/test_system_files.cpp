@@ -33,6 +33,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -686,13 +687,25 @@ std::vector<BadFile> bad_files() {
                      {"the initial state is on a singular set of [singular]", "singular set P (x - y = 0)",
                       "margin_P = 0"}});
   }
-  // T from [[bodies]] (no kinetic_energy)
+  // T from [[bodies]] (no kinetic_energy). A complex constant in a body
+  // (it made T unwritable, an error at the [[bodies]] table) is refused
+  // before, at its function, as everywhere.
   {
     const std::string t = edit(good, "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2\"\n", "") +
                           "\n[[bodies]]\nmass = \"sqrt(-1)*m\"\nposition = [\"x\", \"y\"]\n";
-    cases.push_back({"bodies_T_not_real", t, position_of(t, "[[bodies]]"),
+    cases.push_back({"bodies_mass_not_real", t, position_of(t, "sqrt(-1)*m"),
+                     {"bodies[1] mass: sqrt of a constant below 0 (the argument is -1): not a real number"}});
+  }
+  {
+    // A constant of the bodies' T beyond double's range (each literal is
+    // converted on its own): refused at the [[bodies]] (it failed in double
+    // without a position).
+    const std::string t = edit(good, "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2\"\n", "") +
+                          "\n[[bodies]]\nmass = \"m\"\nposition = [\"1e200*x\", \"y\"]\n"
+                          "angular_velocity = \"theta_dot\"\ninertia = \"I\"\n";
+    cases.push_back({"bodies_T_beyond_double", t, position_of(t, "[[bodies]]"),
                      {"bodies[1]: [dynamics] gives no kinetic_energy", "cannot be written as an expression",
-                      "not an exact real rational", "give kinetic_energy in [dynamics]"}});
+                      "a constant: number out of range '1000", "(401 characters) in double", "give kinetic_energy in [dynamics]"}});
   }
   {
     // A point mass alone: theta has no inertia, g is singular.
@@ -701,7 +714,168 @@ std::vector<BadFile> bad_files() {
     cases.push_back({"bodies_T_metric", t, position_of(t, "[[bodies]]"),
                      {"the metric g = d^2T/dqdot^2 (T from [[bodies]]) is not positive definite"}});
   }
+  // Numbers of the file: finite in every precision (double included), at
+  // their value with the parameter's name ("1e400" said "number out of
+  // range '1e400'" without a position when a command ran in double).
+  {
+    const std::string t = edit(good, "I = \"0.5\"", "I = \"1e400\"");
+    cases.push_back({"parameter_beyond_double", t, position_of(t, "\"1e400\""),
+                     {"parameter I: number out of range '1e400'", "not finite in double"}});
+  }
+  {
+    const std::string t = good + "\n[[exact]]\nname = \"e\"\nparameters = { I = \"-2e308\" }\n"
+                                 "t_end = \"1\"\nq = [\"t\", \"0\", \"0\"]\n";
+    cases.push_back({"exact_parameter_beyond_double", t, position_of(t, "\"-2e308\""),
+                     {"exact[1] parameter I: number out of range '-2e308'", "not finite in double"}});
+  }
+  {
+    const std::string t = good + "\n[[exact]]\nname = \"e\"\nt_end = \"1e309\"\nq = [\"t\", \"0\", \"0\"]\n";
+    cases.push_back({"exact_t_end_beyond_double", t, position_of(t, "\"1e309\""),
+                     {"exact[1] t_end: number out of range '1e309'", "not finite in double"}});
+  }
+  // Constants that are not finite real numbers, at the function (or the
+  // '^') with the argument's value; node by node, as the program computes.
+  const auto with_potential = [&good](const std::string& v) {
+    return edit(good, "I/2*theta_dot^2\"\n", "I/2*theta_dot^2\"\npotential = \"m*x + " + v + "\"\n");
+  };
+  const std::vector<std::tuple<std::string, std::string, std::string, std::vector<std::string>>> constants = {
+      {"sqrt_negative", "sqrt(-1)", "sqrt(-1)",
+       {"potential: sqrt of a constant below 0 (the argument is -1): not a real number"}},
+      {"sqrt_negative_irrational", "2*sqrt(3 - pi)", "sqrt(3 - pi)",
+       {"sqrt of a constant below 0 (the argument is -0.14159265358979", "not a real number"}},
+      {"sqrt_inner_first", "sqrt(-1)^2", "sqrt(-1)", {"sqrt of a constant below 0"}},
+      {"log_negative", "log(-2)", "log(-2)", {"log of a constant below 0 (the argument is -2)"}},
+      {"log_zero", "log(1 - 1)", "log(1 - 1)", {"log of a constant equal to 0 (the argument is 0): a pole"}},
+      {"asin_beyond", "asin(3/2)", "asin(3/2)", {"asin of a constant outside [-1, 1] (the argument is 1.5)"}},
+      {"acos_beyond", "acos(-1.5)", "acos(-1.5)", {"acos of a constant outside [-1, 1] (the argument is -1.5)"}},
+      {"acosh_below", "acosh(0.5)", "acosh(0.5)", {"acosh of a constant below 1 (the argument is 0.5)"}},
+      {"atanh_pole", "atanh(1)", "atanh(1)", {"atanh of a constant equal to 1 or -1 (the argument is 1): a pole"}},
+      {"atanh_beyond", "atanh(-2)", "atanh(-2)", {"atanh of a constant outside (-1, 1) (the argument is -2)"}},
+      {"zero_negative_power", "0^-1", "^-1", {"0 to a negative power (the base is 0, the exponent -1): division by zero"}},
+      {"negative_half_power", "(-4)^0.5", "^0.5",
+       {"a negative constant to a half-integer power (the base is -4, the exponent 1/2): not a real number"}},
+      {"negative_cube_root", "(-8)^(1/3)", "^(1/3)",
+       {"a negative constant to a power that is not a literal integer or half-integer (the base is -8",
+        "exp(y log x)"}},
+      {"negative_pow_computed_exponent", "pow(-2, 1 + 1)", "pow(-2",
+       {"a negative constant to a power that is not a literal integer", "the exponent 2"}},
+      {"negative_base_variable_exponent", "(-2)^x", "^x", {"the base is -2, the exponent x", "not a real number"}},
+      {"zero_to_computed_zero", "0^(1 - 1)", "^(1 - 1)", {"0 to a power <= 0 that is not a literal integer"}},
+      // A literal is converted once per precision: beyond double's range it
+      // failed in double without a position.
+      {"literal_beyond_double", "1e309*x", "1e309",
+       {"potential: number out of range '1e309' in double (a literal must be finite in every precision)"}},
+  };
+  for (const auto& [name, expr, needle, reasons] : constants) {
+    const std::string t = with_potential(expr);
+    cases.push_back({name, t, position_of(t, needle, "potential"), reasons});
+  }
   return cases;
+}
+
+// Constants inside their functions' real domain, and a parameter's (which
+// --param may change), load.
+TEST(SystemFileErrors, RealConstantsAndParametersLoad) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_real_constants_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "real.toml").string();
+  std::ofstream(path) << edit(kGood, "I/2*theta_dot^2\"\n",
+                              "I/2*theta_dot^2\"\npotential = \"m*x + sqrt(2) + log(1) + asin(1) + acos(-1) + "
+                              "acosh(1) + atanh(-0.5) + (-2)^2 + (-2)^-3 + 0^2 + 0^0.5 + 2^(1/3) + "
+                              "pow(0, pi) + sqrt(pi - 3) + sqrt(1 - 0.1*10) + 1e-400*x + 1e308 + sqrt(-m)\"\n");
+  EXPECT_NO_THROW((void)load_system_file(path));
+  std::filesystem::remove_all(dir);
+}
+
+// A file that cannot be read is a usage error (exit 2) naming the path and
+// the reason, never an I/O error (exit 5: output that cannot be written);
+// a directory is named as such (it read as an empty file).
+TEST(SystemFileErrors, UnreadableFilesAreUsageErrors) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_unreadable_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "directory.toml");
+  const std::string missing = (dir / "missing.toml").string();
+  const std::string directory = (dir / "directory.toml").string();
+  for (const auto& [path, reason] : {std::pair{missing, std::string("No such file or directory")},
+                                     std::pair{directory, std::string("it is a directory")}}) {
+    try {
+      (void)load_system_file(path);
+      ADD_FAILURE() << path << ": loaded";
+    } catch (const FileError& e) {
+      EXPECT_EQ(e.where, path);
+      EXPECT_NE(e.reason.find("cannot read the system file: "), std::string::npos) << e.what();
+      EXPECT_NE(e.reason.find(reason), std::string::npos) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << path << ": not a FileError: " << e.what();
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// --- energy and homogeneous constraints ---------------------------------------------
+
+/// A particle in space (n = 3) with one constraint `C` and initial velocity
+/// `qdot` (on C), in a field along x (V = -x), without parametrization.
+std::string particle_with(const std::string& C, const std::string& qdot) {
+  return "coordinates = [\"x\", \"y\", \"z\"]\n"
+         "[dynamics]\n"
+         "kinetic_energy = \"(x_dot^2 + y_dot^2 + z_dot^2)/2\"\n"
+         "potential = \"-x\"\n"
+         "[constraints]\n"
+         "C = \"" + C + "\"\n"
+         "[initial]\n"
+         "q = [\"0\", \"0\", \"0\"]\n"
+         "qdot = [" + qdot + "]\n";
+}
+
+// The reaction of C (lambda dC/dqdot) has the power lambda sum_i qdot^i
+// dC/dqdot^i, which vanishes on C when C is homogeneous in qdot (Euler:
+// = k C) and not in general otherwise: the file's study declares energy
+// conserved exactly when every constraint is (and no force acts). The
+// constant speed x_dot^2 + y_dot^2 = 1 in a field keeps T while V changes.
+TEST(SystemFileEnergy, ConservedOnlyWhereEveryConstraintIsHomogeneous) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_homogeneous_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::vector<std::tuple<std::string, std::string, bool>> cases = {
+      {"x_dot^2 + y_dot^2 - 1", "\"0.6\", \"0.8\", \"0\"", false},        // constant speed
+      {"x_dot^2 + y_dot - 1", "\"0\", \"1\", \"0\"", false},                // degrees 2, 1 and 0
+      {"exp(x_dot) - 1 - z_dot", "\"0\", \"1\", \"0\"", false},
+      {"x_dot*y_dot - z_dot^2", "\"1\", \"1\", \"1\"", true},               // degree 2
+      {"z_dot + sqrt(x_dot^2 + y_dot^2)", "\"0.6\", \"0.8\", \"-1\"", true},  // Appell-Hamel, degree 1
+      {"abs(x_dot)*x_dot - y_dot^2*cos(x)", "\"1\", \"1\", \"0\"", true},
+      {"z_dot - x_dot*atan2(y_dot, x_dot)", "\"1\", \"0\", \"0\"", true},   // degree 1 times degree 0
+      {"x_dot^3/y_dot - z_dot^2", "\"1\", \"1\", \"1\"", true},
+      // Degree 2 only once expanded: the structure shows none, the ratio does.
+      {"(x_dot + 1)^2 - x_dot^2 - 2*x_dot - 1 + y_dot*z_dot", "\"0.3\", \"0\", \"1\"", true},
+  };
+  for (const auto& [C, qdot, homogeneous] : cases) {
+    const std::string path = (dir / "particle.toml").string();
+    std::ofstream(path) << particle_with(C, qdot);
+    const auto file = load_system_file(path);
+    ASSERT_EQ(file->constraint_homogeneous.size(), 1u);
+    EXPECT_EQ(file->constraint_homogeneous[0], homogeneous) << C;
+    const std::string why = energy_not_conserved_reason(*file);
+    EXPECT_EQ(why.empty(), homogeneous) << C << ": " << why;
+    if (!homogeneous)
+      EXPECT_EQ(why, "constraint C is not homogeneous in the velocities: its reaction does work") << C;
+    const Study<double> st = file_study<double>(file);
+    EXPECT_EQ(st.energy_is_conserved(st.build(st.default_parameters())), homogeneous) << C;
+  }
+  // The files of the repository: every constraint homogeneous (linear
+  // without a velocity-free term, or the Appell-Hamel and parallel-points
+  // non-linear ones); energy is conserved where no force acts.
+  std::vector<std::filesystem::path> files;
+  for (const char* sub : {"studies/files", "examples"})
+    for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(NHS_SOURCE_DIR) / sub))
+      if (e.path().extension() == ".toml") files.push_back(e.path());
+  ASSERT_GE(files.size(), 10u);
+  for (const auto& p : files) {
+    const auto file = load_system_file(p.string());
+    for (std::size_t a = 0; a < file->constraint_homogeneous.size(); ++a)
+      EXPECT_TRUE(file->constraint_homogeneous[a]) << p << ": " << file->info.constraint_names[a];
+    const Study<double> st = file_study<double>(file);
+    EXPECT_EQ(st.energy_is_conserved(st.build(st.default_parameters())), !file->forces.has_value()) << p;
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SystemFileErrors, EachNamesFileLineColumnAndReason) {

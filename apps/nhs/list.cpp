@@ -72,6 +72,15 @@ int list_system_command(const std::string& system) {
   fmt::print("  non-conservative forces: {}; bodies (Gibbs-Appell): {}\n",
              sys.nonconservative_force ? "yes" : "no",
              sys.has_bodies() ? (T_from_bodies ? "yes (T comes from them)" : "yes") : "no");
+  if (is_system_file_name(system)) {
+    // A file's energy: a first integral unless a force or the reaction of a
+    // constraint that is not homogeneous in qdot does work (what `nhs
+    // check` checks).
+    const std::string why = energy_not_conserved_reason(*cached_system_file(system));
+    fmt::print("  energy: {}\n",
+               why.empty() ? "a first integral (no forces; every constraint is homogeneous in the velocities)"
+                           : "not a first integral (" + why + ")");
+  }
   {
     // The system's own singular sets (names and conditions; the values at
     // the default state are not shown).

@@ -17,6 +17,7 @@
 #include "cli.hpp"
 
 #include "nhs/parallel.hpp"
+#include "nhs/studies/system_file.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -197,11 +198,14 @@ struct Figures {
 /// fig and reports failures, the checks and the run itself (for
 /// summary.json). exact may be empty (no closed form). A run that fails
 /// before its first sample has no figures: it adds only its failure, so
-/// that its row shows "-", not 0, where it has nothing.
+/// that its row shows "-", not 0, where it has nothing. energy_reason says
+/// why T + V is not a first integral where st does not conserve energy
+/// (a system file's energy_not_conserved_reason; "" for a built-in study:
+/// non-conservative forces).
 template <class S>
 void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
-               const Formulation<S>& f, const State<S>& x0, const S& t_end, const S& dt_out,
-               const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
+               const std::string& energy_reason, const Formulation<S>& f, const State<S>& x0,
+               const S& t_end, const S& dt_out, const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
   using std::abs;
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
@@ -295,9 +299,12 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     check("energy drift", rec.energy_drift, bound, rec.energy_drift <= bound);
     if (!(rec.energy_drift <= bound))
       fail("energy drift " + short_figure(rec.energy_drift) + " > " + short_figure(bound));
-  } else if (!declared) {
+  } else if (!declared && energy_reason.empty()) {
     add_line(report.notes, what + ": energy not conserved (non-conservative forces do work); "
                            "drift " + short_figure(rec.energy_drift) + " not checked");
+  } else if (!declared) {
+    add_line(report.notes, what + ": energy not checked: " + energy_reason + " (drift " +
+                               short_figure(rec.energy_drift) + ")");
   }
   Figures<S>::raise(fig.constraint, rec.max_C);
   const S c_bound = set.invariants * (S(1) + rec.max_qdot2);
@@ -360,6 +367,10 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
   } else {
     selected.push_back(&find_study<S>(opts.system));
   }
+  // Why a system file's energy is not a first integral (its notes say it).
+  const std::string energy_reason = !opts.system.empty() && is_system_file_name(opts.system)
+                                        ? energy_not_conserved_reason(*cached_system_file(opts.system))
+                                        : std::string();
   for (std::size_t si = 0; si < selected.size(); ++si) {
     const Study<S>& st = *selected[si];
     const System<S> sys0 = st.build(st.default_parameters());
@@ -514,8 +525,8 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         const System<S> sys = st.build(mo.parameters);
         using std::min;
         const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-        check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, f, mo.initial,
-                     t_end, S(1) / S(2), set,
+        check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, f,
+                     mo.initial, t_end, S(1) / S(2), set,
                      mo.exact, dir / (prefix + slug(mo.name) + ".csv"), figs[i], report);
       }
       if (const auto ex = st.default_run_excluded.find(f.name());
@@ -525,8 +536,8 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         return;
       }
       const State<S> x0 = st.default_state(sys0);
-      check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, f, x0,
-                   opts.quick ? quick_t : S(20),
+      check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason,
+                   f, x0, opts.quick ? quick_t : S(20),
                    S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);
       secs[i] = seconds_since(t0);
     });

@@ -334,17 +334,11 @@ struct Compiler {
   // x^y: repeated multiplication for an integer literal exponent (|k| <= 64),
   // sqrt(x)^k for k/2, exp(y log x) otherwise (x > 0).
   int power(const Ast& base, const Ast& exponent) {
-    long long num = 0, den = 1;
-    if (rational_exponent(exponent, num, den) && den != 0) {
-      const long long g = gcd(num, den);
-      if (g != 0) {
-        num /= g;
-        den /= g;
-      }
-      if (den == 1 && num >= -64 && num <= 64)
-        return emit({.code = Code::PowInt, .a = compile(base), .exponent = static_cast<int>(num)});
-      if (den == 2 && num >= -129 && num <= 129)
-        return emit({.code = Code::PowHalf, .a = compile(base), .exponent = static_cast<int>(num)});
+    int k = 0;
+    switch (power_evaluation(exponent, &k)) {
+      case PowerEvaluation::Integer: return emit({.code = Code::PowInt, .a = compile(base), .exponent = k});
+      case PowerEvaluation::HalfInteger: return emit({.code = Code::PowHalf, .a = compile(base), .exponent = k});
+      case PowerEvaluation::ExpLog: break;
     }
     return binary(Code::Pow, compile(base), compile(exponent));
   }
@@ -364,6 +358,26 @@ struct Compiler {
 };
 
 }  // namespace
+
+PowerEvaluation power_evaluation(const Ast& exponent, int* k) {
+  long long num = 0, den = 1;
+  if (rational_exponent(exponent, num, den) && den != 0) {
+    const long long g = gcd(num, den);
+    if (g != 0) {
+      num /= g;
+      den /= g;
+    }
+    if (den == 1 && num >= -64 && num <= 64) {
+      if (k) *k = static_cast<int>(num);
+      return PowerEvaluation::Integer;
+    }
+    if (den == 2 && num >= -129 && num <= 129) {
+      if (k) *k = static_cast<int>(num);
+      return PowerEvaluation::HalfInteger;
+    }
+  }
+  return PowerEvaluation::ExpLog;
+}
 
 const std::vector<std::pair<std::string, int>>& functions() {
   static const std::vector<std::pair<std::string, int>> f = {

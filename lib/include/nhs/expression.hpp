@@ -92,6 +92,18 @@ const std::vector<std::pair<std::string, int>>& functions();
 /// order of first appearance.
 std::vector<std::string> names_in(const Ast& ast);
 
+/// How a Program evaluates base^exponent (the operator `^` and pow(x, y)),
+/// chosen from the exponent's syntax alone: a literal rational exponent
+/// (k, -k, p/q, -(p/q) of decimal literals) that is an integer |k| <= 64 by
+/// repeated multiplication (Integer: defined for every base, 0 excepted for
+/// k < 0); a half-integer k/2, |k| <= 129, as sqrt(base)^k (HalfInteger:
+/// base >= 0); any other exponent as exp(exponent log(base)) (ExpLog:
+/// base > 0, or base = 0 with a positive exponent).
+enum class PowerEvaluation : std::uint8_t { Integer, HalfInteger, ExpLog };
+/// The PowerEvaluation of a power with this exponent; `k` (when given)
+/// receives the integer exponent (Integer) or twice it (HalfInteger).
+PowerEvaluation power_evaluation(const Ast& exponent, int* k = nullptr);
+
 /// Instructions of a Program.
 enum class Code : std::uint8_t {
   Constant, Pi, Input, Parameter,

@@ -82,6 +82,13 @@ struct SystemFile {
   std::string path;
   SystemInfo info;                       ///< linear_constraints: every C^a linear in qdot
   std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
+  /// Per C^a: homogeneous in qdot, sum_i qdot^i dC^a/dqdot^i = k C^a with k
+  /// free of the velocities (proved by GiNaC: the degree read off the
+  /// expression's structure, or the normalized ratio). Euler's theorem: the
+  /// reaction lambda_a dC^a/dqdot then does no work on C (its power is
+  /// lambda_a k C^a = 0); otherwise it does, and T + V is not a first
+  /// integral (energy_not_conserved_reason).
+  std::vector<bool> constraint_homogeneous;
   /// 1 output, (q, qdot): [dynamics] kinetic_energy, or, when the file
   /// gives only [[bodies]], their kinetic energy written out symbolically
   /// (kinetic_energy_from_bodies).
@@ -127,6 +134,14 @@ namespace detail {
 void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file);
 }  // namespace detail
 
+/// Why T + V is not a first integral of the file's system, or "" when it
+/// is: "non-conservative forces do work" when [dynamics] has forces, and
+/// "constraint <name> is not homogeneous in the velocities: its reaction
+/// does work" for the constraints that are not
+/// (SystemFile::constraint_homogeneous), joined by "; ". file_study's
+/// conserves_energy is true exactly when this is empty.
+std::string energy_not_conserved_reason(const SystemFile& file);
+
 /// True when `name` designates a system file rather than a built-in study:
 /// it contains '/' or ends with ".toml".
 bool is_system_file_name(const std::string& name);
@@ -143,13 +158,18 @@ bool is_system_file_name(const std::string& name);
 /// random states near it), the metric g is positive definite at the initial
 /// state, the bodies' T equals `kinetic_energy`, the initial state and each
 /// [[exact]] motion's start are off every singular set of [singular].
-/// Throws FileError ("path:line:column: reason") for every failure; IoError
-/// when the file cannot be read.
+/// Also refused, at the offending function or power: a constant (no name
+/// in it) argument outside a function's real domain (sqrt or log of a
+/// negative number, asin(2), acosh(0.5), atanh(1), 0^-1, (-8)^(1/3), ...).
+/// Throws FileError ("path:line:column: reason") for every failure, and
+/// ("path: reason") when the file cannot be read (missing, unreadable, a
+/// directory): all usage errors (exit code 2).
 std::shared_ptr<const SystemFile> load_system_file(const std::string& path);
 
 /// The Study<S> of a loaded file: info, build (describe() of the file's
 /// description; its singular_margins from [singular]), default state
-/// ([initial]), invariants, energy conservation (when no forces act),
+/// ([initial]), invariants, energy conservation (when no forces act and
+/// every constraint is homogeneous in qdot: energy_not_conserved_reason),
 /// special motions ([[exact]]) and random regular states (q near the
 /// initial q, z uniform in [-1, 1]^m through psi; without psi, qdot
 /// projected onto C). random_state throws SingularState (the set's
