@@ -378,10 +378,9 @@ void check_constant_power(const Ast& node, const GiNaC::ex& base, const GiNaC::e
 // exact evaluation fails (a division by zero, log(0), a pole), and at a
 // function or power of a constant whose value is not a finite real number
 // (check_constant_argument, check_constant_power).
-GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
+// One node of to_ginac, its operands already converted (args).
+GiNaC::ex ginac_node(const Ast& a, const std::vector<GiNaC::ex>& args, Symbolic& sym) {
   using namespace GiNaC;
-  std::vector<ex> args;
-  for (const Ast& c : a.args) args.push_back(to_ginac(c, sym));
   try {
     switch (a.kind) {
       case Kind::Number: {
@@ -435,6 +434,34 @@ GiNaC::ex to_ginac(const Ast& a, Symbolic& sym) {
     throw expression::ExpressionError(a.position, std::string("undefined value: ") + e.what());
   }
   throw expression::ExpressionError(a.position, "cannot be evaluated symbolically");
+}
+
+// The whole tree in post-order without recursion: a chain a + b + c + ...
+// is a left-deep tree as deep as it is long (nhs/expression.hpp).
+GiNaC::ex to_ginac(const Ast& root, Symbolic& sym) {
+  struct Frame {
+    const Ast* node;
+    std::size_t next;
+    std::vector<GiNaC::ex> args;
+  };
+  std::vector<Frame> stack;
+  stack.push_back({&root, 0, {}});
+  GiNaC::ex result;
+  while (!stack.empty()) {
+    Frame& f = stack.back();
+    if (f.next < f.node->args.size()) {
+      const Ast* child = &f.node->args[f.next++];
+      stack.push_back({child, 0, {}});  // f is not used after this
+      continue;
+    }
+    GiNaC::ex value = ginac_node(*f.node, f.args, sym);
+    stack.pop_back();
+    if (stack.empty())
+      result = std::move(value);
+    else
+      stack.back().args.push_back(std::move(value));
+  }
+  return result;
 }
 
 // --- GiNaC -> Ast: the kinetic energy of the bodies ----------------------------

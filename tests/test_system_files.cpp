@@ -787,6 +787,27 @@ TEST(SystemFileErrors, RealConstantsAndParametersLoad) {
   std::filesystem::remove_all(dir);
 }
 
+// The longest chains an expression may hold (a + b + c + ..., up to
+// kMaxExpressionLength characters) load: the loader's symbolic conversion
+// walks them without recursion (a 7,000-term sum overflowed its stack), and
+// the potential is the exact sum.
+TEST(SystemFileErrors, LongestChainsLoad) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_long_chains_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "long.toml").string();
+  std::string sum = "x";
+  const int terms = 9000;
+  for (int k = 1; k < terms; ++k) sum += "+x";
+  ASSERT_LE(sum.size(), expression::kMaxExpressionLength);
+  std::ofstream(path) << edit(kGood, "I/2*theta_dot^2\"\n", "I/2*theta_dot^2\"\npotential = \"" + sum + "\"\n");
+  const auto file = load_system_file(path);
+  const System<double> sys = file_study<double>(file).build({1.0, 0.5});
+  Vec<double> q(3);
+  q << 0.5, 0, 0;
+  EXPECT_EQ(sys.potential(q), 0.5 * terms);
+  std::filesystem::remove_all(dir);
+}
+
 // A file that cannot be read is a usage error (exit 2) naming the path and
 // the reason, never an I/O error (exit 5: output that cannot be written);
 // a directory is named as such (it read as an empty file).
