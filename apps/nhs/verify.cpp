@@ -313,6 +313,10 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     fail("max |C| " + short_figure(rec.max_C) + " > " + short_figure(c_bound));
   for (std::size_t k = 0; k < rec.invariants().size(); ++k) {
     if (!rec.invariants()[k].conserved) continue;
+    if (rec.invariant_undefined[k] > 0)
+      add_line(report.notes, what + ": invariant " + rec.invariants()[k].name + " is not finite at " +
+                                 std::to_string(rec.invariant_undefined[k]) + " of " +
+                                 std::to_string(rec.samples) + " rows (its drift is over the others)");
     Figures<S>::raise(fig.invariants, rec.invariant_drift[k]);
     const S bound = set.invariants * (S(1) + rec.invariant_scale[k]);
     check("invariant drift", rec.invariant_drift[k], bound, rec.invariant_drift[k] <= bound,
@@ -383,6 +387,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         add_unique_line(report.notes, st.info.name + " / " + f->name() + ": not applicable: " + why);
     }
     std::vector<Figures<S>> figs(fs.size());
+    std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
     std::vector<double> secs(fs.size(), 0);
 
     // (1) qddot agreement at random regular states.
@@ -429,8 +434,13 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         }
         for (std::size_t i = 0; i < fs.size(); ++i)
           for (std::size_t j = 0; j < fs.size(); ++j)
-            if (i != j && acc[i] && acc[j] && !fs[j]->is_negative_control())  // vs valid ones only
-              Figures<S>::raise(figs[i].cross, relative_difference<S>(*acc[i], *acc[j]));
+            if (i != j && acc[i] && acc[j] && !fs[j]->is_negative_control()) {  // vs valid ones only
+              const S d = relative_difference<S>(*acc[i], *acc[j]);
+              if (!figs[i].cross || !(d <= *figs[i].cross))  // where it is worst: with whom, where
+                worst_cross[i] = fs[j]->name() + " at random state " + std::to_string(k) + ", q = " +
+                                 to_string(x.q) + ", qdot = " + to_string(x.qdot);
+              Figures<S>::raise(figs[i].cross, d);
+            }
         // Reactions R_i and multipliers (through C_qdot^T lambda, a force) where
         // two formulations define them, relative to the Lagrange equation's
         // terms: R may vanish (the rolling sphere), so R alone has no scale.
@@ -494,9 +504,10 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         if (fs.size() >= 2 && !fs[i]->is_negative_control() && figs[i].cross &&
             !(*figs[i].cross <= set.cross)) {
           figs[i].pass = false;
-          add_line(report.failures, fmt::format("{} / {} / {}: qddot disagreement {} > {}", st.info.name,
-                                                fs[i]->name(), precision, short_figure(*figs[i].cross),
-                                                short_figure(set.cross)));
+          add_line(report.failures, fmt::format("{} / {} / {}: qddot disagreement {} > {} (largest with {})",
+                                                st.info.name, fs[i]->name(), precision,
+                                                short_figure(*figs[i].cross), short_figure(set.cross),
+                                                worst_cross[i]));
         }
       }
       fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
