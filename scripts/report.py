@@ -741,6 +741,27 @@ def section_file_field(rep):
         goal = " (goal: under 100 ms)" if name.startswith("n_trailer") else ""
         rep.md(f"- Load, check and trace the second kind of `{name}`: {fmt(v)} {unit}{goal}.")
     rep.md()
+    cpath = os.path.join(rep.reports, "bench", "file_field_compiled.json")
+    if os.path.exists(cpath):
+        ct = {}
+        for b in gbench_rows(read_json(cpath)):
+            parts = b["name"].split("/")
+            if parts[0] == "field" and len(parts) == 5 and "error_occurred" not in b:
+                ct[(parts[2], parts[3], parts[1])] = b.get("cpu_time", b.get("real_time"))
+        ckeys = sorted({(s_, f_) for (s_, f_, _) in ct}, key=lambda k: (ops.get((k[0], k[1], "generated")) or 0, k))
+        rep.md("With `--compiled` (the trace compiled at run time by the system's C++ compiler, "
+               "double; another run, `bench/file_field_compiled.json`), ratios to the generated code:")
+        rep.md()
+        rep.md("| study / field | generated | traced | compiled |")
+        rep.md("|---|---|---|---|")
+        for study, form in ckeys:
+            g = ct.get((study, form, "generated"))
+            cells = [f"{g:.3g} ns" if g else "-"]
+            for kind in ("traced-file", "compiled-file"):
+                v = ct.get((study, form, kind))
+                cells.append(f"{v:.3g} ns ({v / g:.2f})" if v and g else "-")
+            rep.md(f"| {study} / {form} | " + " | ".join(cells) + " |")
+        rep.md()
     if not any(ratios.values()):
         return
     fig, axes = plt.subplots(1, len(precs), figsize=(5.5 * len(precs), 3.8), squeeze=False)
