@@ -142,18 +142,40 @@ GeneratedFormulation<S> make_generated_formulation(const std::string& study,
 }
 
 namespace {
-// What a traced formulation's GeneratedField refers to.
-template <class S>
-struct TracedHolder {
+// The strings a GeneratedField of a traced formulation points to.
+struct TraceNames {
   std::string study, formulation;
   std::vector<std::string> guard_names;
   std::vector<const char*> guards;
-  codegen::Interpreter<S> interpreter;
-  TracedHolder(const codegen::TracedFormulation& t)
-      : study(t.system), formulation(t.formulation), interpreter(t.graph, t.outputs, 2) {
+  explicit TraceNames(const codegen::TracedFormulation& t) : study(t.system), formulation(t.formulation) {
     for (const auto& g : t.graph.guards()) guard_names.push_back(g.condition);
     for (const auto& g : guard_names) guards.push_back(g.c_str());
   }
+  // The field of `t` with these names, evaluated by `evaluate` (nullptr
+  // where GeneratedFormulation is given the evaluation separately).
+  template <class S>
+  GeneratedField<S> field(const codegen::TracedFormulation& t, Function<S> evaluate,
+                          int operations) const {
+    return {study.c_str(),  formulation.c_str(), t.n, t.r, t.m, t.parameters, t.inputs,
+            static_cast<int>(t.outputs.size()), evaluate, guards.data(), static_cast<int>(guards.size()),
+            operations};
+  }
+};
+
+// What a traced formulation's GeneratedField refers to.
+template <class S>
+struct TracedHolder : TraceNames {
+  codegen::Interpreter<S> interpreter;
+  explicit TracedHolder(const codegen::TracedFormulation& t)
+      : TraceNames(t), interpreter(t.graph, t.outputs, 2) {}
+};
+
+// What a compiled formulation's GeneratedField refers to: its strings and
+// the loaded library (unloaded with the last copy of the formulation).
+struct CompiledHolder : TraceNames {
+  codegen::CompiledFunction compiled;
+  explicit CompiledHolder(const codegen::TracedFormulation& t)
+      : TraceNames(t), compiled(codegen::compile_function(t)) {}
 };
 }  // namespace
 
@@ -161,43 +183,15 @@ template <class S>
 GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation& traced,
                                                 const Formulation<S>& library) {
   auto holder = std::make_shared<const TracedHolder<S>>(traced);
-  GeneratedField<S> field{holder->study.c_str(),
-                          holder->formulation.c_str(),
-                          traced.n,
-                          traced.r,
-                          traced.m,
-                          traced.parameters,
-                          traced.inputs,
-                          static_cast<int>(traced.outputs.size()),
-                          nullptr,
-                          holder->guards.data(),
-                          static_cast<int>(holder->guards.size()),
-                          holder->interpreter.operations()};
   const TracedHolder<S>* h = holder.get();
   return GeneratedFormulation<S>(
-      field,
+      h->template field<S>(traced, nullptr, h->interpreter.operations()),
       [h](const S* p, const S* x, S* out) {
         const S* inputs[2] = {p, x};
         return h->interpreter.run(inputs, out);
       },
       holder, library);
 }
-
-namespace {
-// What a compiled formulation's GeneratedField refers to: its strings and
-// the loaded library (unloaded with the last copy of the formulation).
-struct CompiledHolder {
-  std::string study, formulation;
-  std::vector<std::string> guard_names;
-  std::vector<const char*> guards;
-  codegen::CompiledFunction compiled;
-  CompiledHolder(const codegen::TracedFormulation& t)
-      : study(t.system), formulation(t.formulation), compiled(codegen::compile_function(t)) {
-    for (const auto& g : t.graph.guards()) guard_names.push_back(g.condition);
-    for (const auto& g : guard_names) guards.push_back(g.c_str());
-  }
-};
-}  // namespace
 
 template <class S>
   requires codegen::has_compiled_field<S>
@@ -208,19 +202,8 @@ GeneratedFormulation<S> make_compiled_formulation(const codegen::TracedFormulati
                      "' is not the formulation '" + library.name() + "'");
   auto holder = std::make_shared<const CompiledHolder>(traced);
   const codegen::CompiledEntry<S> entry = holder->compiled.entry<S>();
-  GeneratedField<S> field{holder->study.c_str(),
-                          holder->formulation.c_str(),
-                          traced.n,
-                          traced.r,
-                          traced.m,
-                          traced.parameters,
-                          traced.inputs,
-                          static_cast<int>(traced.outputs.size()),
-                          entry,
-                          holder->guards.data(),
-                          static_cast<int>(holder->guards.size()),
-                          holder->compiled.operations()};
-  return GeneratedFormulation<S>(field, entry, holder, library, FieldEvaluation::compiled);
+  return GeneratedFormulation<S>(holder->field<S>(traced, entry, holder->compiled.operations()), entry, holder,
+                                 library, FieldEvaluation::compiled);
 }
 
 #define NHS_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(, S)
