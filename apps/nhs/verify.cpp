@@ -269,7 +269,7 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   };
   if (rec.samples == 0) {  // nothing measured: no figure (the row shows "-")
     record_run();
-    fmt::print(stderr, "    {:<44} failed before its first sample\n", id.run);
+    fmt::print(stderr, "  {} / {}: {:<44} failed before its first sample\n", id.study, id.formulation, id.run);
     return;
   }
   if (exact) {
@@ -325,7 +325,9 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
       fail("invariant " + rec.invariants()[k].name + " drift " +
            short_figure(rec.invariant_drift[k]) + " > " + short_figure(bound));
   }
-  fmt::print(stderr, "    {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.run,
+  // One self-contained line per run: the runs of several formulations
+  // finish in any order on the worker threads.
+  fmt::print(stderr, "  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.study, id.formulation, id.run,
              short_figure(rec.t_last), stats.rhs_calls, seconds_since(t0),
              exact ? "  error " + short_figure(rec.max_error) : std::string());
 }
@@ -525,7 +527,6 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
                                "valid formulations (expected where it fails), never a failure");
         return;
       }
-      fmt::print(stderr, "  {:<16} {}:\n", st.info.name, f.name());
       const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
       const std::string who = st.info.name + " / " + f.name() + " / " + precision;
       for (const SpecialMotion<S>& mo : st.special_motions()) {
