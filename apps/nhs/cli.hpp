@@ -217,6 +217,22 @@ Setup<S> make_setup(const StateOptions& o) {
   if (o.compiled && (o.generated || o.library))
     throw UsageError(std::string("--compiled and ") + (o.generated ? "--generated" : "--library") +
                      " exclude each other");
+  // A file's formulation traced (trace_file_formulation) and evaluated by
+  // make(traced) in place of the library's, which stays behind it (its
+  // guards); NotApplicable leaves the library's to say why
+  // (require_applicable below); TracingError propagates.
+  const auto traceable = [&o] {
+    const auto& t = codegen::traceable_formulations();
+    return std::find(t.begin(), t.end(), o.formulation) != t.end();
+  };
+  const auto use_trace = [&](const auto& make) {
+    try {
+      const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
+      s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(make(traced));
+      s.formulation = s.owned_formulation.get();
+    } catch (const NotApplicable&) {
+    }
+  };
   if (o.compiled) {
     // A file's traced field compiled at run time, where asked for: every
     // reason it cannot be is an error, not a silent fallback.
@@ -227,17 +243,13 @@ Setup<S> make_setup(const StateOptions& o) {
       throw UsageError("--compiled exists for the precisions double and long-double only, not '" +
                        o.precision + "' (without --compiled, the traced field runs in every precision)");
     } else {
-      const auto& traceable = codegen::traceable_formulations();
-      if (std::find(traceable.begin(), traceable.end(), o.formulation) == traceable.end())
+      if (!traceable())
         throw UsageError("--compiled: formulation '" + o.formulation + "' has no traced field (traced: " +
-                         join(traceable) + ")");
+                         join(codegen::traceable_formulations()) + ")");
       try {
-        const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
-        s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
-            generated::make_compiled_formulation<S>(traced, *s.formulation));
-        s.formulation = s.owned_formulation.get();
-      } catch (const NotApplicable&) {
-        // the library's formulation says why below (require_applicable)
+        use_trace([&](const codegen::TracedFormulation& t) {
+          return generated::make_compiled_formulation<S>(t, *s.formulation);
+        });
       } catch (const codegen::TracingError& e) {
         throw UsageError("--compiled: the " + o.formulation + " field of '" + o.study +
                          "' cannot be traced (" + e.what() + "); run without --compiled (the library's formulation)");
@@ -255,15 +267,11 @@ Setup<S> make_setup(const StateOptions& o) {
     // A file's second-kind, first-kind and Gibbs-Appell fields run traced
     // by default; the library's formulation stays behind them (guards) and
     // where a field cannot be traced.
-    const auto& traceable = codegen::traceable_formulations();
-    if (std::find(traceable.begin(), traceable.end(), o.formulation) != traceable.end()) {
+    if (traceable()) {
       try {
-        const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
-        s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
-            generated::make_traced_formulation<S>(traced, *s.formulation));
-        s.formulation = s.owned_formulation.get();
-      } catch (const NotApplicable&) {
-        // the library's formulation says why below (require_applicable)
+        use_trace([&](const codegen::TracedFormulation& t) {
+          return generated::make_traced_formulation<S>(t, *s.formulation);
+        });
       } catch (const codegen::TracingError&) {
         // branches on the state (abs): the library's formulation runs
       }
@@ -280,6 +288,18 @@ Setup<S> make_setup(const StateOptions& o) {
   } else if (o.q.empty() != o.qdot.empty()) {
     throw UsageError("give --q with --qdot or --z, or neither (for the study's default state)");
   }
+  // SingularState naming the first of the system's own singular sets
+  // (System::singular_margins) that (s.q, qd) is on: a margin of 0 or NaN
+  // (require_margins at threshold 0, without sigma_min(dC/dqdot), which is
+  // the admission's to judge).
+  const auto refuse_on_own_singular_set = [&s](const Vec<S>& qd, const std::string& velocity) {
+    if (!s.sys.singular_margins) return;
+    for (const Margin<S>& mg : s.sys.singular_margins(s.q, qd))
+      if (!(mg.value > 0))
+        throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
+                                              " = " + to_string(mg.value) + " at q = " + to_string(s.q) +
+                                              velocity + ")");
+  };
   if (o.q.empty()) {
     const State<S> st = s.study->default_state(s.sys);
     s.q = st.q;
@@ -302,13 +322,9 @@ Setup<S> make_setup(const StateOptions& o) {
       s.sys.parametrization(s.q, z, s.qdot);
       if (!s.qdot.allFinite()) {
         // psi is singular at q: on one of the system's own singular sets
-        // (named), or elsewhere; either way a singular state (exit 3).
-        if (s.sys.singular_margins)
-          for (const Margin<S>& mg : s.sys.singular_margins(s.q, Vec<S>::Zero(s.sys.n)))
-            if (!(mg.value > 0))
-              throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" +
-                                                    mg.name + " = " + to_string(mg.value) + " at q = " +
-                                                    to_string(s.q) + "); psi(q, z) = " + to_string(s.qdot));
+        // (named; their margins taken at zero velocity, psi having none),
+        // or elsewhere; either way a singular state (exit 3).
+        refuse_on_own_singular_set(Vec<S>::Zero(s.sys.n), "; psi(q, z) = " + to_string(s.qdot));
         throw SingularState("parametrization psi singular", "psi(q, z) is not finite: " + to_string(s.qdot) +
                                                                 " at q = " + to_string(s.q) + ", z = " + to_string(z));
       }
@@ -317,12 +333,7 @@ Setup<S> make_setup(const StateOptions& o) {
   // On one of the system's own singular sets (a margin of exactly 0): said
   // by name here, before the admission's projection meets the singularity
   // under another name (e.g. a singular metric g).
-  if (s.sys.singular_margins && s.qdot.allFinite())
-    for (const Margin<S>& mg : s.sys.singular_margins(s.q, s.qdot))
-      if (!(mg.value > 0))
-        throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
-                                              " = " + to_string(mg.value) + " at q = " + to_string(s.q) +
-                                              ", qdot = " + to_string(s.qdot) + ")");
+  if (s.qdot.allFinite()) refuse_on_own_singular_set(s.qdot, ", qdot = " + to_string(s.qdot));
   const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
                                        : parse_number<S>("--manifold-tol", o.manifold_tol);
   if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
