@@ -2,7 +2,6 @@
 #include "nhs/codegen/compile.hpp"
 
 #include "nhs/codegen/emit.hpp"
-#include "nhs/codegen/graph_analysis.hpp"
 #include "nhs/errors.hpp"
 
 #include <dlfcn.h>
@@ -38,45 +37,6 @@ std::string identifier(const std::string& name) {
   return id;
 }
 
-// The functions whose value on a constant GCC folds at compile time
-// (correctly rounded, by MPFR) where the interpreter calls the C library,
-// which may round otherwise. sqrt and abs are exact or correctly rounded
-// both ways.
-bool library_function(Op op) {
-  switch (op) {
-    case Op::Atan2: case Op::Sin: case Op::Cos: case Op::Tan: case Op::Asin: case Op::Acos:
-    case Op::Atan: case Op::Exp: case Op::Log: case Op::Sinh: case Op::Cosh: case Op::Tanh:
-    case Op::Asinh: case Op::Acosh: case Op::Atanh:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The emitted function with the constants computed by library functions
-// reading their arguments through nhs_runtime (compile.hpp's file comment):
-// `  static const S t7 = sin(t6);` becomes
-// `  static const S t7 = sin(nhs_runtime(t6));`.
-std::string with_runtime_constants(const Graph& graph, const std::vector<int>& outputs, std::string text) {
-  const GraphAnalysis analysis = analyse(graph, outputs, "compile");
-  for (int id = 0; id < graph.size(); ++id) {
-    const auto k = static_cast<std::size_t>(id);
-    const Node& n = graph.node(id);
-    if (!analysis.needed[k] || !analysis.fixed[k] || !library_function(n.op)) continue;
-    const std::string head = "\n  static const S t" + std::to_string(id) + " = ";
-    const std::size_t at = text.find(head);
-    const std::size_t open = at == std::string::npos ? at : text.find('(', at + head.size());
-    const std::size_t end = at == std::string::npos ? at : text.find(");\n", at + head.size());
-    const std::string args = "t" + std::to_string(n.a) + (n.b >= 0 ? ", t" + std::to_string(n.b) : "");
-    if (open == std::string::npos || end == std::string::npos || text.compare(open + 1, end - open - 1, args) != 0)
-      throw TracingError("compile: the emitted constant t" + std::to_string(id) + " is not a call f(" + args + ")");
-    std::string runtime = "nhs_runtime(t" + std::to_string(n.a) + ")";
-    if (n.b >= 0) runtime += ", nhs_runtime(t" + std::to_string(n.b) + ")";
-    text.replace(open + 1, end - open - 1, runtime);
-  }
-  return text;
-}
-
 std::string hex64(std::uint64_t v) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
@@ -102,8 +62,9 @@ std::string machine() {
 std::string source_body(const Graph& graph, const std::vector<int>& outputs, const std::string& name) {
   const std::string fn = identifier(name);
   EmitStats stats;
-  std::string emitted = emit_function(graph, {fn, {"p", "x"}, outputs}, &stats);
-  emitted = with_runtime_constants(graph, outputs, std::move(emitted));
+  // Library functions of constants read their arguments through
+  // nhs_runtime (compile.hpp's file comment).
+  const std::string emitted = emit_function(graph, {fn, {"p", "x"}, outputs, "nhs_runtime"}, &stats);
   std::ostringstream s;
   s << "// The traced field '" << name << "', compiled at run time by nhs\n"
     << "// (nhs/codegen/compile.hpp): the function of nhs/codegen/emit.hpp, with\n"

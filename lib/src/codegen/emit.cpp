@@ -81,6 +81,14 @@ std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStat
     }
     return "t" + std::to_string(id);
   };
+  // An argument of node id's function: through spec.constant_argument_wrapper
+  // where id is a library function (not sqrt, abs) of constants.
+  const auto arg = [&](int id, int operand) -> std::string {
+    const Op op = graph.node(id).op;
+    if (spec.constant_argument_wrapper.empty() || !at(fixed, id) || op == Op::Sqrt || op == Op::Abs)
+      return ref(operand);
+    return spec.constant_argument_wrapper + "(" + ref(operand) + ")";
+  };
   std::multimap<int, int> guards_at;
   for (std::size_t g = 0; g < graph.guards().size(); ++g)
     guards_at.emplace(graph.guards()[g].node, static_cast<int>(g));
@@ -113,8 +121,8 @@ std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStat
         case Op::Div: body << ref(n.a) << " / " << ref(n.b); break;
         case Op::Neg: body << "-" << ref(n.a); break;
         case Op::Max: body << "generated_max(" << ref(n.a) << ", " << ref(n.b) << ")"; break;
-        case Op::Atan2: body << "atan2(" << ref(n.a) << ", " << ref(n.b) << ")"; break;
-        default: body << op_name(n.op) << "(" << ref(n.a) << ")"; break;
+        case Op::Atan2: body << "atan2(" << arg(id, n.a) << ", " << arg(id, n.b) << ")"; break;
+        default: body << op_name(n.op) << "(" << arg(id, n.a) << ")"; break;
       }
       body << ";\n";
     }

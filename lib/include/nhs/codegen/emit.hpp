@@ -18,6 +18,13 @@ struct FunctionSpec {
   std::string name;
   std::vector<std::string> arrays;
   std::vector<int> outputs;
+  /// When not empty, the name of a function F (which the including code
+  /// defines) through which a library function of a constant reads its
+  /// arguments: `static const S t7 = sin(F(t6));`. For code that must not
+  /// let the compiler fold such a call (correctly rounded) where the C
+  /// library would round otherwise (compile.hpp). sqrt and abs, correctly
+  /// rounded both ways, are left alone.
+  std::string constant_argument_wrapper;
 };
 
 /// The size of what is emitted: the operations reachable from the outputs
