@@ -5,7 +5,7 @@
 //                    AutoDiffScalar, heap derivative vectors; what MPFR and
 //                    large systems use);
 //   library-fixed    by nhs::inertia on the system's fixed-size binding
-//                    (System::fast, FixedAD2<double, 10, 5>; parameters as
+//                    (System::derivations, FixedAD2<double, 10, 5>; parameters as
 //                    AD2 constants, T through std::function on Vec<AD2>);
 //   prototype-fixed  by the same nested fixed-size AD with T inlined and the
 //                    parameters plain doubles (this file only);
@@ -69,7 +69,7 @@ __attribute__((noinline)) FixedInertia fixed_inertia(
 }
 
 struct Setup {
-  nhs::System<double> sys;
+  nhs::System<double> sys, dynamic;  // dynamic: the same bound to the dynamic AD types
   nhs::Vec<double> q, qd;
   nhs::closed_form::CoaxialDiscsParameters<double> p;
   Setup() {
@@ -77,6 +77,7 @@ struct Setup {
     std::vector<double> values = st.default_parameters();
     std::mt19937_64 rng(7);
     sys = st.build(values);
+    dynamic = st.build(values, nhs::AdBinding::dynamic);
     const nhs::State<double> x = st.random_state(sys, rng);  // generic q, qdot
     q = x.q;
     qd = x.qdot;
@@ -100,13 +101,11 @@ const Setup& setup() {
 
 void library_dynamic(benchmark::State& state) {
   const Setup& s = setup();
-  nhs::System<double> dynamic = s.sys;
-  dynamic.fast = {};  // derivatives.hpp falls back to the dynamic AD types
-  for (auto _ : state) benchmark::DoNotOptimize(nhs::inertia(dynamic, s.q, s.qd));
+  for (auto _ : state) benchmark::DoNotOptimize(nhs::inertia(s.dynamic, s.q, s.qd));
 }
 void library_fixed(benchmark::State& state) {
   const Setup& s = setup();
-  if (s.sys.fast.ad_type != "fixed") state.SkipWithError("coaxial-discs has no fixed-size binding");
+  if (s.sys.derivations.ad_type != "fixed") state.SkipWithError("coaxial-discs has no fixed-size binding");
   for (auto _ : state) benchmark::DoNotOptimize(nhs::inertia(s.sys, s.q, s.qd));
 }
 void prototype_fixed(benchmark::State& state) {

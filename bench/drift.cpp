@@ -77,7 +77,7 @@ json run_one(const Job& job, double t_end, int samples) {
   r["study"] = st.info.name;
   r["formulation"] = job.formulation->name();
   r["precision"] = "double";
-  r["stepper"] = stats.stepper;
+  r["stepper"] = std::string(nhs::stepper_name(stats.stepper));
   r["project"] = job.project;
   r["t_end"] = t_end;
   r["t_reached"] = t_last;

@@ -47,7 +47,7 @@ struct Config {
   bool longest_motion = false;  // --longest-motion (implied by --quick)
   unsigned jobs = 2;
   std::vector<std::string> only_studies;
-  std::vector<std::string> only_steppers;  // --stepper NAME (repeatable); empty: every stepper
+  std::vector<nhs::Stepper> only_steppers;  // --stepper NAME (repeatable); empty: every stepper
   std::uint64_t max_rhs_double = 2000000, max_rhs_mp = 300000;
   bool max_rhs_given = false;
   std::uint64_t max_rhs = 0;
@@ -65,7 +65,7 @@ struct Job {
   const nhs::Study<S>* study;
   std::size_t motion;
   const nhs::Formulation<S>* formulation;
-  std::string stepper;
+  nhs::Stepper stepper;
 };
 
 template <class S>
@@ -106,7 +106,7 @@ void sweep(const Config& cfg, const std::vector<int>& exponents, bench::JsonLog&
                              {"reason", why}});
           continue;
         }
-        for (const auto& stepper : nhs::stepper_names())
+        for (const nhs::Stepper stepper : nhs::kSteppers)
           if (cfg.only_steppers.empty() || std::count(cfg.only_steppers.begin(), cfg.only_steppers.end(), stepper))
             todo.push_back({&st, m, f.get(), stepper});
       }
@@ -125,7 +125,7 @@ void sweep(const Config& cfg, const std::vector<int>& exponents, bench::JsonLog&
                 {"motion", mo.name},
                 {"formulation", job.formulation->name()},
                 {"precision", precision},
-                {"stepper", job.stepper},
+                {"stepper", nhs::stepper_name(job.stepper)},
                 {"tol", "1e" + std::to_string(e)},
                 {"log10_tol", e},
                 {"t_end", static_cast<double>(mo.t_end)}};
@@ -165,7 +165,7 @@ void sweep(const Config& cfg, const std::vector<int>& exponents, bench::JsonLog&
       r["rhs_calls"] = stats.rhs_calls;
       r["steps"] = stats.steps;
       std::cerr << "work_precision: " << r["study"].get<std::string>() << " "
-                << r["formulation"].get<std::string>() << " " << precision << " " << job.stepper
+                << r["formulation"].get<std::string>() << " " << precision << " " << nhs::stepper_name(job.stepper)
                 << " tol 1e" << e << ": error " << r["error"] << ", " << stats.rhs_calls
                 << " RHS calls, " << r["wall_s"] << " s"
                 << (r["status"] == "ok" ? "" : " (" + r["status"].get<std::string>() + ")") << "\n";
@@ -206,14 +206,14 @@ int main(int argc, char** argv) {
       cfg.only_studies.push_back(value());
     } else if (a == "--stepper") {
       const std::string name = value();
-      const auto& known = nhs::stepper_names();
-      if (!std::count(known.begin(), known.end(), name)) {
-        std::cerr << "work_precision: unknown stepper '" << name << "' (known:";
-        for (const auto& k : known) std::cerr << " " << k;
-        std::cerr << ")\n";
+      try {
+        const nhs::Stepper s = nhs::parse_stepper(name);
+        if (s == nhs::Stepper::automatic) throw nhs::UsageError("--stepper names one stepper, not auto");
+        cfg.only_steppers.push_back(s);
+      } catch (const nhs::UsageError& e) {
+        std::cerr << "work_precision: " << e.what() << "\n";
         return 2;
       }
-      cfg.only_steppers.push_back(name);
     } else if (a == "--max-rhs-calls") {
       cfg.max_rhs_given = true;
       cfg.max_rhs = std::stoull(value());

@@ -123,9 +123,10 @@ struct FileDescription {
 };
 
 template <class S>
-System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values) {
+System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values,
+                      AdBinding binding = AdBinding::fastest) {
   FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
-  return describe<S>(d, values, file->info);
+  return describe<S>(d, values, file->info, binding);
 }
 
 /// Evaluates a program of parameters only (n outputs).
@@ -194,7 +195,9 @@ template <class S>
 Study<S> file_study(std::shared_ptr<const SystemFile> file) {
   Study<S> st;
   st.info = file->info;
-  st.build = [file](const std::vector<S>& values) { return file_system<S>(file, values); };
+  st.builder = [file](const std::vector<S>& values, AdBinding b) {
+    return file_system<S>(file, values, b);
+  };
   st.default_state = [file](const System<S>& sys) { return initial_state<S>(*file, sys); };
   st.default_run_excluded = file->initial_excluded;
   st.invariants = [file](const System<S>& sys) {

@@ -278,7 +278,9 @@ Study<S> make_n_trailer_study(int N, const std::string& name) {
   Study<S> st;
   st.info = n_trailer_info(N, name);
   const SystemInfo info = st.info;
-  st.build = [info](const std::vector<S>& p) { return describe<S, NTrailer>(p, info); };
+  st.builder = [info](const std::vector<S>& p, AdBinding b) {
+    return describe<S, NTrailer>(p, info, b);
+  };
   st.default_state = [](const System<S>& sys) {
     return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(sys.n)), S(1), S(1) / S(2));
   };

@@ -381,7 +381,9 @@ void check_precision_through_cli(const std::function<Result(std::vector<std::str
   const Result run_r = run({"run", "skate", "--precision", name, "--t-end", "0.2", "--dt-out", "0.1"});
   ASSERT_EQ(run_r.code, 0) << name << ": " << run_r.err;
   EXPECT_EQ(lines(run_r.out).size(), 4u) << name;
-  EXPECT_NE(run_r.err.find("stepper " + default_stepper<S>()), std::string::npos) << run_r.err;
+  EXPECT_NE(run_r.err.find("stepper " + std::string(stepper_name(default_stepper<S>()))),
+            std::string::npos)
+      << run_r.err;
 }
 
 TEST_F(Cli, EveryPrecisionThroughAccelAndRun) {

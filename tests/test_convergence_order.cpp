@@ -228,7 +228,7 @@ void check_error_follows_tolerance(const Setup& s, const std::string& stepper, c
     IntegrationOptions<T> opts;
     opts.t_end = t_end;
     opts.dt_out = t_end;
-    opts.stepper = stepper;
+    opts.stepper = parse_stepper(stepper);
     opts.rtol = opts.atol = power_of_ten<T>(-e);
     T err(0);
     IntegrationStats stats;
@@ -282,7 +282,7 @@ TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
 }
 
 TEST(ConvergenceOrder, DenseBulirschStoerErrorFollowsToleranceInFloat128) {
-  ASSERT_EQ(default_stepper<float128>(), "bulirsch-stoer");
+  ASSERT_EQ(default_stepper<float128>(), Stepper::bulirsch_stoer);
   check_bulirsch_stoer_follows_tolerance<float128>(12, 30, 6);
 }
 
@@ -304,7 +304,7 @@ TEST(ConvergenceOrder, Fehlberg78ErrorFollowsToleranceOnAUniformMotionInMp50) {
 }
 
 TEST(ConvergenceOrder, ControlledBulirschStoerErrorFollowsToleranceInMp100) {
-  ASSERT_EQ(default_stepper<mp100>(), "bulirsch-stoer");
+  ASSERT_EQ(default_stepper<mp100>(), Stepper::bulirsch_stoer);
   check_bulirsch_stoer_follows_tolerance<mp100>(50, 90, 10);
 }
 

@@ -1,6 +1,6 @@
-// The fast derivations bound by describe() (System::fast: fixed-size AD for
-// the studies whose n is fixed at compile time, inline AD for the N-trailer
-// while 2n <= 16) against the dynamic AD1/AD2 evaluation of the same
+// The fast derivations bound by describe() (System::derivations: fixed-size
+// AD for the studies whose n is fixed at compile time, inline AD for the
+// N-trailer while 2n <= 16) against the dynamic AD1/AD2 binding of the same
 // derivatives: g_ij, Gamma_ij,k qdot^i qdot^j, T at a dense second-order
 // jet (Maggi, Voronec), -dV/dq, C with dC/dqdot and dC/dq, psi with
 // dpsi/dz and dpsi/dq, the bodies' kinematics (Gibbs-Appell: positions,
@@ -34,13 +34,13 @@ S difference(const M& a, const M& b) {
   return (a - b).cwiseAbs().maxCoeff() / max(S(1), b.cwiseAbs().maxCoeff());
 }
 
-// Largest difference between sys's fast derivations and the dynamic ones at
-// (q, qdot) (and at z = chart(q, qdot) for psi).
+// Largest difference between sys's fast derivations and those of dyn, the
+// same system bound to the dynamic AD types, at (q, qdot) (and at
+// z = chart(q, qdot) for psi).
 template <class S>
-S fast_against_dynamic(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
-  System<S> dyn = sys;
-  dyn.fast = {};  // derivatives.hpp falls back to the dynamic AD types
-  EXPECT_FALSE(static_cast<bool>(dyn.fast.inertia));
+S fast_against_dynamic(const System<S>& sys, const System<S>& dyn, const Vec<S>& q,
+                       const Vec<S>& qd) {
+  EXPECT_EQ(dyn.derivations.ad_type, "dynamic");
   using std::max;
   S worst(0);
   const Inertia<S> fi = inertia(sys, q, qd), di = inertia(dyn, q, qd);
@@ -126,22 +126,23 @@ TYPED_TEST(FastDerivations, AgreeWithDynamicADAtRandomRegularStates) {
   for (const Study<S>& st : studies<S>()) {
     S worst(0);
     for (int k = 0; k < 20; ++k) {
-      const System<S> sys =
-          st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
-      ASSERT_NE(sys.fast.ad_type, "dynamic") << st.info.name;
-      ASSERT_TRUE(sys.fast.inertia && sys.fast.kinetic_energy_jet &&
-                  sys.fast.minus_potential_gradient && sys.fast.constraint_jacobians)
+      const std::vector<S> p = k % 2 ? randomized_parameters(st, rng) : st.default_parameters();
+      const System<S> sys = st.build(p), dyn = st.build(p, AdBinding::dynamic);
+      ASSERT_NE(sys.derivations.ad_type, "dynamic") << st.info.name;
+      const auto& d = sys.derivations;
+      ASSERT_TRUE(d.inertia && d.kinetic_energy_jet && d.minus_potential_gradient &&
+                  d.constraint_jacobians)
           << st.info.name;
-      ASSERT_EQ(static_cast<bool>(sys.fast.parametrization_jacobians), sys.has_parametrization())
+      ASSERT_EQ(static_cast<bool>(d.parametrization_jacobians), sys.has_parametrization())
           << st.info.name;
-      ASSERT_EQ(static_cast<bool>(sys.fast.body_kinematics), sys.has_bodies()) << st.info.name;
+      ASSERT_EQ(static_cast<bool>(d.body_kinematics), sys.has_bodies()) << st.info.name;
       const State<S> x = st.random_state(sys, rng);
       using std::max;
-      worst = max(worst, fast_against_dynamic(sys, x.q, x.qdot));
+      worst = max(worst, fast_against_dynamic(sys, dyn, x.q, x.qdot));
     }
     EXPECT_LE(worst, bound) << st.info.name;
     std::cout << "[ fast     ] " << ScalarName<S>::value << " " << st.info.name << " ("
-              << st.build(st.default_parameters()).fast.ad_type << "): max difference "
+              << st.build(st.default_parameters()).derivations.ad_type << "): max difference "
               << static_cast<double>(worst / epsilon<S>()) << " eps\n";
   }
 }
@@ -151,12 +152,15 @@ TYPED_TEST(FastDerivations, NTrailerInlineUpToEightCoordinatesThenDynamic) {
   std::mt19937_64 rng(7);
   for (int N : {1, 5, 6}) {
     const Study<S> st = n_trailer_study<S>(N);
-    const System<S> sys = st.build(randomized_parameters(st, rng));
-    EXPECT_EQ(sys.fast.ad_type, N <= 5 ? "inline" : "dynamic") << "N = " << N;
-    EXPECT_EQ(static_cast<bool>(sys.fast.inertia), N <= 5) << "N = " << N;
+    const std::vector<S> p = randomized_parameters(st, rng);
+    const System<S> sys = st.build(p);
+    EXPECT_EQ(sys.derivations.ad_type, N <= 5 ? "inline" : "dynamic") << "N = " << N;
+    EXPECT_TRUE(static_cast<bool>(sys.derivations.inertia)) << "N = " << N;
     if (N <= 5) {
       const State<S> x = st.random_state(sys, rng);
-      EXPECT_LE(fast_against_dynamic(sys, x.q, x.qdot), S(64) * epsilon<S>()) << "N = " << N;
+      EXPECT_LE(fast_against_dynamic(sys, st.build(p, AdBinding::dynamic), x.q, x.qdot),
+                S(64) * epsilon<S>())
+          << "N = " << N;
     }
   }
 }
@@ -164,8 +168,8 @@ TYPED_TEST(FastDerivations, NTrailerInlineUpToEightCoordinatesThenDynamic) {
 TEST(FastDerivationsMp50, MpfrKeepsTheDynamicTypes) {
   for (const Study<mp50>& st : studies<mp50>()) {
     const System<mp50> sys = st.build(st.default_parameters());
-    EXPECT_EQ(sys.fast.ad_type, "dynamic") << st.info.name;
-    EXPECT_FALSE(static_cast<bool>(sys.fast.inertia)) << st.info.name;
+    EXPECT_EQ(sys.derivations.ad_type, "dynamic") << st.info.name;
+    EXPECT_TRUE(static_cast<bool>(sys.derivations.inertia)) << st.info.name;
   }
 }
 

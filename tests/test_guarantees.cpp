@@ -50,7 +50,7 @@ Stop<S> run_to(const System<S>& sys, const std::string& formulation, const Vec<S
   IntegrationOptions<S> o;
   o.t_end = t_end;
   o.dt_out = dt_out;
-  o.stepper = stepper;
+  o.stepper = parse_stepper(stepper);
   o.rtol = o.atol = rtol;
   o.singular_margin = S(1) / S(1000000);
   Stop<S> out;
@@ -151,7 +151,7 @@ void expect_tiny_span(const S& t_end, const std::string& stepper, const S& rtol)
   const State<S> x0 = st.default_state(sys);
   IntegrationOptions<S> o;
   o.t_end = t_end;
-  o.stepper = stepper;
+  o.stepper = parse_stepper(stepper);
   o.rtol = o.atol = rtol;
   std::vector<Sample<S>> samples;
   integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, o,
@@ -216,10 +216,10 @@ TEST(Tolerances, BelowThePrecisionsReachAreRefused) {
   EXPECT_THROW(integrate<double>(sys, find_formulation<double>("second-kind"), x0.q, x0.qdot, o,
                                  [](const Sample<double>&) {}, nullptr),
                UsageError);
-  EXPECT_EQ(minimum_tolerance<double>("bulirsch-stoer"), 10 * epsilon<double>());
-  EXPECT_EQ(minimum_tolerance<mp50>("dopri5"), from_string<mp50>("1e-30"));
-  EXPECT_EQ(minimum_tolerance<mp100>("fehlberg78"), from_string<mp100>("1e-48"));
-  EXPECT_LT(minimum_tolerance<mp50>("bulirsch-stoer"), from_string<mp50>("1e-47"));
+  EXPECT_EQ(minimum_tolerance<double>(Stepper::bulirsch_stoer), 10 * epsilon<double>());
+  EXPECT_EQ(minimum_tolerance<mp50>(Stepper::dopri5), from_string<mp50>("1e-30"));
+  EXPECT_EQ(minimum_tolerance<mp100>(Stepper::fehlberg78), from_string<mp100>("1e-48"));
+  EXPECT_LT(minimum_tolerance<mp50>(Stepper::bulirsch_stoer), from_string<mp50>("1e-47"));
   // Every default tolerance is within reach of the default stepper.
   EXPECT_GE(default_tolerance<double>(), minimum_tolerance<double>(default_stepper<double>()));
   EXPECT_GE(default_tolerance<mp50>(), minimum_tolerance<mp50>(default_stepper<mp50>()));
@@ -229,7 +229,7 @@ TEST(Tolerances, BelowThePrecisionsReachAreRefused) {
   const System<mp50> sys50 = st50.build(st50.default_parameters());
   const State<mp50> y0 = st50.default_state(sys50);
   IntegrationOptions<mp50> o50;
-  o50.stepper = "dopri5";
+  o50.stepper = Stepper::dopri5;
   EXPECT_THROW(integrate<mp50>(sys50, find_formulation<mp50>("second-kind"), y0.q, y0.qdot, o50,
                                [](const Sample<mp50>&) {}, nullptr),
                UsageError);
@@ -411,7 +411,7 @@ void expect_reproducible(const S& rtol, const S& t_end) {
   o.t_end = t_end;
   o.dt_out = t_end / S(2);
   o.rtol = o.atol = rtol;
-  o.stepper = "bulirsch-stoer";
+  o.stepper = Stepper::bulirsch_stoer;
   std::vector<IntegrationStats> stats(2);
   std::vector<Vec<S>> last(2);
   for (int k = 0; k < 2; ++k)

@@ -114,7 +114,7 @@ TYPED_TEST(Library, EveryStepperReachesTheClosedForm) {
   const Study<S>& sk = find_study<S>("skate");
   const SpecialMotion<S> mo = sk.special_motions().front();
   const System<S> sys = sk.build(mo.parameters);
-  for (const std::string stepper : stepper_names()) {
+  for (const Stepper stepper : kSteppers) {
     IntegrationOptions<S> opts;
     opts.t_end = S(2);
     opts.dt_out = S(1) / S(2);
@@ -125,12 +125,12 @@ TYPED_TEST(Library, EveryStepperReachesTheClosedForm) {
     // Tolerance<mp50>::analytic it would need ~10^6 RHS calls for these
     // two time units); Bulirsch-Stoer reaches Tolerance<S>::analytic.
     const bool dbl = std::is_same_v<S, double>;
-    const S target = stepper == "dopri5" && !dbl       ? from_string<S>("1e-13")
-                     : stepper == "fehlberg78" && !dbl ? from_string<S>("1e-30")
-                                                       : Tolerance<S>::analytic;
-    opts.rtol = opts.atol = stepper == "bulirsch-stoer" ? integration_tolerance<S>()
-                            : stepper == "dopri5" && !dbl ? from_string<S>("1e-16")
-                                                          : target / S(10000);
+    const S target = stepper == Stepper::dopri5 && !dbl       ? from_string<S>("1e-13")
+                     : stepper == Stepper::fehlberg78 && !dbl ? from_string<S>("1e-30")
+                                                              : Tolerance<S>::analytic;
+    opts.rtol = opts.atol = stepper == Stepper::bulirsch_stoer   ? integration_tolerance<S>()
+                            : stepper == Stepper::dopri5 && !dbl ? from_string<S>("1e-16")
+                                                                 : target / S(10000);
     S err = 0;
     int samples = 0;
     integrate<S>(
@@ -141,8 +141,8 @@ TYPED_TEST(Library, EveryStepperReachesTheClosedForm) {
           ++samples;
         },
         nullptr);
-    EXPECT_EQ(samples, 5) << stepper;
-    EXPECT_LE(err, target) << stepper;
+    EXPECT_EQ(samples, 5) << stepper_name(stepper);
+    EXPECT_LE(err, target) << stepper_name(stepper);
   }
 }
 
@@ -162,10 +162,10 @@ TYPED_TEST(Library, FailedIntegrationKeepsTheObservedSamples) {
                IntegrationFailure);
   EXPECT_GT(samples, 1);
   EXPECT_EQ(stats.rhs_calls, 2001u);
-  opts.stepper = "euler";
-  EXPECT_THROW(integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, opts,
-                            [&](const Sample<S>&) {}, nullptr),
-               UsageError);
+  EXPECT_THROW(parse_stepper("euler"), UsageError);
+  for (const Stepper s : {Stepper::automatic, Stepper::dopri5, Stepper::fehlberg78,
+                          Stepper::bulirsch_stoer})
+    EXPECT_EQ(parse_stepper(stepper_name(s)), s);
 }
 
 TYPED_TEST(Library, NumbersParseExactlyAndRoundTrip) {

@@ -170,7 +170,7 @@ TEST(PrecisionLiterals, SpecialMotionsIntegratedTo90Digits) {
     IntegrationStats stats;
     const S err = integrated_error(c, stats);
     std::cout << "[ motion   ] " << c.study << " " << c.motion.name << " (" << c.formulation
-              << ", " << stats.stepper << ", t = " << static_cast<double>(c.t_end)
+              << ", " << stepper_name(stats.stepper) << ", t = " << static_cast<double>(c.t_end)
               << "): error " << static_cast<double>(err) << ", " << stats.rhs_calls
               << " RHS calls, " << stats.steps << " steps, " << seconds_since(t0) << " s\n";
     EXPECT_LE(err, kBound) << c.study << " " << c.motion.name;

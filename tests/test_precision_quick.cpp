@@ -54,7 +54,7 @@ TYPED_TEST(PrecisionQuick, SkateOnTheInclineToT2) {
                },
                &stats);
   std::cout << "[ motion   ] " << ScalarName<S>::value << " " << mo.name << ": stepper "
-            << stats.stepper << ", rtol " << static_cast<double>(opts.rtol) << ", error "
+            << stepper_name(stats.stepper) << ", rtol " << static_cast<double>(opts.rtol) << ", error "
             << static_cast<double>(err) << ", " << stats.rhs_calls << " RHS calls\n";
   EXPECT_EQ(stats.stepper, default_stepper<S>());
   EXPECT_LE(err, Tolerance<S>::analytic);

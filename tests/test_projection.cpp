@@ -107,7 +107,7 @@ RunFigures long_run(const std::string& study, const std::string& formulation, do
   IntegrationOptions<double> io;
   io.t_end = t_end;
   io.dt_out = 1;
-  io.stepper = stepper;
+  io.stepper = parse_stepper(stepper);
   io.project = project;
   RunFigures r;
   double E0 = 0;
@@ -183,7 +183,7 @@ TEST(ProjectionRun, EveryStepperFollowsSpecialMotions) {
             io.t_end = m.t_end;
             io.dt_out = m.t_end / 7;
             io.rtol = io.atol = 1e-14;
-            io.stepper = stepper;
+            io.stepper = parse_stepper(stepper);
             io.project = project;
             integrate<double>(
                 sys, find_formulation<double>(form), m.initial.q, m.initial.qdot, io,

@@ -71,7 +71,6 @@ int run_command(const RunOptions& opts) {
   io.dt_out = parse_number<S>("--dt-out", opts.dt_out);
   if (!opts.rtol.empty()) io.rtol = parse_number<S>("--rtol", opts.rtol);
   io.atol = opts.atol.empty() ? io.rtol : parse_number<S>("--atol", opts.atol);
-  io.stepper = opts.stepper;
   io.singular_margin = singular_margin_option<S>(opts, S(1) / S(1000000));
   require_margins(s.sys, s.q, s.qdot, io.singular_margin);
   io.project = opts.project;
@@ -80,13 +79,7 @@ int run_command(const RunOptions& opts) {
   if (!(io.dt_out > 0)) throw UsageError("--dt-out must be positive, got '" + opts.dt_out + "'");
   if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
   if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
-  if (io.stepper != "auto") {
-    bool known = false;
-    for (const auto& n : stepper_names()) known = known || n == io.stepper;
-    if (!known)
-      throw UsageError("unknown stepper '" + io.stepper + "' (known: auto, " +
-                       join(stepper_names()) + ")");
-  }
+  io.stepper = parse_stepper(opts.stepper);
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
   validated_stepper(io);  // refused before the output file is created (tolerance, grid)
 
@@ -157,7 +150,7 @@ int run_command(const RunOptions& opts) {
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
                "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
-               how, s.sys.info.name, s.formulation->name(), opts.precision, stats.stepper,
+               how, s.sys.info.name, s.formulation->name(), opts.precision, stepper_name(stats.stepper),
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
                stats.rhs_calls,
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)

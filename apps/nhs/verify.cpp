@@ -93,7 +93,7 @@ template <class S>
 struct Settings {
   S cross, analytic, invariants;  // invariants: energy, C and the study's own
   S rtol, atol;
-  std::string stepper;
+  Stepper stepper;
 };
 
 template <class S>
@@ -353,13 +353,13 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       "{}: qddot agreement <= {}; analytic error <= {} x (1 + max |exact|); energy, |C|, "
       "invariant drift <= {} x (1 + scale); stepper {}, rtol = atol = {}; {} random states per study{}",
       precision, short_figure(set.cross), short_figure(set.analytic), short_figure(set.invariants),
-      set.stepper, short_figure(set.rtol), n_states, opts.quick ? "; QUICK: runs cut at t = 2" : ""));
+      stepper_name(set.stepper), short_figure(set.rtol), n_states, opts.quick ? "; QUICK: runs cut at t = 2" : ""));
   report.settings_json.push_back(nlohmann::ordered_json{
       {"precision", precision},
       {"qddot_agreement", to_double(set.cross)},
       {"analytic_error", to_double(set.analytic)},
       {"drift", to_double(set.invariants)},
-      {"stepper", set.stepper},
+      {"stepper", stepper_name(set.stepper)},
       {"rtol", to_double(set.rtol)},
       {"atol", to_double(set.atol)},
       {"random_states", n_states},

@@ -146,7 +146,8 @@ void check_sleigh(double m, double I, double a, Checker& c) {
       },
       &stats);
   std::printf("  integrated to t = 5 with first-kind (%s): %llu steps, %llu RHS calls\n",
-              stats.stepper.c_str(), static_cast<unsigned long long>(stats.steps),
+              std::string(nhs::stepper_name(stats.stepper)).c_str(),
+              static_cast<unsigned long long>(stats.steps),
               static_cast<unsigned long long>(stats.rhs_calls));
   c.check(energy_drift <= 1e-9, "relative energy drift", energy_drift, 1e-9);
   c.check(constraint <= 1e-12, "|C| along the motion", constraint, 1e-12);

@@ -10,7 +10,30 @@
 
 namespace nhs {
 
-std::vector<std::string> stepper_names() { return {"dopri5", "fehlberg78", "bulirsch-stoer"}; }
+std::string_view stepper_name(Stepper s) {
+  switch (s) {
+    case Stepper::automatic: return "auto";
+    case Stepper::dopri5: return "dopri5";
+    case Stepper::fehlberg78: return "fehlberg78";
+    case Stepper::bulirsch_stoer: return "bulirsch-stoer";
+  }
+  return "?";
+}
+
+std::vector<std::string> stepper_names() {
+  std::vector<std::string> names;
+  for (const Stepper s : kSteppers) names.emplace_back(stepper_name(s));
+  return names;
+}
+
+Stepper parse_stepper(std::string_view name) {
+  if (name == stepper_name(Stepper::automatic)) return Stepper::automatic;
+  for (const Stepper s : kSteppers)
+    if (name == stepper_name(s)) return s;
+  std::string known;
+  for (const auto& n : stepper_names()) known += ", " + n;
+  throw UsageError("unknown stepper '" + std::string(name) + "' (known: auto" + known + ")");
+}
 
 namespace {
 

@@ -131,8 +131,7 @@ Appellian<S> appellian_at(const System<S>& sys, const Setting<S>& st, const Vec<
 template <class S>
 BodyKinematics<S> body_kinematics(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   gibbs_appell_detail::require_bodies(sys);
-  if (sys.fast.body_kinematics) return sys.fast.body_kinematics(q, qd);
-  return ad::body_kinematics<S, AD2<S>>(sys.bodies_ad2, q, qd, sys.info.name);
+  return sys.derivations.body_kinematics(q, qd);
 }
 
 template <class S>

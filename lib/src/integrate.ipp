@@ -440,16 +440,7 @@ Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>
 }
 
 template <class S>
-S minimum_tolerance(const std::string& stepper) {
-  const S round_off = S(10) * epsilon<S>();
-  using std::max;
-  if (stepper == "dopri5") return max(round_off, power_of_ten<S>(-30));
-  if (stepper == "fehlberg78") return max(round_off, power_of_ten<S>(-48));
-  return round_off;
-}
-
-template <class S>
-std::string validated_stepper(const IntegrationOptions<S>& opts) {
+Stepper validated_stepper(const IntegrationOptions<S>& opts) {
   if (!(opts.t_end > 0) || !(opts.dt_out > 0) || !(opts.rtol > 0) || !(opts.atol >= 0))
     throw UsageError("t-end, dt-out and rtol must be positive and atol non-negative");
   using boost::multiprecision::isfinite;
@@ -458,21 +449,15 @@ std::string validated_stepper(const IntegrationOptions<S>& opts) {
       !isfinite(opts.atol))
     throw UsageError("t-end, dt-out, rtol and atol must be finite");
 
-  std::string stepper = opts.stepper;
-  if (stepper == "auto") stepper = default_stepper<S>();
-  const std::vector<std::string> names = stepper_names();
-  if (std::find(names.begin(), names.end(), stepper) == names.end()) {
-    std::string known;
-    for (const auto& n : names) known += " " + n;
-    throw UsageError("unknown stepper '" + stepper + "' (known: auto" + known + ")");
-  }
+  const Stepper stepper = resolved_stepper<S>(opts.stepper);
   if (const S floor = minimum_tolerance<S>(stepper); opts.rtol < floor) {
     const auto figure = [](const S& v) {  // 3 digits: a tolerance, not a result
       std::ostringstream os;
       os << std::setprecision(3) << static_cast<double>(v);
       return os.str();
     };
-    throw UsageError("rtol " + figure(opts.rtol) + " is below what " + stepper + " reaches in " +
+    throw UsageError("rtol " + figure(opts.rtol) + " is below what " +
+                     std::string(stepper_name(stepper)) + " reaches in " +
                      std::string(ScalarName<S>::value) + ": " + figure(floor) +
                      (floor > S(10) * epsilon<S>()
                           ? " (about 10^6 steps per unit time on a motion of size 1); give a "
@@ -490,7 +475,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   IntegrationStats local;
   IntegrationStats& st = stats ? *stats : local;
   f.require_applicable(sys);
-  const std::string stepper = validated_stepper(opts);
+  const Stepper stepper = validated_stepper(opts);
   st.stepper = stepper;
   const OutputTimes<S> times(opts.t_end, opts.dt_out, opts.max_samples);
 
@@ -521,25 +506,35 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   Loop<S> loop{rhs, times, observer, project, watch, opts.on_step, st};
 
   try {
-    if (stepper == "dopri5") {
+    switch (stepper) {
+    case Stepper::dopri5: {
       auto s = odeint::make_dense_output(opts.atol, opts.rtol,
                                          odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
       run_dense<S>(s, x, dt0, loop);
-    } else if (stepper == "fehlberg78") {
+      break;
+    }
+    case Stepper::fehlberg78: {
       // Fehlberg 7(8) under step-doubling error control
       // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
       // vanishes on uniform motions).
       detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
       run_controlled<S>(s, x, dt0, loop);
-    } else if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-      // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
-      // steps ending on the output times (third_party/odeint/bulirsch_stoer_kmax.hpp).
-      HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
-      run_controlled<S>(s, x, dt0, loop);
-    } else {
-      // Odeint's, with its cost-table read kept in bounds (third_party/odeint).
-      odeint_patched::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol, opts.rtol);
-      run_dense<S>(s, x, dt0, loop);
+      break;
+    }
+    case Stepper::bulirsch_stoer:
+    case Stepper::automatic:  // resolved by validated_stepper: not reached
+      if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
+        // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
+        // steps ending on the output times (third_party/odeint/bulirsch_stoer_kmax.hpp).
+        HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
+        run_controlled<S>(s, x, dt0, loop);
+      } else {
+        // Odeint's, with its cost-table read kept in bounds (third_party/odeint).
+        odeint_patched::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol,
+                                                                                   opts.rtol);
+        run_dense<S>(s, x, dt0, loop);
+      }
+      break;
     }
   } catch (const odeint::odeint_error& e) {
     throw IntegrationFailure(std::string("integration failed: ") + e.what());

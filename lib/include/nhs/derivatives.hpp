@@ -1,9 +1,9 @@
 // The quantities every formulation is built from, derived from a System by
 // forward automatic differentiation (autodiff.hpp). Nothing here is written
 // for a particular system. The result types and the derivations themselves
-// are in ad_derivations.hpp; these functions pick the AD type: the one
-// describe() bound for the system (fixed-size or inline: System::fast), the
-// dynamic one otherwise.
+// are in ad_derivations.hpp; these functions call the one binding describe()
+// made for the system (System::derivations: fixed-size, inline or dynamic
+// AD).
 #pragma once
 
 #include "nhs/system.hpp"

@@ -25,7 +25,7 @@
 // H zdot = A_alpha - h is solved by LDLT. H equals G = psi^T g psi when the
 // bodies reproduce T; it is never formed from g here. In double, long
 // double and float128 both AD2 evaluations avoid the heap where the sizes
-// allow: the bodies in FixedAD2 / InlineAD2 (System::fast), S in InlineAD2
+// allow: the bodies in FixedAD2 / InlineAD2 (System::derivations), S in InlineAD2
 // when m <= 16.
 #pragma once
 
@@ -37,8 +37,7 @@ namespace nhs {
 
 /// The bodies' kinematics at (q, qdot) (both size n; body_kinematics.hpp),
 /// by one AD2 evaluation of the description's bodies (outer (q, qdot),
-/// inner the direction (qdot, 0)), in the fixed-size or inline AD type
-/// System::fast binds when there is one. Throws NotApplicable when the
+/// inner the direction (qdot, 0)), in the AD type System::derivations binds. Throws NotApplicable when the
 /// system has no bodies; UsageError when a position has a size other than 2
 /// or 3 or depends on qdot.
 template <class S>

@@ -5,6 +5,8 @@
 #include "nhs/formulation.hpp"
 #include "nhs/singular_set.hpp"
 #include "nhs/manifold.hpp"
+#include "nhs/precision_policy.hpp"
+#include "nhs/stepper.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -14,58 +16,13 @@
 
 namespace nhs {
 
-/// Stepper names: "dopri5" (Dormand-Prince 5(4), dense output), "fehlberg78"
-/// (Runge-Kutta-Fehlberg 7(8), controlled by step doubling,
-/// lib/src/detail/fehlberg78_step_doubling.hpp), "bulirsch-stoer" (Gragg-
-/// Bulirsch-Stoer: Odeint's, with dense output, up to 33 digits (float128);
-/// above, a controlled variant with 16 extrapolation columns (mp50) or 20
-/// (mp100), third_party/odeint/bulirsch_stoer_kmax.hpp).
-/// "auto" is default_stepper<S>().
-std::vector<std::string> stepper_names();
-
-/// The decimal digits of S (std::numeric_limits<S>::digits10): 15 double,
-/// 18 long double, 33 float128, 50 mp50, 100 mp100.
-template <class S>
-constexpr int decimal_digits() {
-  return std::numeric_limits<S>::digits10;
-}
-
-/// The stepper "auto" stands for, by the decimal digits d of S: "dopri5"
-/// up to 18 digits (double, long double), "bulirsch-stoer" above
-/// (float128, mp50, mp100). Measured (docs/numerics.md "Steppers"): in long double
-/// at 1e-15 on the skate on the incline to t = 20, fehlberg78 was cheaper
-/// (8.5e-14 error with 2.8k RHS calls against dopri5's 9.1e-14 with 15.2k),
-/// but on the rolling disc's circle its error estimate (41/840 (k1 + k11 -
-/// k12 - k13)) nearly vanishes and it took 546 RHS calls to an error of
-/// 1.4e-12 to 1.6e-11 at rtol 1e-16; dopri5 has no such blind spot. In
-/// float128 at 1e-30, bulirsch-stoer 8.5k calls, fehlberg78 173k.
-/// docs/numerics.md: dopri5 cannot reach 1e-40 in practice.
-template <class S>
-std::string default_stepper() {
-  return decimal_digits<S>() <= 18 ? "dopri5" : "bulirsch-stoer";
-}
-
-/// 10^e in S, correctly rounded (parsed from "1e<e>"; never a double).
-template <class S>
-S power_of_ten(int e) {
-  return from_string<S>("1e" + std::to_string(e));
-}
-
-/// The default integration tolerance (rtol = atol) of S: what the precision
-/// reaches with a few digits to spare for the round-off accumulated over
-/// ~10^4-10^5 steps: 10^-(d - 3) up to 33 digits, 10^-(d - 5) above:
-///   double 1e-12, long double 1e-15, float128 1e-30, mp50 1e-45,
-///   mp100 1e-95.
-template <class S>
-S default_tolerance() {
-  const int d = decimal_digits<S>();
-  return power_of_ten<S>(-(d <= 33 ? d - 3 : d - 5));
-}
+// default_tolerance<S>() (the defaults of IntegrationOptions below) is
+// defined with the other per-precision figures in nhs/precision_policy.hpp.
 
 struct IntegrationStats {
   std::uint64_t steps = 0;      ///< accepted steps
   std::uint64_t rhs_calls = 0;  ///< vector-field evaluations
-  std::string stepper;          ///< the stepper actually used
+  Stepper stepper = Stepper::automatic;  ///< the stepper actually used (never automatic once run)
   std::uint64_t projections = 0;  ///< states projected onto C (IntegrationOptions::project)
 };
 
@@ -75,7 +32,7 @@ struct IntegrationOptions {
   S dt_out = S(1) / S(10);     ///< output spacing; the last sample is at t_end
   S rtol = default_tolerance<S>();  ///< relative error tolerance per step
   S atol = default_tolerance<S>();  ///< absolute error tolerance per step
-  std::string stepper = "auto";     ///< "auto" (default_stepper<S>()) or a stepper_names() entry
+  Stepper stepper = Stepper::automatic;  ///< automatic: default_stepper<S>()
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
   /// At most this many output samples (t_end / dt_out + 1); UsageError
   /// beyond. The output times are generated as the run goes, never stored.
@@ -129,7 +86,7 @@ struct Sample {
 /// to opts.t_end with formulation f, calling `observe` at t = 0, dt_out,
 /// 2 dt_out, ..., t_end. Stats are written to *stats as the run goes, so
 /// they are valid even when it throws.
-/// Throws NotApplicable; UsageError (unknown stepper, non-positive or
+/// Throws NotApplicable; UsageError (non-positive or
 /// non-finite t_end/dt_out/tolerances, rtol below minimum_tolerance, more
 /// than opts.max_samples output samples); InvalidState/SingularState (at
 /// the initial state or, with the time, along the motion: see
@@ -144,26 +101,14 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                const Vec<S>& qd0, const IntegrationOptions<S>& opts,
                const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats);
 
-/// The smallest rtol `integrate` accepts with `stepper` (a stepper_names()
-/// entry) in S: 10 epsilon of S (below it the error control chases
-/// round-off: double 2.2e-15, long double 1.1e-18, float128 1.9e-33, mp50
-/// ~1e-49, mp100 ~1e-99; verify runs double at 1e-14 and long double at
-/// 1e-17), and for the fixed-order steppers the tolerance
-/// tau at which tau^(-1/p) reaches 10^6 steps per unit time on a motion of
-/// size 1: 1e-30 for dopri5 (p = 5), 1e-48 for fehlberg78 (p = 8).
-/// Bulirsch-Stoer raises its order with the tolerance: only the round-off
-/// bound.
-template <class S>
-S minimum_tolerance(const std::string& stepper);
-
 /// Checks opts as integrate() does before any step and returns the stepper
-/// it will use (opts.stepper, or default_stepper<S>() for "auto"). Throws
-/// UsageError for non-positive or non-finite t_end, dt_out, rtol or a
-/// negative atol, an unknown stepper, rtol below minimum_tolerance, or more
+/// it will use (resolved_stepper<S>(opts.stepper)). Throws UsageError for
+/// non-positive or non-finite t_end, dt_out, rtol or a negative atol, rtol
+/// below minimum_tolerance<S>(stepper) (nhs/stepper.hpp), or more
 /// than opts.max_samples output samples. For callers that must refuse bad
 /// options before they create anything (the CLI's output file).
 template <class S>
-std::string validated_stepper(const IntegrationOptions<S>& opts);
+Stepper validated_stepper(const IntegrationOptions<S>& opts);
 
 /// The projection of IntegrationOptions::project on one state: x (the
 /// integration coordinates of f, size of f.to_state) to (q, qdot) with
@@ -175,8 +120,7 @@ template <class S>
 Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x);
 
 #define NHS_INTEGRATE_INSTANTIATE(EXTERN, S)                                               \
-  EXTERN template S minimum_tolerance<S>(const std::string&);                              \
-  EXTERN template std::string validated_stepper<S>(const IntegrationOptions<S>&);          \
+  EXTERN template Stepper validated_stepper<S>(const IntegrationOptions<S>&);              \
   EXTERN template Vec<S> project_state<S>(const System<S>&, const Formulation<S>&,         \
                                           const Vec<S>&);                                  \
   EXTERN template void integrate<S>(const System<S>&, const Formulation<S>&, const Vec<S>&, \

@@ -97,6 +97,20 @@ S from_string(const std::string& text);
 template <class S>
 std::string to_string(const S& x);
 
+/// The decimal digits of S (std::numeric_limits<S>::digits10): 15 double,
+/// 18 long double, 33 float128, 50 mp50, 100 mp100. The key of every
+/// per-precision choice (steppers, tolerances).
+template <class S>
+constexpr int decimal_digits() {
+  return std::numeric_limits<S>::digits10;
+}
+
+/// 10^e in S, correctly rounded (parsed from "1e<e>"; never a double).
+template <class S>
+S power_of_ten(int e) {
+  return from_string<S>("1e" + std::to_string(e));
+}
+
 }  // namespace nhs
 
 // --- Eigen: NumTraits for et_off multiprecision numbers (docs/numerics.md) ---

@@ -1,8 +1,9 @@
 // The description of a mechanical system with (possibly non-linear)
-// non-holonomic constraints: immutable once built (Pinocchio's model/data
-// split). Everything the formulations need beyond these functions -- g_ij,
-// Gamma_ij,k, dC/dqdot, dC/dq, psi^i_alpha, dpsi/dq, the active forces -- is
-// derived by automatic differentiation in derivatives.hpp.
+// non-holonomic constraints, immutable once built. Everything the
+// formulations need beyond these functions -- g_ij, Gamma_ij,k, dC/dqdot,
+// dC/dq, psi^i_alpha, dpsi/dq, the active forces -- is derived by automatic
+// differentiation (ad_derivations.hpp), through the one binding
+// System::derivations that describe() makes (derivatives.hpp calls it).
 #pragma once
 
 #include "nhs/ad_derivations.hpp"
@@ -76,10 +77,16 @@ class Params {
   std::vector<T> values_;
 };
 
-/// A system in scalar type S: its metadata, parameter values and the
-/// defining functions, each available in the evaluation types the
-/// derivations need (S itself, AD1<S> for first derivatives, AD2<S> for the
-/// second derivatives of T). Built by `describe<S, Description>(values)`.
+/// Which AD types describe() binds System::derivations to: the fastest the
+/// system and scalar allow (fixed-size, inline, else dynamic), or the
+/// dynamic AD1/AD2 always (the reference the fast bindings are tested and
+/// benchmarked against).
+enum class AdBinding { fastest, dynamic };
+
+/// A system in scalar type S: its metadata, parameter values, the defining
+/// functions in S and their derivatives (g_ij, Gamma_ij,k, dC/dqdot, ...)
+/// through one AD binding (derivations). Built by
+/// `describe<S, Description>(values)`.
 ///
 /// Shapes: n = coordinates, r = constraints, m = n - r parameters z^alpha
 /// (m = 0 when the system has no parametric representation psi).
@@ -97,26 +104,24 @@ struct System {
   using VecFn = std::function<void(const Vec<T>&, const Vec<T>&, Vec<T>&)>;
 
   Fn1<S> kinetic_energy;           ///< T(q, qdot)
-  Fn1<AD2<S>> kinetic_energy_ad2;  ///< T(q, qdot) in AD2
   Fn0<S> potential;                ///< V(q)
-  Fn0<AD1<S>> potential_ad1;       ///< V(q) in AD1
   VecFn<S> constraints;            ///< (q, qdot) -> C^a, size r
-  VecFn<AD1<S>> constraints_ad1;
   VecFn<S> nonconservative_force;  ///< (q, qdot) -> F_i, size n; may be empty
   VecFn<S> parametrization;        ///< (q, z) -> qdot = psi(q, z); empty if none
-  VecFn<AD1<S>> parametrization_ad1;
   VecFn<S> chart;                  ///< inverse chart (q, qdot) -> z; empty if none
 
   bool has_parametrization() const { return static_cast<bool>(parametrization); }
 
-  /// The derivations of derivatives.hpp (ad_derivations.hpp) bound by
-  /// describe() to an AD type faster than the dynamic AD1/AD2, when the
-  /// system allows one, in the hardware types (has_inline_ad<S>):
-  /// fixed-size (FixedAD1/2) when the description declares its n at compile
-  /// time (`static constexpr int n`), inline (InlineAD1/2) when 2n <= 16.
-  /// Empty otherwise (MPFR, large runtime n): derivatives.hpp then uses the
-  /// dynamic types. Same results to rounding (test_fast_derivations).
-  struct FastDerivations {
+  /// The derivations of derivatives.hpp (ad_derivations.hpp), bound by
+  /// describe() to the fastest AD type the system allows: in the hardware
+  /// types (has_inline_ad<S>) fixed-size (FixedAD1/2) when the description
+  /// declares its n at compile time (`static constexpr int n`), inline
+  /// (InlineAD1/2) when 2n <= 16; the dynamic AD1/AD2 otherwise (MPFR,
+  /// large runtime n, the tracing type) or when describe() is asked for
+  /// them (AdBinding::dynamic). Same results to rounding
+  /// (test_fast_derivations). Always bound: the one path of every
+  /// derivation.
+  struct Derivations {
     std::string ad_type = "dynamic";  ///< "fixed", "inline" or "dynamic"
     std::function<Inertia<S>(const Vec<S>&, const Vec<S>&)> inertia;
     std::function<KineticEnergyJet<S>(const KineticEnergySeed<S>&)> kinetic_energy_jet;
@@ -129,15 +134,12 @@ struct System {
     /// description has no bodies.
     std::function<BodyKinematics<S>(const Vec<S>&, const Vec<S>&)> body_kinematics;
   };
-  FastDerivations fast;
+  Derivations derivations;
 
   /// The bodies (bodies.hpp) at (q, qdot); empty if the description has none.
   template <class T>
   using BodiesFn = std::function<void(const Vec<T>&, const Vec<T>&, Bodies<T>&)>;
   BodiesFn<S> bodies;
-  /// The same in AD2, outer derivatives in (q, qdot) (2n), inner in one
-  /// direction (gibbs_appell.hpp).
-  BodiesFn<AD2<S>> bodies_ad2;
   bool has_bodies() const { return static_cast<bool>(bodies); }
 
   /// The system's own singular sets beyond rank loss of dC/dqdot and
@@ -166,40 +168,40 @@ bool declares(const D& d, std::string_view member) {
     return true;
 }
 
-/// Binds sys.fast to D's functions evaluated in AV (first order over q, n
+/// Binds sys.derivations to D's functions evaluated in AV (first order over q, n
 /// variables: V), AX (first order over (q, qdot), 2n, and over (q, z),
 /// n + m: C and psi), A2 (second order, outer (q, qdot), inner qdot: T) and
 /// AB (second order, outer (q, qdot), inner one direction: the bodies).
 /// Parameters are sized to each derivation (sized_constant).
 template <class S, class D, class AV, class AX, class A2, class AB>
-void bind_fast_derivations(System<S>& sys, const D& d, const std::vector<S>& values,
+void bind_derivations(System<S>& sys, const D& d, const std::vector<S>& values,
                            const char* ad_type) {
   const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
   const Eigen::Index r = sys.r;
-  sys.fast.ad_type = ad_type;
+  sys.derivations.ad_type = ad_type;
   const Params<A2> pT(values, ad::slots<A2>(2 * n), ad::slots<typename A2::Real>(n));
-  sys.fast.inertia = [pT, d](const Vec<S>& q, const Vec<S>& qd) {
+  sys.derivations.inertia = [pT, d](const Vec<S>& q, const Vec<S>& qd) {
     return ad::inertia<S, A2>(
         [&pT, &d](const Vec<A2>& Q, const Vec<A2>& QD) { return d.kinetic_energy(pT, Q, QD); }, q,
         qd);
   };
-  sys.fast.kinetic_energy_jet = [pT, d](const KineticEnergySeed<S>& seed) {
+  sys.derivations.kinetic_energy_jet = [pT, d](const KineticEnergySeed<S>& seed) {
     return ad::kinetic_energy_jet<S, A2>(
         [&pT, &d](const Vec<A2>& Q, const Vec<A2>& QD) { return d.kinetic_energy(pT, Q, QD); },
         seed);
   };
-  sys.fast.minus_potential_gradient = [](const Vec<S>& q) { return Vec<S>::Zero(q.size()); };
+  sys.derivations.minus_potential_gradient = [](const Vec<S>& q) { return Vec<S>::Zero(q.size()); };
   if constexpr (requires(const Params<S>& p, const Vec<S>& q) { d.potential(p, q); }) {
     if (detail::declares(d, "potential")) {
       const Params<AV> pV(values, ad::slots<AV>(n));
-      sys.fast.minus_potential_gradient = [pV, d](const Vec<S>& q) {
+      sys.derivations.minus_potential_gradient = [pV, d](const Vec<S>& q) {
         return ad::minus_potential_gradient<S, AV>(
             [&pV, &d](const Vec<AV>& Q) { return d.potential(pV, Q); }, q);
       };
     }
   }
   const Params<AX> pC(values, ad::slots<AX>(2 * n));
-  sys.fast.constraint_jacobians = [pC, r, d](const Vec<S>& q, const Vec<S>& qd) {
+  sys.derivations.constraint_jacobians = [pC, r, d](const Vec<S>& q, const Vec<S>& qd) {
     return ad::constraint_jacobians<S, AX>(
         [&pC, &d](const Vec<AX>& Q, const Vec<AX>& QD, Vec<AX>& C) {
           d.constraints(pC, Q, QD, C);
@@ -211,7 +213,7 @@ void bind_fast_derivations(System<S>& sys, const D& d, const std::vector<S>& val
                 }) {
     if (sys.has_parametrization()) {
       const Params<AX> pPsi(values, ad::slots<AX>(n + m));
-      sys.fast.parametrization_jacobians = [pPsi, d](const Vec<S>& q, const Vec<S>& z) {
+      sys.derivations.parametrization_jacobians = [pPsi, d](const Vec<S>& q, const Vec<S>& z) {
         return ad::parametrization_jacobians<S, AX>(
             [&pPsi, &d](const Vec<AX>& Q, const Vec<AX>& Z, Vec<AX>& qd) {
               d.parametrization(pPsi, Q, Z, qd);
@@ -225,7 +227,7 @@ void bind_fast_derivations(System<S>& sys, const D& d, const std::vector<S>& val
                 }) {
     if (sys.has_bodies()) {
       const Params<AB> pB(values, ad::slots<AB>(2 * n), ad::slots<typename AB::Real>(1));
-      sys.fast.body_kinematics = [pB, d, name = sys.info.name](const Vec<S>& q, const Vec<S>& qd) {
+      sys.derivations.body_kinematics = [pB, d, name = sys.info.name](const Vec<S>& q, const Vec<S>& qd) {
         return ad::body_kinematics<S, AB>(
             [&pB, &d](const Vec<AB>& Q, const Vec<AB>& QD, Bodies<AB>& b) {
               d.bodies(pB, Q, QD, b);
@@ -256,7 +258,7 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
 ///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
 ///   static constexpr int n;  // coordinates, when fixed: derivations in
-///                            // fixed-size AD (System::fast); must equal
+///                            // fixed-size AD (System::derivations); must equal
 ///                            // info().coordinates.size() (UsageError)
 /// Descriptions write constants with ratio<T>(num, den), never double
 /// literals, and call functions unqualified after `using std::sin;`.
@@ -293,7 +295,8 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
   (requires { &D::member; } || requires { &D::template member<S>; })
 
 template <class S, class D>
-System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
+System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
+                   AdBinding binding = AdBinding::fastest) {
   // An optional member under its expected name but with another signature
   // would otherwise be ignored silently (a `potential` without its Params
   // argument: V = 0). Each is a compile error naming the member.
@@ -338,35 +341,19 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
   sys.parameters = values;
   sys.n = static_cast<int>(sys.info.coordinates.size());
   sys.r = static_cast<int>(sys.info.constraint_names.size());
-  const Eigen::Index n = sys.n, m = static_cast<Eigen::Index>(sys.info.quasi_velocities.size());
-  // Parameters sized to each derivation's variables (derivatives.hpp):
-  // T in AD2 over (q, qdot) with inner qdot; V over q; C over (q, qdot);
-  // psi over (q, z).
   const Params<S> pS(values);
-  const Params<AD2<S>> p2(values, 2 * n, n);
-  const Params<AD1<S>> pV(values, n), pC(values, 2 * n), pPsi(values, n + m);
 
   sys.kinetic_energy = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
     return d.kinetic_energy(pS, q, qd);
   };
-  sys.kinetic_energy_ad2 = [p2, d](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd) {
-    return d.kinetic_energy(p2, q, qd);
-  };
   if constexpr (requires(const Vec<S>& q) { d.potential(pS, q); }) {
     if (detail::declares(d, "potential")) {
       sys.potential = [pS, d](const Vec<S>& q) { return d.potential(pS, q); };
-      sys.potential_ad1 = [pV, d](const Vec<AD1<S>>& q) { return d.potential(pV, q); };
     }
   }
-  if (!sys.potential) {
-    sys.potential = [](const Vec<S>&) { return S(0); };
-    sys.potential_ad1 = [](const Vec<AD1<S>>&) { return AD1<S>(S(0)); };
-  }
+  if (!sys.potential) sys.potential = [](const Vec<S>&) { return S(0); };
   sys.constraints = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
     d.constraints(pS, q, qd, C);
-  };
-  sys.constraints_ad1 = [pC, d](const Vec<AD1<S>>& q, const Vec<AD1<S>>& qd, Vec<AD1<S>>& C) {
-    d.constraints(pC, q, qd, C);
   };
   if constexpr (requires(const Vec<S>& q, Vec<S>& F) { d.nonconservative_force(pS, q, q, F); }) {
     if (detail::declares(d, "nonconservative_force"))
@@ -380,8 +367,6 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
       sys.parametrization = [pS, d](const Vec<S>& q, const Vec<S>& z, Vec<S>& qd) {
         d.parametrization(pS, q, z, qd);
       };
-      sys.parametrization_ad1 = [pPsi, d](const Vec<AD1<S>>& q, const Vec<AD1<S>>& z,
-                                          Vec<AD1<S>>& qd) { d.parametrization(pPsi, q, z, qd); };
       sys.chart = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
         d.chart(pS, q, qd, z);
       };
@@ -395,29 +380,34 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
   }
   if constexpr (requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); }) {
     if (detail::declares(d, "bodies")) {
-      const Params<AD2<S>> pB(values, 2 * n, 1);  // outer (q, qdot), inner one direction
       sys.bodies = [pS, d](const Vec<S>& q, const Vec<S>& qd, Bodies<S>& b) {
         d.bodies(pS, q, qd, b);
       };
-      sys.bodies_ad2 = [pB, d](const Vec<AD2<S>>& q, const Vec<AD2<S>>& qd, Bodies<AD2<S>>& b) {
-        d.bodies(pB, q, qd, b);
-      };
     }
   }
+  if constexpr (requires { D::n; }) {
+    if (sys.n != D::n)
+      throw UsageError("system '" + sys.info.name + "': description declares n = " +
+                       std::to_string(D::n) + " but names " + std::to_string(sys.n) +
+                       " coordinates");
+  }
+  bool bound = false;
   if constexpr (has_inline_ad<S>) {
-    if constexpr (requires { D::n; }) {
-      if (sys.n != D::n)
-        throw UsageError("system '" + sys.info.name + "': description declares n = " +
-                         std::to_string(D::n) + " but names " + std::to_string(sys.n) +
-                         " coordinates");
-      constexpr int N = D::n;
-      detail::bind_fast_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>,
-                                    FixedAD2<S, 2 * N, 1>>(sys, d, values, "fixed");
-    } else if (2 * n <= kInlineADVariables) {
-      detail::bind_fast_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>, InlineAD2<S>>(
-          sys, d, values, "inline");
+    if (binding == AdBinding::fastest) {
+      if constexpr (requires { D::n; }) {
+        constexpr int N = D::n;
+        detail::bind_derivations<S, D, FixedAD1<S, N>, FixedAD1<S, 2 * N>, FixedAD2<S, 2 * N, N>,
+                                 FixedAD2<S, 2 * N, 1>>(sys, d, values, "fixed");
+        bound = true;
+      } else if (2 * sys.n <= kInlineADVariables) {
+        detail::bind_derivations<S, D, InlineAD1<S>, InlineAD1<S>, InlineAD2<S>, InlineAD2<S>>(
+            sys, d, values, "inline");
+        bound = true;
+      }
     }
   }
+  if (!bound)
+    detail::bind_derivations<S, D, AD1<S>, AD1<S>, AD2<S>, AD2<S>>(sys, d, values, "dynamic");
   // The self-consistency checks of nhs/description_check.hpp, in every
   // supported scalar type (not the tracing one of code generation, which has
   // no values to compare).
@@ -427,16 +417,17 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info) {
 
 #undef NHS_DESCRIPTION_DECLARES_
 
-/// describe(D{}, values, info): a description without data.
+/// describe(D{}, values, info, binding): a description without data.
 template <class S, class D>
-System<S> describe(const std::vector<S>& values, SystemInfo info) {
-  return describe<S>(D{}, values, std::move(info));
+System<S> describe(const std::vector<S>& values, SystemInfo info,
+                   AdBinding binding = AdBinding::fastest) {
+  return describe<S>(D{}, values, std::move(info), binding);
 }
 
-/// describe<S, D>(values, D::info()): the description's static info().
+/// describe<S, D>(values, D::info(), binding): the description's static info().
 template <class S, class D>
-System<S> describe(const std::vector<S>& values) {
-  return describe<S, D>(values, D::info());
+System<S> describe(const std::vector<S>& values, AdBinding binding = AdBinding::fastest) {
+  return describe<S, D>(values, D::info(), binding);
 }
 
 }  // namespace nhs

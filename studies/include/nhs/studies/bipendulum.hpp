@@ -5,6 +5,7 @@
 // limit). Shared by the tests, `nhs findings` and the benchmarks.
 #pragma once
 
+#include "nhs/stepper.hpp"
 #include "nhs/studies/study.hpp"
 
 #include <string>
@@ -49,12 +50,12 @@ template <class S>
 SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period);
 
 /// Integration settings for the findings: tolerance (relative = absolute)
-/// and stepper ("auto" picks per precision, integrate.hpp).
+/// and stepper (automatic picks per precision, nhs/stepper.hpp).
 template <class S>
 struct FindingSettings {
   S tol;
   std::string formulation = "second-kind";
-  std::string stepper = "auto";
+  Stepper stepper = Stepper::automatic;
 };
 
 /// One motion of the family of docs/special-motions.md bipendulum (b) whose

@@ -46,8 +46,16 @@ struct SpecialMotion {
 template <class S>
 struct Study {
   SystemInfo info;
-  /// The system for given parameter values (size and order of info.parameters).
-  std::function<System<S>(const std::vector<S>&)> build;
+  /// Makes the system for given parameter values (size and order of
+  /// info.parameters) with its derivations bound as asked (describe(),
+  /// nhs/system.hpp). Call it through build().
+  std::function<System<S>(const std::vector<S>&, AdBinding)> builder;
+  /// The system for given parameter values (size and order of
+  /// info.parameters; UsageError otherwise), derivations bound to the
+  /// fastest AD types unless `binding` asks for the dynamic ones.
+  System<S> build(const std::vector<S>& p, AdBinding binding = AdBinding::fastest) const {
+    return builder(p, binding);
+  }
   /// The default initial state for given parameters (on C, regular).
   std::function<State<S>(const System<S>&)> default_state;
   /// Formulations that cannot follow the motion from the default state,
@@ -120,7 +128,7 @@ template <class S, class D>
 Study<S> study_of() {
   Study<S> st;
   st.info = D::info();
-  st.build = [](const std::vector<S>& p) { return describe<S, D>(p); };
+  st.builder = [](const std::vector<S>& p, AdBinding b) { return describe<S, D>(p, b); };
   if constexpr (requires(const Params<S>& p, const Vec<S>& q, Vec<S>& out) {
                   D::parametrization(p, q, q, out);
                 })
