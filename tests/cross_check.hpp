@@ -2,9 +2,10 @@
 // test_precision_cross.cpp (long double, float128, mp100: label mp): every
 // pair of applicable formulations gives the same qddot, to
 // Tolerance<S>::cross (relative, max-norm), at random regular states of
-// every study (half at default parameters, half randomized). The first
-// applicable formulation is the reference of each state; the negative
-// control (naive-reduced) is left out (test_naive_reduced.cpp).
+// every study (half at default parameters, half randomized), by the
+// library's cross_check_state (nhs/verification.hpp). The first applicable
+// formulation is the reference of each state; the negative control
+// (naive-reduced) is left out (test_naive_reduced.cpp).
 #pragma once
 
 #include "random_states.hpp"
@@ -12,6 +13,7 @@
 
 #include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/verification.hpp"
 #include "nhs/studies/all.hpp"
 
 #include <iostream>
@@ -30,19 +32,18 @@ void check_cross_formulations(int states) {
   std::map<std::string, S> worst;  // by study
   for_each_random_regular_state<S>(
       20261122, states, [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
-        std::vector<std::pair<std::string, Vec<S>>> results;
-        for (const auto& f : formulations<S>()) {
-          if (f->is_negative_control() || !f->not_applicable_reason(sys).empty()) continue;
-          results.emplace_back(f->name(), f->acceleration(sys, x.q, x.qdot).qddot);
-        }
-        ASSERT_GE(results.size(), 2u) << st.info.name;
+        const CrossCheck<S> check = cross_check_state(sys, x.q, x.qdot);
+        for (const FormulationResult<S>& r : check.results)
+          EXPECT_TRUE(r.error.empty()) << st.info.name << " " << r.name << " state " << k << ": " << r.error;
+        ASSERT_GE(check.compared(), 2u) << st.info.name;
+        const FormulationResult<S>& ref = check.results[*check.reference];
         S& w = worst.try_emplace(st.info.name, S(0)).first->second;
-        for (std::size_t i = 1; i < results.size(); ++i) {
-          const S d = relative_difference<S>(results[0].second, results[i].second);
+        for (const FormulationResult<S>& r : check.results) {
+          if (!r.versus_reference) continue;
           using std::max;
-          w = max(w, d);
-          EXPECT_LE(d, Tolerance<S>::cross) << st.info.name << " " << results[0].first << " vs "
-                                            << results[i].first << " state " << k;
+          w = max(w, *r.versus_reference);
+          EXPECT_LE(*r.versus_reference, Tolerance<S>::cross)
+              << st.info.name << " " << ref.name << " vs " << r.name << " state " << k;
         }
       });
   for (const Study<S>& st : studies<S>())

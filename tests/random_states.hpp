@@ -9,6 +9,7 @@
 
 #include "nhs/derivatives.hpp"
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/verification.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -18,25 +19,25 @@ namespace nhs {
 
 /// Calls body(study, sys, state, k) for k = 0 .. per_study - 1 at random
 /// regular states of every study for which applies(study's system at its
-/// default parameters) holds (empty: every study); each state is first
-/// checked to lie on C (|C| <= 100 eps). Returns the number of studies
-/// walked.
+/// default parameters) holds (empty: every study), drawn by
+/// for_each_random_state (nhs/studies/verification.hpp, as `nhs verify`
+/// draws them) from one generator seeded with `seed` across the studies;
+/// each state is first checked to lie on C (|C| <= 100 eps). Returns the
+/// number of studies walked.
 template <class S, class Body>
 int for_each_random_regular_state(std::uint64_t seed, int per_study, Body&& body,
                                   const std::function<bool(const System<S>&)>& applies = {}) {
   std::mt19937_64 rng(seed);
   int walked = 0;
   for (const Study<S>& st : studies<S>()) {
-    if (applies && !applies(st.build(st.default_parameters()))) continue;
+    const System<S> sys0 = st.build(st.default_parameters());
+    if (applies && !applies(sys0)) continue;
     ++walked;
-    for (int k = 0; k < per_study; ++k) {
-      const System<S> sys =
-          st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
-      const State<S> x = st.random_state(sys, rng);
+    for_each_random_state<S>(st, sys0, rng, per_study, [&](int k, const System<S>& sys, const State<S>& x) {
       EXPECT_LE(max_abs<S>(constraint_residuals(sys, x.q, x.qdot)), S(100) * epsilon<S>())
           << st.info.name << " state " << k << " off C";
       body(st, sys, x, k);
-    }
+    });
   }
   return walked;
 }
