@@ -17,6 +17,8 @@
 #include "cli.hpp"
 
 #include "nhs/parallel.hpp"
+#include "nhs/precision_policy.hpp"
+#include "nhs/studies/verification.hpp"
 #include "nhs/studies/system_file.hpp"
 
 #include <nlohmann/json.hpp>
@@ -68,27 +70,11 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// The thresholds and integration settings of `verify` for S, in one place.
-/// Keyed on the decimal digits d of S (decimal_digits<S>()) so that every
-/// scalar of scalar.hpp gets one:
-///                     double    long double  float128  mp50     mp100
-///   qddot agreement   1e-12     1e-15        1e-30     1e-45    1e-95   (relative, max-norm)
-///   analytic error    1e-9      1e-12        1e-25     1e-30    1e-80   (max-norm over q, qdot,
-///                                                                       x (1 + max |exact|))
-///   energy, |C|,      1e-9      1e-12        1e-25     1e-30    1e-80   (x (1 + scale))
-///   invariant drift
-///   stepper           dopri5    dopri5       bulirsch-stoer (default_stepper<S>())
-///   rtol = atol       1e-14     1e-17        1e-30     1e-36    1e-90
-/// qddot agreement is default_tolerance<S>() (3 digits of margin over
-/// epsilon up to 33 digits, 5 above). mp50 keeps the former analytic bound
-/// 1e-30 at rtol 1e-36 (the main job ran mp50 in 589 s): at rtol 1e-46 the
-/// runs cut at t = 2 alone took 1580 s (measured, --quick); the issue's
-/// 1e-40 at t = 20 is asserted by test_special_motions_all (slow). mp100:
-/// 1e-80 at rtol 1e-90 (the 20-column controlled Bulirsch-Stoer: --quick,
-/// runs cut at t = 2, took 1069 s on one thread, and the slow test that
-/// integrates every special motion to t = 20, 2833 s; not in the default
-/// selection). The fallback for a new type of d digits: qddot 10^-(d-5),
-/// analytic 10^-(4d/5), rtol 10^-(d-5).
+/// The thresholds and integration settings of `verify` for S: the main
+/// job's budget of precision_policy<S>() (nhs/precision_policy.hpp, the one
+/// table, which says where each figure comes from and why mp50 runs here at
+/// 1e-30 with rtol 1e-36 while the tests assert 1e-40 at rtol 1e-46) and
+/// the default stepper.
 template <class S>
 struct Settings {
   S cross, analytic, invariants;  // invariants: energy, C and the study's own
@@ -98,17 +84,8 @@ struct Settings {
 
 template <class S>
 Settings<S> settings() {
-  const int d = decimal_digits<S>();
-  const auto p = [](int e) { return power_of_ten<S>(e); };
-  const auto make = [&](int cross, int analytic, int rtol) {
-    return Settings<S>{p(-cross), p(-analytic), p(-analytic), p(-rtol), p(-rtol), default_stepper<S>()};
-  };
-  if (d <= 16) return make(12, 9, 14);   // double
-  if (d <= 19) return make(15, 12, 17);  // long double
-  if (d <= 34) return make(30, 25, 30);  // float128
-  if (d <= 50) return make(45, 30, 36);  // mp50 (the main job's budget; see above)
-  if (d <= 100) return make(95, 80, 90); // mp100
-  return make(d - 5, 4 * d / 5, d - 5);
+  const PrecisionPolicy<S>& p = precision_policy<S>();
+  return Settings<S>{p.cross, p.main.analytic, p.main.drift, p.main.rtol, p.main.rtol, default_stepper<S>()};
 }
 
 /// One line of the table.
@@ -194,7 +171,8 @@ struct Figures {
   }
 };
 
-/// Integrates one motion with f, recording it to CSV; folds its figures into
+/// Integrates one motion with f (check_motion, nhs/studies/verification.hpp;
+/// the Recorder writes the CSV as its record callback); folds its figures into
 /// fig and reports failures, the checks and the run itself (for
 /// summary.json). exact may be empty (no closed form). A run that fails
 /// before its first sample has no figures: it adds only its failure, so
@@ -216,14 +194,14 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     fig.pass = false;
     add_line(report.failures, what + ": " + msg);
   };
-  Recorder<S> rec(sys, st.invariants(sys), file.get(), exact);
+  const MotionReference<S> ref = motion_reference(st, sys, exact);
+  Recorder<S> rec(sys, ref.invariants, file.get(), exact);  // the CSV; the figures are check_motion's
   IntegrationOptions<S> io;
   io.t_end = t_end;
   io.dt_out = dt_out;
   io.rtol = set.rtol;
   io.atol = set.atol;
   io.stepper = set.stepper;
-  IntegrationStats stats;
   RunRecord run{id.study, id.formulation, id.precision, id.run,
                 "trajectories/" + csv.filename().string()};
   run.exact = bool(exact);
@@ -243,19 +221,11 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     c.pass = pass;
     add_check(report, std::move(c));
   };
-  try {
-    integrate<S>(sys, f, x0.q, x0.qdot, io, std::ref(rec), &stats);
-  } catch (const std::exception& e) {
-    run.failure = std::string("integration failed after ") + std::to_string(rec.samples) +
-                  " samples: " + e.what();
-    fail(run.failure);
-  }
-  if (rec.samples == 0 && run.failure.empty()) {
-    run.failure = "no sample recorded";
-    fail(run.failure);
-  }
-  run.samples = rec.samples;
-  run.t_last = to_double(rec.t_last);
+  const MotionCheck<S> m = check_motion<S>(sys, f, x0, io, ref, std::ref(rec));
+  run.failure = m.failure;
+  if (!m.completed()) fail(run.failure);
+  run.samples = m.samples;
+  run.t_last = to_double(m.t_last);
   {
     Check c = id;
     c.kind = "run completed";
@@ -267,7 +237,7 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     const std::lock_guard<std::mutex> lock(report_mutex);
     report.runs.push_back(run);
   };
-  if (rec.samples == 0) {  // nothing measured: no figure (the row shows "-")
+  if (m.samples == 0) {  // nothing measured: no figure (the row shows "-")
     record_run();
     fmt::print(stderr, "  {} / {}: {:<44} failed before its first sample\n", id.study, id.formulation, id.run);
     return;
@@ -276,60 +246,59 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     // Scaled like the integrators' own error control (atol + rtol |x|):
     // a motion that travels far (the n-trailer's straight train reaches
     // |x| = 520 at t = 20) is held to the same relative accuracy.
-    Figures<S>::raise(fig.analytic, rec.max_error);
-    const S bound = set.analytic * (S(1) + rec.exact_scale);
-    check("error vs exact", rec.max_error, bound, rec.max_error <= bound);
-    if (!(rec.max_error <= bound))
-      fail("error vs analytic solution " + short_figure(rec.max_error) + " > " +
+    Figures<S>::raise(fig.analytic, m.max_error);
+    const S bound = m.error_bound(set.analytic);
+    check("error vs exact", m.max_error, bound, m.max_error <= bound);
+    if (!(m.max_error <= bound))
+      fail("error vs analytic solution " + short_figure(m.max_error) + " > " +
            short_figure(bound) + " (" + short_figure(set.analytic) + " x (1 + max |exact (q, qdot)| = " +
-           short_figure(rec.exact_scale) + "))");
+           short_figure(m.exact_scale) + "))");
   }
   // Energy is checked where the study declares it a first integral and the
   // non-conservative forces (if any) did no work at any sample.
-  const bool declared = st.energy_is_conserved(sys);
-  if (declared && rec.nonconservative_power != 0)
+  const bool declared = m.energy_declared;
+  if (declared && m.nonconservative_power != 0)
     add_line(report.notes, what + ": the study declares energy conserved, but the "
                            "non-conservative force does work (max |F . qdot| = " +
-                           short_figure(rec.nonconservative_power) + "); energy not checked");
-  run.energy_checked = declared && rec.nonconservative_power == 0;
+                           short_figure(m.nonconservative_power) + "); energy not checked");
+  run.energy_checked = m.energy_checked();
   record_run();
-  if (declared && rec.nonconservative_power == 0) {
-    Figures<S>::raise(fig.energy, rec.energy_drift);
-    const S bound = set.invariants * (S(1) + rec.energy_scale);
-    check("energy drift", rec.energy_drift, bound, rec.energy_drift <= bound);
-    if (!(rec.energy_drift <= bound))
-      fail("energy drift " + short_figure(rec.energy_drift) + " > " + short_figure(bound));
+  if (m.energy_checked()) {
+    Figures<S>::raise(fig.energy, m.energy_drift);
+    const S bound = m.energy_bound(set.invariants);
+    check("energy drift", m.energy_drift, bound, m.energy_drift <= bound);
+    if (!(m.energy_drift <= bound))
+      fail("energy drift " + short_figure(m.energy_drift) + " > " + short_figure(bound));
   } else if (!declared && energy_reason.empty()) {
     add_line(report.notes, what + ": energy not conserved (non-conservative forces do work); "
-                           "drift " + short_figure(rec.energy_drift) + " not checked");
+                           "drift " + short_figure(m.energy_drift) + " not checked");
   } else if (!declared) {
     add_line(report.notes, what + ": energy not checked: " + energy_reason + " (drift " +
-                               short_figure(rec.energy_drift) + ")");
+                               short_figure(m.energy_drift) + ")");
   }
-  Figures<S>::raise(fig.constraint, rec.max_C);
-  const S c_bound = set.invariants * (S(1) + rec.max_qdot2);
-  check("max |C|", rec.max_C, c_bound, rec.max_C <= c_bound);
-  if (!(rec.max_C <= c_bound))
-    fail("max |C| " + short_figure(rec.max_C) + " > " + short_figure(c_bound));
-  for (std::size_t k = 0; k < rec.invariants().size(); ++k) {
-    if (!rec.invariants()[k].conserved) continue;
-    if (rec.invariant_undefined[k] > 0)
-      add_line(report.notes, what + ": invariant " + rec.invariants()[k].name + " is not finite at " +
-                                 std::to_string(rec.invariant_undefined[k]) + " of " +
-                                 std::to_string(rec.samples) + " rows (its drift is over the others)");
-    Figures<S>::raise(fig.invariants, rec.invariant_drift[k]);
-    const S bound = set.invariants * (S(1) + rec.invariant_scale[k]);
-    check("invariant drift", rec.invariant_drift[k], bound, rec.invariant_drift[k] <= bound,
-          rec.invariants()[k].name);
-    if (!(rec.invariant_drift[k] <= bound))
-      fail("invariant " + rec.invariants()[k].name + " drift " +
-           short_figure(rec.invariant_drift[k]) + " > " + short_figure(bound));
+  Figures<S>::raise(fig.constraint, m.max_C);
+  const S c_bound = m.constraint_bound(set.invariants);
+  check("max |C|", m.max_C, c_bound, m.max_C <= c_bound);
+  if (!(m.max_C <= c_bound))
+    fail("max |C| " + short_figure(m.max_C) + " > " + short_figure(c_bound));
+  for (std::size_t k = 0; k < m.invariants.size(); ++k) {
+    const InvariantDrift<S>& inv = m.invariants[k];
+    if (!inv.conserved) continue;
+    if (inv.undefined > 0)
+      add_line(report.notes, what + ": invariant " + inv.name + " is not finite at " +
+                                 std::to_string(inv.undefined) + " of " +
+                                 std::to_string(m.samples) + " rows (its drift is over the others)");
+    Figures<S>::raise(fig.invariants, inv.drift);
+    const S bound = m.invariant_bound(k, set.invariants);
+    check("invariant drift", inv.drift, bound, inv.drift <= bound, inv.name);
+    if (!(inv.drift <= bound))
+      fail("invariant " + inv.name + " drift " + short_figure(inv.drift) + " > " + short_figure(bound));
   }
   // One self-contained line per run: the runs of several formulations
   // finish in any order on the worker threads.
   fmt::print(stderr, "  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.study, id.formulation, id.run,
-             short_figure(rec.t_last), stats.rhs_calls, seconds_since(t0),
-             exact ? "  error " + short_figure(rec.max_error) : std::string());
+             short_figure(m.t_last), m.stats.rhs_calls, seconds_since(t0),
+             exact ? "  error " + short_figure(m.max_error) : std::string());
 }
 
 /// -log10(v) as a double: the decimal digits of agreement a figure
@@ -342,13 +311,10 @@ double digits(const std::optional<S>& v) {
   return -static_cast<double>(log10(*v));
 }
 
+/// The settings line of summary.md and the settings of summary.json for S.
 template <class S>
-void verify_scalar(const VerifyOptions& opts, Report& report) {
+void add_settings(const VerifyOptions& opts, const Settings<S>& set, int n_states, Report& report) {
   const std::string precision(ScalarName<S>::value);
-  const Settings<S> set = settings<S>();
-  const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
-  const S quick_t = S(2);
-  const auto start = Clock::now();
   report.settings_lines.push_back(fmt::format(
       "{}: qddot agreement <= {}; analytic error <= {} x (1 + max |exact|); energy, |C|, "
       "invariant drift <= {} x (1 + scale); stepper {}, rtol = atol = {}; {} random states per study{}",
@@ -364,8 +330,155 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
       {"atol", to_double(set.atol)},
       {"random_states", n_states},
       {"quick", opts.quick}});
-  const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
+}
 
+/// (1) The agreement of the formulations fs (applicable at st's default
+/// system sys0; the negative control among them) at n_states random
+/// regular states of st, drawn from the seed 20261122 + si (si: st's index
+/// in the selection): cross_check_random_states, folded into figs (one per
+/// formulation), with the checks, failures and notes of the report.
+template <class S>
+void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t si, const System<S>& sys0,
+                     const std::vector<const Formulation<S>*>& fs, const Settings<S>& set, int n_states,
+                     std::vector<Figures<S>>& figs, Report& report) {
+  const std::string precision(ScalarName<S>::value);
+  const auto t0 = Clock::now();
+  std::mt19937_64 rng(20261122 + si);
+  // A file's random state that some formulation finds singular, or at a
+  // singular set of psi or C, is skipped (opts.system); else an error fails.
+  const RandomStatesCheck<S> rc = cross_check_random_states(st, sys0, rng, n_states, fs, !opts.system.empty());
+  for (const RandomStateError& e : rc.errors) {
+    figs[e.formulation].pass = false;
+    add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
+                                          fs[e.formulation]->name(), precision, e.state, e.message));
+  }
+  std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    const RandomStateFigures<S>& r = rc.figures[i];
+    figs[i].cross = r.qddot;
+    figs[i].reaction = r.reaction;
+    if (r.qddot)
+      worst_cross[i] = r.worst_with + " at random state " + std::to_string(r.worst_state) + ", q = " +
+                       to_string(r.worst_at.q) + ", qdot = " + to_string(r.worst_at.qdot);
+  }
+  if (fs.size() < 2)
+    add_line(report.notes, st.info.name + " / " + precision +
+                           ": fewer than two applicable formulations; no agreement check");
+  if (rc.skipped > 0)
+    add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
+                                       "some formulation, near a singular set of the system, "
+                                       "or outside psi's domain)",
+                                       st.info.name, precision, rc.skipped, n_states));
+  if (rc.skipped == n_states) {
+    add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
+                                          "agreement check", st.info.name, precision));
+    for (auto& fg : figs) fg.pass = false;
+  }
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    // For summary.json: the agreement figures against their bound (the
+    // negative control's do not count).
+    for (const auto& [kind, v] : {std::pair{"qddot agreement", &figs[i].cross},
+                                  std::pair{"reaction agreement", &figs[i].reaction}}) {
+      if (!*v || (fs.size() < 2 && std::string(kind) == "qddot agreement")) continue;
+      Check c{st.info.name, fs[i]->name(), precision, "random states", kind};
+      c.value = to_double(**v);
+      c.tolerance = to_double(set.cross);
+      c.pass = **v <= set.cross;
+      c.counts = !fs[i]->is_negative_control();
+      add_check(report, std::move(c));
+    }
+    if (!fs[i]->is_negative_control() && figs[i].reaction && !(*figs[i].reaction <= set.cross)) {
+      figs[i].pass = false;
+      add_line(report.failures, fmt::format("{} / {} / {}: reaction/multiplier disagreement {} > {}",
+                                            st.info.name, fs[i]->name(), precision,
+                                            short_figure(*figs[i].reaction), short_figure(set.cross)));
+    }
+    if (fs.size() >= 2 && !fs[i]->is_negative_control() && figs[i].cross && !(*figs[i].cross <= set.cross)) {
+      figs[i].pass = false;
+      add_line(report.failures, fmt::format("{} / {} / {}: qddot disagreement {} > {} (largest with {})",
+                                            st.info.name, fs[i]->name(), precision,
+                                            short_figure(*figs[i].cross), short_figure(set.cross),
+                                            worst_cross[i]));
+    }
+  }
+  fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
+             st.info.name, n_states, fs.size(), seconds_since(t0));
+}
+
+/// (2), (3) The special motions of st and the default-state run (to t = 20,
+/// or 2 with --quick) with formulation f (check_run), folded into fig;
+/// returns the seconds taken. The negative control is not integrated.
+template <class S>
+double check_motions(const VerifyOptions& opts, const Study<S>& st, const System<S>& sys0,
+                     const Formulation<S>& f, const Settings<S>& set, const std::string& energy_reason,
+                     Figures<S>& fig, Report& report) {
+  const std::string precision(ScalarName<S>::value);
+  const auto t0 = Clock::now();
+  if (f.is_negative_control()) {  // wrong motions by design: not integrated
+    add_line(report.notes, st.info.name + " / " + f.name() + " / " + precision +
+                           ": negative control; its row gives its qddot disagreement with the "
+                           "valid formulations (expected where it fails), never a failure");
+    return 0;
+  }
+  const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
+  const S quick_t = S(2);
+  const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
+  const std::string who = st.info.name + " / " + f.name() + " / " + precision;
+  for (const SpecialMotion<S>& mo : st.special_motions()) {
+    if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
+      add_line(report.notes, who + ": " + mo.name + ": not run (" + ex->second + ")");
+      continue;
+    }
+    const System<S> sys = st.build(mo.parameters);
+    using std::min;
+    const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
+    check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, f, mo.initial, t_end,
+                 S(1) / S(2), set, mo.exact, dir / (prefix + slug(mo.name) + ".csv"), fig, report);
+  }
+  if (const auto ex = st.default_run_excluded.find(f.name()); ex != st.default_run_excluded.end()) {
+    add_line(report.notes, who + ": default state: not run (" + ex->second + ")");
+    return seconds_since(t0);
+  }
+  const State<S> x0 = st.default_state(sys0);
+  check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, f, x0,
+               opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), fig,
+               report);
+  return seconds_since(t0);
+}
+
+/// The table's row of formulation f of study st from its figures.
+template <class S>
+Row make_row(const Study<S>& st, const Formulation<S>& f, const Figures<S>& fig, double seconds,
+             const Settings<S>& set) {
+  Row row{st.info.name, f.name(), std::string(ScalarName<S>::value)};
+  const auto figure = [](const std::optional<S>& v) { return v ? short_figure(*v) : std::string("-"); };
+  row.cross = figure(fig.cross);
+  row.reaction = figure(fig.reaction);
+  row.analytic = figure(fig.analytic);
+  row.energy = figure(fig.energy);
+  row.constraint = figure(fig.constraint);
+  row.invariants = figure(fig.invariants);
+  row.seconds = seconds;
+  row.pass = fig.pass;
+  row.cross_digits = digits(fig.cross);
+  row.analytic_digits = digits(fig.analytic);
+  std::optional<S> drift;
+  for (const auto* v : {&fig.energy, &fig.constraint, &fig.invariants})
+    if (*v) Figures<S>::raise(drift, **v);
+  row.drift_digits = digits(drift);
+  if (f.is_negative_control())
+    row.control = std::string("negative control: ") + (fig.cross && !(*fig.cross <= set.cross) ? "disagrees" : "agrees");
+  return row;
+}
+
+/// Every check of every selected study in precision S, into the report.
+template <class S>
+void verify_scalar(const VerifyOptions& opts, Report& report) {
+  const std::string precision(ScalarName<S>::value);
+  const Settings<S> set = settings<S>();
+  const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
+  const auto start = Clock::now();
+  add_settings(opts, set, n_states, report);
   fmt::print(stderr, "{} {}:\n", opts.system.empty() ? "verify" : "check", precision);
   std::vector<const Study<S>*> selected;
   if (opts.system.empty()) {
@@ -389,193 +502,13 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
         add_unique_line(report.notes, st.info.name + " / " + f->name() + ": not applicable: " + why);
     }
     std::vector<Figures<S>> figs(fs.size());
-    std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
     std::vector<double> secs(fs.size(), 0);
-
-    // (1) qddot agreement at random regular states.
-    {
-      const auto t0 = Clock::now();
-      std::mt19937_64 rng(20261122 + si);
-      int skipped = 0;
-      for (int k = 0; k < n_states; ++k) {
-        const System<S> sys = k % 2 ? st.build(randomized_parameters(st, rng)) : sys0;
-        State<S> x;
-        try {
-          x = st.random_state(sys, rng);
-        } catch (const InvalidState& e) {
-          if (opts.system.empty()) throw;
-          ++skipped;  // a file's random state at a singular set of psi or C
-          continue;
-        }
-        std::vector<std::optional<Vec<S>>> acc(fs.size());
-        std::vector<std::optional<Acceleration<S>>> full(fs.size());
-        // Each formulation once; a file's state that some formulation finds
-        // singular is skipped as a whole (opts.system), else an error fails.
-        bool singular = false;
-        std::vector<std::string> errors(fs.size());
-        for (std::size_t i = 0; i < fs.size(); ++i) {
-          try {
-            full[i] = fs[i]->acceleration(sys, x.q, x.qdot);
-            acc[i] = full[i]->qddot;
-          } catch (const SingularState& e) {
-            singular = true;
-            errors[i] = e.what();
-          } catch (const std::exception& e) {
-            errors[i] = e.what();
-          }
-        }
-        if (singular && !opts.system.empty()) {
-          ++skipped;
-          continue;
-        }
-        for (std::size_t i = 0; i < fs.size(); ++i) {
-          if (errors[i].empty()) continue;
-          figs[i].pass = false;
-          add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
-                                                fs[i]->name(), precision, k, errors[i]));
-        }
-        for (std::size_t i = 0; i < fs.size(); ++i)
-          for (std::size_t j = 0; j < fs.size(); ++j)
-            if (i != j && acc[i] && acc[j] && !fs[j]->is_negative_control()) {  // vs valid ones only
-              const S d = relative_difference<S>(*acc[i], *acc[j]);
-              if (!figs[i].cross || !(d <= *figs[i].cross))  // where it is worst: with whom, where
-                worst_cross[i] = fs[j]->name() + " at random state " + std::to_string(k) + ", q = " +
-                                 to_string(x.q) + ", qdot = " + to_string(x.qdot);
-              Figures<S>::raise(figs[i].cross, d);
-            }
-        // Reactions R_i and multipliers (through C_qdot^T lambda, a force) where
-        // two formulations define them, relative to the Lagrange equation's
-        // terms: R may vanish (the rolling sphere), so R alone has no scale.
-        const Inertia<S> in = inertia(sys, x.q, x.qdot);
-        const Mat<S> C_qdot = constraint_jacobians(sys, x.q, x.qdot).C_qdot;
-        using std::max;
-        const S force_scale = max(active_force(sys, x.q, x.qdot).cwiseAbs().maxCoeff(),
-                                  in.gamma.cwiseAbs().maxCoeff());
-        for (std::size_t i = 0; i < fs.size(); ++i)
-          for (std::size_t j = 0; j < fs.size(); ++j) {
-            if (i == j || !full[i] || !full[j] || fs[j]->is_negative_control()) continue;
-            const S scale = max(max(force_scale, (in.g * full[i]->qddot).cwiseAbs().maxCoeff()),
-                                std::numeric_limits<S>::min());
-            if (full[i]->reaction && full[j]->reaction)
-              Figures<S>::raise(figs[i].reaction,
-                                (*full[i]->reaction - *full[j]->reaction).cwiseAbs().maxCoeff() /
-                                    scale);
-            if (full[i]->multipliers && full[j]->multipliers)
-              Figures<S>::raise(
-                  figs[i].reaction,
-                  (C_qdot.transpose() * (*full[i]->multipliers - *full[j]->multipliers))
-                          .cwiseAbs()
-                          .maxCoeff() /
-                      scale);
-          }
-      }
-      if (fs.size() < 2)
-        add_line(report.notes, st.info.name + " / " + precision +
-                               ": fewer than two applicable formulations; no agreement check");
-      if (skipped > 0)
-        add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
-                                           "some formulation, near a singular set of the system, "
-                                           "or outside psi's domain)",
-                                           st.info.name, precision, skipped, n_states));
-      if (skipped == n_states) {
-        add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
-                                              "agreement check", st.info.name, precision));
-        for (auto& fg : figs) fg.pass = false;
-      }
-      for (std::size_t i = 0; i < fs.size(); ++i) {
-        // For summary.json: the agreement figures against their bound (the
-        // negative control's do not count).
-        for (const auto& [kind, v] : {std::pair{"qddot agreement", &figs[i].cross},
-                                      std::pair{"reaction agreement", &figs[i].reaction}}) {
-          if (!*v || (fs.size() < 2 && std::string(kind) == "qddot agreement")) continue;
-          Check c{st.info.name, fs[i]->name(), precision, "random states", kind};
-          c.value = to_double(**v);
-          c.tolerance = to_double(set.cross);
-          c.pass = **v <= set.cross;
-          c.counts = !fs[i]->is_negative_control();
-          add_check(report, std::move(c));
-        }
-        if (!fs[i]->is_negative_control() && figs[i].reaction &&
-            !(*figs[i].reaction <= set.cross)) {
-          figs[i].pass = false;
-          add_line(report.failures,
-                   fmt::format("{} / {} / {}: reaction/multiplier disagreement {} > {}",
-                               st.info.name, fs[i]->name(), precision,
-                               short_figure(*figs[i].reaction), short_figure(set.cross)));
-        }
-        if (fs.size() >= 2 && !fs[i]->is_negative_control() && figs[i].cross &&
-            !(*figs[i].cross <= set.cross)) {
-          figs[i].pass = false;
-          add_line(report.failures, fmt::format("{} / {} / {}: qddot disagreement {} > {} (largest with {})",
-                                                st.info.name, fs[i]->name(), precision,
-                                                short_figure(*figs[i].cross), short_figure(set.cross),
-                                                worst_cross[i]));
-        }
-      }
-      fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
-                 st.info.name, n_states, fs.size(), seconds_since(t0));
-    }
-
-    // (2), (3) special motions and the default-state run, one formulation
-    // per task.
+    check_agreement(opts, st, si, sys0, fs, set, n_states, figs, report);
+    // One formulation per task.
     nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
-      const auto t0 = Clock::now();
-      const Formulation<S>& f = *fs[i];
-      if (f.is_negative_control()) {  // wrong motions by design: not integrated
-        add_line(report.notes, st.info.name + " / " + f.name() + " / " + precision +
-                               ": negative control; its row gives its qddot disagreement with the "
-                               "valid formulations (expected where it fails), never a failure");
-        return;
-      }
-      const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
-      const std::string who = st.info.name + " / " + f.name() + " / " + precision;
-      for (const SpecialMotion<S>& mo : st.special_motions()) {
-        if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
-          add_line(report.notes, who + ": " + mo.name + ": not run (" + ex->second + ")");
-          continue;
-        }
-        const System<S> sys = st.build(mo.parameters);
-        using std::min;
-        const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-        check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, f,
-                     mo.initial, t_end, S(1) / S(2), set,
-                     mo.exact, dir / (prefix + slug(mo.name) + ".csv"), figs[i], report);
-      }
-      if (const auto ex = st.default_run_excluded.find(f.name());
-          ex != st.default_run_excluded.end()) {
-        add_line(report.notes, who + ": default state: not run (" + ex->second + ")");
-        secs[i] = seconds_since(t0);
-        return;
-      }
-      const State<S> x0 = st.default_state(sys0);
-      check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason,
-                   f, x0, opts.quick ? quick_t : S(20),
-                   S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), figs[i], report);
-      secs[i] = seconds_since(t0);
+      secs[i] = check_motions(opts, st, sys0, *fs[i], set, energy_reason, figs[i], report);
     });
-
-    for (std::size_t i = 0; i < fs.size(); ++i) {
-      Row row{st.info.name, fs[i]->name(), precision};
-      const auto fig = [](const std::optional<S>& v) { return v ? short_figure(*v) : std::string("-"); };
-      row.cross = fig(figs[i].cross);
-      row.reaction = fig(figs[i].reaction);
-      row.analytic = fig(figs[i].analytic);
-      row.energy = fig(figs[i].energy);
-      row.constraint = fig(figs[i].constraint);
-      row.invariants = fig(figs[i].invariants);
-      row.seconds = secs[i];
-      row.pass = figs[i].pass;
-      row.cross_digits = digits(figs[i].cross);
-      row.analytic_digits = digits(figs[i].analytic);
-      std::optional<S> drift;
-      for (const auto* v : {&figs[i].energy, &figs[i].constraint, &figs[i].invariants})
-        if (*v) Figures<S>::raise(drift, **v);
-      row.drift_digits = digits(drift);
-      if (fs[i]->is_negative_control())
-        row.control = std::string("negative control: ") +
-                      (figs[i].cross && !(*figs[i].cross <= set.cross) ? "disagrees" : "agrees");
-      report.rows.push_back(row);
-    }
+    for (std::size_t i = 0; i < fs.size(); ++i) report.rows.push_back(make_row(st, *fs[i], figs[i], secs[i], set));
   }
   report.precision_seconds.emplace_back(precision, seconds_since(start));
 }

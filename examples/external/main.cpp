@@ -17,11 +17,13 @@
 #include <nhs/formulation.hpp>
 #include <nhs/integrate.hpp>
 #include <nhs/system.hpp>
+#include <nhs/verification.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <exception>
+#include <stdexcept>
 #include <vector>
 
 namespace {
@@ -116,9 +118,13 @@ void check_sleigh(double m, double I, double a, Checker& c) {
     q << s[0], s[1], s[2];
     z << s[3], s[4];
     sys.parametrization(q, z, qd);
-    const Vec<double> a2 = second.acceleration(sys, q, qd).qddot;
-    const Vec<double> a1 = first.acceleration(sys, q, qd).qddot;
-    worst_kinds = std::max(worst_kinds, relative_difference(a2, a1));
+    // second-kind against first-kind by the library's cross-check
+    // (nhs/verification.hpp): the largest relative disagreement of the pair.
+    const nhs::CrossCheck<double> cc = nhs::cross_check_state(sys, q, qd, {&second, &first});
+    for (const auto& r : cc.results)
+      if (!r.evaluated()) throw std::runtime_error(r.name + ": " + r.error + r.skipped);
+    worst_kinds = std::max(worst_kinds, cc.worst);
+    const Vec<double> a2 = cc.find("second-kind")->acceleration->qddot;
     worst_closed = std::max(worst_closed, relative_difference(a2, closed_form(m, I, a, s[2], s[3], s[4])));
   }
   c.check(worst_kinds <= 1e-12, "qddot second-kind vs first-kind (3 states)", worst_kinds, 1e-12);
