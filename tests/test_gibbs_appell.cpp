@@ -1,6 +1,8 @@
 // Gibbs-Appell from the bodies' Appellian (001 §5-6; 000 eqs. 65-68) against the second kind (001 Thm 8.1-8.2) and the first kind: qddot at random regular states of every study; T of the bodies against each study's T; a free rigid body's Appellian against Appell's body-frame formula and its Euler equations; singular and not applicable by name.
 // ctest-labels: unit cross
+#include "agreement.hpp"
 #include "scalar_test.hpp"
+#include "slider.hpp"
 
 #include "nhs/derivatives.hpp"
 #include "nhs/first_kind.hpp"
@@ -9,7 +11,6 @@
 #include "nhs/maggi.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
-#include "random_states.hpp"
 
 namespace nhs {
 namespace {
@@ -20,42 +21,27 @@ TYPED_TEST_SUITE(GibbsAppell, TestScalars, ScalarNames);
 
 TYPED_TEST(GibbsAppell, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
   using S = TypeParam;
-  using std::max;
-  const S tol = Tolerance<S>::cross;
   const Formulation<S>& registered = find_formulation<S>("gibbs-appell");
   std::mt19937_64 zdot_rng(20261205);  // the states come from for_each_random_regular_state
-  const int applicable = for_each_random_regular_state<S>(
-      20261201, 60,
-      [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
-        Vec<S> z(sys.m);
-        sys.chart(x.q, x.qdot, z);
-
-        const GibbsAppellField<S> GA = gibbs_appell(sys, x.q, z);
-        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-        EXPECT_LE(relative_difference<S>(GA.qddot, D.qddot), tol) << st.info.name << " state " << k;
-        const FirstKindField<S> F = first_kind(sys, x.q, z);
-        EXPECT_LE(max_abs<S>(GA.zdot - F.zdot), tol * max(max_abs(F.zdot), max_abs(F.qddot)))
-            << st.info.name << " zdot, state " << k;
-
+  const int applicable = expect_agreement_at_random_regular_states<S>(
+      "gibbs-appell", 20261201, 60,
+      [&](Agreement<S>& a, const RandomState<S>& s) {
+        using std::max;
+        Vec<S> z(s.sys.m);
+        s.sys.chart(s.x.q, s.x.qdot, z);
+        const GibbsAppellField<S> GA = gibbs_appell(s.sys, s.x.q, z);
         // S is quadratic in zdot (001 §6): the gradient at a random zdot is
         // h + H zdot, and H = G = psi^T g psi (001 eq. 4.4).
-        Vec<S> zd(sys.m);
+        Vec<S> zd(s.sys.m);
         for (auto& v : zd) v = uniform<S>(zdot_rng, -1, 1);
-        const Appellian<S> S0 = appellian(sys, x.q, z, Vec<S>(Vec<S>::Zero(sys.m)));
-        const Appellian<S> S1 = appellian(sys, x.q, z, zd);
+        const Appellian<S> S0 = appellian(s.sys, s.x.q, z, Vec<S>(Vec<S>::Zero(s.sys.m)));
+        const Appellian<S> S1 = appellian(s.sys, s.x.q, z, zd);
         const Vec<S> predicted = S0.gradient + S0.hessian * zd;
-        EXPECT_LE(max_abs<S>(S1.gradient - predicted),
-                  tol * max(max_abs(S1.gradient), max_abs<S>(S0.hessian * zd)))
-            << st.info.name << " state " << k;
-        const Mat<S> psi_z = parametrization_jacobians(sys, x.q, z).psi_z;
-        const Mat<S> G = psi_z.transpose() * inertia(sys, x.q, x.qdot).g * psi_z;
-        EXPECT_LE((S0.hessian - G).cwiseAbs().maxCoeff(), tol * G.cwiseAbs().maxCoeff())
-            << st.info.name << " state " << k;
-
-        EXPECT_EQ(registered.acceleration(sys, x.q, x.qdot).qddot, GA.qddot);
-        const Vec<S> xs = registered.to_state(sys, x.q, x.qdot);
-        ASSERT_EQ(xs.size(), sys.n + sys.m);
-        EXPECT_EQ(Vec<S>(registered.field(sys, xs).tail(sys.m)), GA.zdot);
+        a.expect("Appellian gradient vs h + H zdot",
+                 difference_relative_to<S>(max_abs<S>(S1.gradient - predicted),
+                                           max(max_abs(S1.gradient), max_abs<S>(S0.hessian * zd))),
+                 s);
+        expect_chart_formulation_agrees<S>(a, registered, s, z, GA.qddot, GA.zdot, S0.hessian);
       },
       [&](const System<S>& sys0) { return registered.not_applicable_reason(sys0).empty(); });
   EXPECT_GE(applicable, 4);
@@ -71,7 +57,8 @@ TYPED_TEST(GibbsAppell, BodiesReproduceEveryStudysKineticEnergy) {
   std::mt19937_64 rng(20261202);
   for (const Study<S>& st : studies<S>()) {
     for (int k = 0; k < 60; ++k) {
-      const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
+      const System<S> sys =
+          st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
       if (!sys.has_bodies()) {
         ADD_FAILURE() << st.info.name << " has no body model";
         break;
@@ -190,19 +177,34 @@ void body_omega_by_hand(const Vec<S>& e, const Vec<S>& ed, const Vec<S>& edd, Ve
       fdd * cth - fd * td * sth + pdd;
 }
 
+// A random free body: its moments (M, A, B, C) uniform in [0.5, 2], q
+// uniform in [-3, 3]^6 but theta in [0.3, 2.8] (sin theta away from 0: the
+// Euler chart), z = qdot uniform in [-1, 1]^6.
+template <class S>
+struct RandomFreeBody {
+  std::vector<S> par;
+  System<S> sys;
+  Vec<S> q, z;
+};
+template <class S>
+RandomFreeBody<S> random_free_body(std::mt19937_64& rng) {
+  const std::vector<S> par = {uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2),
+                              uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2)};
+  RandomFreeBody<S> b{par, describe<S, FreeBody>(par), Vec<S>(6), Vec<S>(6)};
+  for (auto& v : b.q) v = uniform<S>(rng, -3, 3);
+  b.q[4] = uniform<S>(rng, 0.3, 2.8);
+  for (auto& v : b.z) v = uniform<S>(rng, -1, 1);
+  return b;
+}
+
 TYPED_TEST(GibbsAppell, FreeRigidBodyAppellianMatchesAppellsFormula) {
   using S = TypeParam;
   using std::abs;
   const S tol = Tolerance<S>::cross;
   std::mt19937_64 rng(20261203);
   for (int k = 0; k < 50; ++k) {
-    const std::vector<S> par = {uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2),
-                                uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2)};
-    const System<S> sys = describe<S, FreeBody>(par);
-    Vec<S> q(6), z(6), zd(6);
-    for (auto& v : q) v = uniform<S>(rng, -3, 3);
-    q[4] = uniform<S>(rng, 0.3, 2.8);  // sin theta away from 0 (Euler chart)
-    for (auto& v : z) v = uniform<S>(rng, -1, 1);
+    const auto [par, sys, q, z] = random_free_body<S>(rng);
+    Vec<S> zd(6);
     for (auto& v : zd) v = uniform<S>(rng, -1, 1);
     // qdot = z, qddot = zdot: a = (xdd, ydd, zcdd); body-frame omega, eps by hand.
     Vector3<S> w, eps;
@@ -233,13 +235,7 @@ TYPED_TEST(GibbsAppell, FreeRigidBodyFollowsEulersEquations) {
   const S tol = Tolerance<S>::cross;
   std::mt19937_64 rng(20261204);
   for (int k = 0; k < 50; ++k) {
-    const std::vector<S> par = {uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2),
-                                uniform<S>(rng, 0.5, 2), uniform<S>(rng, 0.5, 2)};
-    const System<S> sys = describe<S, FreeBody>(par);
-    Vec<S> q(6), z(6);
-    for (auto& v : q) v = uniform<S>(rng, -3, 3);
-    q[4] = uniform<S>(rng, 0.3, 2.8);
-    for (auto& v : z) v = uniform<S>(rng, -1, 1);
+    const auto [par, sys, q, z] = random_free_body<S>(rng);
     const GibbsAppellField<S> GA = gibbs_appell(sys, q, z);
     Vector3<S> w, eps;
     body_omega_by_hand<S>(q.tail(3), z.tail(3), GA.zdot.tail(3), w, eps);
@@ -256,36 +252,9 @@ TYPED_TEST(GibbsAppell, FreeRigidBodyFollowsEulersEquations) {
   }
 }
 
-// A slider: q = (x, y), one point of mass m at (x, 0) (T = m/2 xd^2), the
-// constraint xd = 0 and qdot = psi(q, z) = (0, z): the Appellian does not
-// depend on zdot and its Hessian is 0 at every state.
-enum SliderParam { sm };
-struct SliderNoBodies {
-  static SystemInfo info() {
-    return {"slider", "test system", "test", {"x", "y"}, {{"m", "1", "mass"}}, {"C1"}, {"yd"},
-            true};
-  }
-  template <class T>
-  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
-    (void)q;
-    T half = ratio<T>(1, 2);
-    return qd[0] * qd[0] * half * p[sm];
-  }
-  template <class T>
-  static void constraints(const Params<T>&, const Vec<T>&, const Vec<T>& qd, Vec<T>& C) {
-    C[0] = qd[0];
-  }
-  template <class T>
-  static void parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
-    (void)q;
-    qd[0] = z[0] * ratio<T>(0);
-    qd[1] = z[0];
-  }
-  template <class S>
-  static void chart(const Params<S>&, const Vec<S>&, const Vec<S>& qd, Vec<S>& z) {
-    z[0] = qd[1];
-  }
-};
+// The slider (slider.hpp) with one point of mass m at (x, 0): the Appellian
+// does not depend on zdot and its Hessian is 0 at every state.
+using SliderNoBodies = ChartedSlider;
 struct Slider : SliderNoBodies {
   template <class T>
   static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>&, Bodies<T>& out) {

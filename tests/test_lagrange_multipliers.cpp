@@ -1,6 +1,6 @@
 // The KKT system of seed 004 vs the second kind (001 §8, eq. 3.11): qddot, lambda, R; a singular KKT matrix.
 // ctest-labels: unit cross
-#include "force_scale.hpp"
+#include "agreement.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -8,7 +8,6 @@
 #include "nhs/lagrange_multipliers.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
-#include "random_states.hpp"
 
 namespace nhs {
 namespace {
@@ -19,32 +18,20 @@ TYPED_TEST_SUITE(LagrangeMultipliers, TestScalars, ScalarNames);
 
 TYPED_TEST(LagrangeMultipliers, AgreesWithSecondKindAtRandomRegularStates) {
   using S = TypeParam;
-  const S tol = Tolerance<S>::cross;
-  for_each_random_regular_state<S>(
-      20261125, 60, [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
-        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-        const LagrangeMultipliersField<S> L = lagrange_multipliers(sys, x.q, x.qdot);
-        EXPECT_LE(relative_difference<S>(L.qddot, D.qddot), tol) << st.info.name << " state " << k;
-        const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
-        EXPECT_LE(difference_over(L.multipliers, D.multipliers, f.multipliers), tol)
-            << st.info.name << " lambda, state " << k;
-        EXPECT_LE(difference_over(L.reaction, D.reaction, f.reaction), tol)
-            << st.info.name << " R, state " << k;
-
+  const Formulation<S>& registered = find_formulation<S>("lagrange-multipliers");
+  expect_agreement_at_random_regular_states<S>(
+      "lagrange-multipliers", 20261125, 60, [&](Agreement<S>& a, const RandomState<S>& s) {
+        const LagrangeMultipliersField<S> L = lagrange_multipliers(s.sys, s.x.q, s.x.qdot);
+        expect_multiplier_formulation_agrees<S>(a, registered, s, L.qddot, L.multipliers,
+                                                L.reaction);
         // The sign convention on its own: g qddot + Gamma = A + R with
         // R_i = lambda_a dC^a/dqdot^i (001 eqs. 3.11, 3.14).
-        const Inertia<S> I = inertia(sys, x.q, x.qdot);
+        const Inertia<S> I = inertia(s.sys, s.x.q, s.x.qdot);
         const Vec<S> lhs = I.g * L.qddot + I.gamma;
-        const Vec<S> rhs = active_force(sys, x.q, x.qdot) + L.reaction;
-        EXPECT_LE(difference_over(lhs, rhs, f.reaction), tol) << st.info.name << " state " << k;
-
-        // Through the registry: the same numbers, multipliers and reaction passed on.
-        const Acceleration<S> acc =
-            find_formulation<S>("lagrange-multipliers").acceleration(sys, x.q, x.qdot);
-        EXPECT_EQ(acc.qddot, L.qddot);
-        ASSERT_TRUE(acc.multipliers && acc.reaction);
-        EXPECT_EQ(*acc.multipliers, L.multipliers);
-        EXPECT_EQ(*acc.reaction, L.reaction);
+        const Vec<S> rhs = active_force(s.sys, s.x.q, s.x.qdot) + L.reaction;
+        const SecondKindField<S> D = second_kind(s.sys, s.x.q, s.x.qdot);
+        a.expect("g qddot + Gamma vs A + R",
+                 difference_over(lhs, rhs, force_scale(s.sys, s.x.q, s.x.qdot, D).reaction), s);
       });
 }
 

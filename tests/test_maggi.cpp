@@ -1,6 +1,8 @@
 // Maggi's equations in implicit form (000 eqs. 32-35) against the second kind (001 Thm 8.1-8.2) and the first kind (000 eq. 27): qddot and zdot at random regular states of every study; singular states and non-applicability by name.
 // ctest-labels: unit cross
+#include "agreement.hpp"
 #include "scalar_test.hpp"
+#include "slider.hpp"
 
 #include "nhs/derivatives.hpp"
 #include "nhs/first_kind.hpp"
@@ -8,7 +10,6 @@
 #include "nhs/maggi.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
-#include "random_states.hpp"
 
 namespace nhs {
 namespace {
@@ -19,74 +20,25 @@ TYPED_TEST_SUITE(Maggi, TestScalars, ScalarNames);
 
 TYPED_TEST(Maggi, AgreesWithSecondAndFirstKindAtRandomRegularStates) {
   using S = TypeParam;
-  using std::max;
-  const S tol = Tolerance<S>::cross;
   const Formulation<S>& registered = find_formulation<S>("maggi");
-  const int applicable = for_each_random_regular_state<S>(
-      20261130, 60,
-      [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
-        Vec<S> z(sys.m);
-        sys.chart(x.q, x.qdot, z);
-
-        const MaggiField<S> M = maggi(sys, x.q, z);
-        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-        EXPECT_LE(relative_difference<S>(M.qddot, D.qddot), tol) << st.info.name << " state " << k;
-        EXPECT_LE(relative_difference<S>(M.qdot, x.qdot), tol) << st.info.name << " state " << k;
-        // zdot against the first kind, relative to the size of zdot and of the
-        // accelerations (zdot vanishes, up to rounding, wherever the forces
-        // have no component along the constraint, e.g. the free skate).
-        const FirstKindField<S> F = first_kind(sys, x.q, z);
-        EXPECT_LE(max_abs<S>(M.zdot - F.zdot), tol * max(max_abs(F.zdot), max_abs(F.qddot)))
-            << st.info.name << " zdot, state " << k;
+  const int applicable = expect_agreement_at_random_regular_states<S>(
+      "maggi", 20261130, 60,
+      [&](Agreement<S>& a, const RandomState<S>& s) {
+        Vec<S> z(s.sys.m);
+        s.sys.chart(s.x.q, s.x.qdot, z);
+        const MaggiField<S> M = maggi(s.sys, s.x.q, z);
+        a.expect("qdot = psi(q, z) vs qdot", relative_difference<S>(M.qdot, s.x.qdot), s);
         // The assembled matrix is G = psi^T g psi (000 eq. 35), found here as
         // the zdot-derivative of the residual.
-        const Mat<S> psi_z = parametrization_jacobians(sys, x.q, z).psi_z;
-        const Mat<S> G = psi_z.transpose() * inertia(sys, x.q, x.qdot).g * psi_z;
-        EXPECT_LE((M.matrix - G).cwiseAbs().maxCoeff(), tol * G.cwiseAbs().maxCoeff())
-            << st.info.name << " state " << k;
-
-        // Through the registry: the same numbers, and the (q, z) field.
-        EXPECT_EQ(registered.acceleration(sys, x.q, x.qdot).qddot, M.qddot);
-        const Vec<S> xs = registered.to_state(sys, x.q, x.qdot);
-        ASSERT_EQ(xs.size(), sys.n + sys.m);
-        EXPECT_EQ(Vec<S>(registered.field(sys, xs).tail(sys.m)), M.zdot);
+        expect_chart_formulation_agrees<S>(a, registered, s, z, M.qddot, M.zdot, M.matrix);
       },
       [](const System<S>& sys0) { return sys0.has_parametrization(); });
   EXPECT_GE(applicable, 4);
 }
 
-// A slider: q = (x, y), T = m/2 xd^2 (y carries no mass), the constraint
-// xd = 0 and qdot = psi(q, z) = (0, z). [psi^i_alpha] has full rank but the
-// Maggi matrix psi^T g psi = 0: every state is singular.
-enum SliderParam { sm };
-struct SliderCore {
-  static SystemInfo info() {
-    return {"slider", "test system", "test", {"x", "y"}, {{"m", "1", "mass"}}, {"C1"}, {"yd"},
-            true};
-  }
-  template <class T>
-  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
-    (void)q;
-    T half = ratio<T>(1, 2);
-    return qd[0] * qd[0] * half * p[sm];
-  }
-  template <class T>
-  static void constraints(const Params<T>&, const Vec<T>&, const Vec<T>& qd, Vec<T>& C) {
-    C[0] = qd[0];
-  }
-};
-struct Slider : SliderCore {
-  template <class T>
-  static void parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
-    (void)q;
-    qd[0] = z[0] * ratio<T>(0);
-    qd[1] = z[0];
-  }
-  template <class S>
-  static void chart(const Params<S>&, const Vec<S>&, const Vec<S>& qd, Vec<S>& z) {
-    z[0] = qd[1];
-  }
-};
+// The slider (slider.hpp): full-rank psi_z, but the Maggi matrix
+// psi^T g psi = 0: every state is singular.
+using Slider = ChartedSlider;
 
 TYPED_TEST(Maggi, SingularStatesByName) {
   using S = TypeParam;

@@ -1,6 +1,6 @@
 // Udwadia-Kalaba (seed 003) vs the second kind (001 §8): qddot, Q_c = R, lambda; redundant constraints (001 eq. 9.11).
 // ctest-labels: unit cross
-#include "force_scale.hpp"
+#include "agreement.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -8,7 +8,6 @@
 #include "nhs/lagrange_multipliers.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
-#include "random_states.hpp"
 #include "nhs/udwadia_kalaba.hpp"
 
 namespace nhs {
@@ -20,26 +19,15 @@ TYPED_TEST_SUITE(UdwadiaKalaba, TestScalars, ScalarNames);
 
 TYPED_TEST(UdwadiaKalaba, AgreesWithSecondKindAtRandomRegularStates) {
   using S = TypeParam;
-  const S tol = Tolerance<S>::cross;
-  for_each_random_regular_state<S>(
-      20261123, 60, [&](const Study<S>& st, const System<S>& sys, const State<S>& x, int k) {
-        const SecondKindField<S> D = second_kind(sys, x.q, x.qdot);
-        const UdwadiaKalabaField<S> U = udwadia_kalaba(sys, x.q, x.qdot);
-        EXPECT_LE(relative_difference<S>(U.qddot, D.qddot), tol) << st.info.name << " state " << k;
-        const ForceScale<S> f = force_scale(sys, x.q, x.qdot, D);
-        EXPECT_LE(difference_over(U.reaction, D.reaction, f.reaction), tol)
-            << st.info.name << " Q_c vs R, state " << k;
-        EXPECT_EQ(U.rank, sys.r) << st.info.name;
-        ASSERT_TRUE(U.multipliers.has_value()) << st.info.name << " full row rank: lambda defined";
-        EXPECT_LE(difference_over(*U.multipliers, D.multipliers, f.multipliers), tol)
-            << st.info.name << " lambda, state " << k;
-
-        // Through the registry: the same numbers, multipliers and reaction passed on.
-        const Acceleration<S> acc =
-            find_formulation<S>("udwadia-kalaba").acceleration(sys, x.q, x.qdot);
-        EXPECT_EQ(acc.qddot, U.qddot);
-        ASSERT_TRUE(acc.multipliers && acc.reaction);
-        EXPECT_EQ(*acc.reaction, U.reaction);
+  const Formulation<S>& registered = find_formulation<S>("udwadia-kalaba");
+  expect_agreement_at_random_regular_states<S>(
+      "udwadia-kalaba", 20261123, 60, [&](Agreement<S>& a, const RandomState<S>& s) {
+        const UdwadiaKalabaField<S> U = udwadia_kalaba(s.sys, s.x.q, s.x.qdot);
+        EXPECT_EQ(U.rank, s.sys.r) << s.study.info.name;
+        ASSERT_TRUE(U.multipliers.has_value())
+            << s.study.info.name << " full row rank: lambda defined";
+        expect_multiplier_formulation_agrees<S>(a, registered, s, U.qddot, *U.multipliers,
+                                                U.reaction);
       });
 }
 
