@@ -19,6 +19,7 @@
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/traced.hpp"
 #include "nhs/studies/bipendulum.hpp"
+#include "nhs/studies/bipendulum_findings.hpp"
 
 #include "nhs/format.hpp"
 
@@ -135,13 +136,6 @@ struct Bipendulum {
 };
 
 template <class S>
-Vec<S> vec4(const S& a, const S& b, const S& c, const S& d) {
-  Vec<S> v(4);
-  v << a, b, c, d;
-  return v;
-}
-
-template <class S>
 S num(const char* text) {
   return from_string<S>(text);
 }
@@ -173,8 +167,8 @@ SpecialMotion<S> straight_line_motion(const std::string& t_end_text) {
                        "(P1 = P0 moves, w1 = y1d / x1 unbounded), at t = 1/0.81";
   mo.source = "docs/special-motions.md bipendulum (b)";
   mo.parameters = params<S>(S(1), S(1), S(0));
-  mo.initial = bipendulum_state(vec4(S(1), num<S>("0.5"), num<S>("0.8"), S(0)), num<S>("-0.4"),
-                                num<S>("0.9"), S(0));
+  mo.initial = bipendulum_state(bipendulum_vector<S>(S(1), num<S>("0.5"), num<S>("0.8"), S(0)),
+                                num<S>("-0.4"), num<S>("0.9"), S(0));
   mo.t_end = t_end;
   const State<S> x0 = mo.initial;
   mo.exact = [=](const S& t) { return State<S>{Vec<S>(x0.q + x0.qdot * t), x0.qdot}; };
@@ -218,11 +212,11 @@ SpecialMotion<S> coincident_motion(const std::string& t_end_text) {
   const S gr = S(2), x0 = num<S>("0.5"), y0 = num<S>("0.3"), vx = num<S>("0.4"),
           vy = num<S>("0.7");
   mo.parameters = params<S>(num<S>("0.6"), num<S>("1.7"), gr);
-  mo.initial = {vec4(x0, y0, x0, y0), vec4(vx, vy, vx, vy)};
+  mo.initial = {bipendulum_vector<S>(x0, y0, x0, y0), bipendulum_vector<S>(vx, vy, vx, vy)};
   mo.t_end = from_string<S>(t_end_text);
   mo.exact = [=](const S& t) {
     const S x = x0 + vx * t + gr * t * t / S(2), y = y0 + vy * t, xd = vx + gr * t;
-    return State<S>{vec4(x, y, x, y), vec4(xd, vy, xd, vy)};
+    return State<S>{bipendulum_vector<S>(x, y, x, y), bipendulum_vector<S>(xd, vy, xd, vy)};
   };
   return mo;
 }
@@ -241,7 +235,7 @@ State<S> bipendulum_state(const Vec<S>& q, const S& y0, const S& w1, const S& w2
 template <class S>
 State<S> bipendulum_uniform_state(bool printed_eq_90) {
   using std::sqrt;
-  const Vec<S> q = vec4(num<S>("1.3"), num<S>("0.8"), num<S>("-0.9"), S(0));
+  const Vec<S> q = bipendulum_vector<S>(num<S>("1.3"), num<S>("0.8"), num<S>("-0.9"), S(0));
   const S y0 = num<S>("-0.5"), w2 = num<S>("0.6");
   const S r1sq = q[0] * q[0] + (q[1] - y0) * (q[1] - y0);
   const S r2sq = q[2] * q[2] + (q[3] - y0) * (q[3] - y0);
@@ -264,7 +258,7 @@ State<S> bipendulum_uniform_state(bool printed_eq_90) {
 template <class S>
 PendulumMotion<S>::PendulumMotion(const S& mass, const S& gr, const S& length,
                                   const S& amplitude)
-    : m(mass), g(gr), l(length) {
+    : m(mass), g(gr), l(length), amplitude(amplitude) {
   using std::sin;
   using std::sqrt;
   omega = sqrt(g / l);
@@ -282,15 +276,19 @@ State<S> PendulumMotion<S>::operator()(const S& t) const {
   const S th = S(2) * asin(k * sn);
   const S thd = S(2) * k * omega * cn;  // d/dt 2 asin(k sn) = 2 k omega cn dn / dn
   const S c = cos(th), s = sin(th);
-  return {vec4(l * c, l * s, l * c, -(l * s)),
-          vec4(-(l * thd * s), l * thd * c, -(l * thd * s), -(l * thd * c))};
+  return {bipendulum_vector<S>(l * c, l * s, l * c, -(l * s)),
+          bipendulum_vector<S>(-(l * thd * s), l * thd * c, -(l * thd * s), -(l * thd * c))};
+}
+
+template <class S>
+PendulumMotion<S> symmetric_pendulum() {
+  return PendulumMotion<S>(num<S>("1.2"), S(3), num<S>("1.5"), S(1));
 }
 
 template <class S>
 SpecialMotion<S> symmetric_pendulum_motion(const S& fraction_of_quarter_period) {
-  // docs/special-motions.md bipendulum (e): m1 = m2 = 1.2, g = 3, l = 1.5,
-  // amplitude 1 rad, from theta = 0.
-  const PendulumMotion<S> p(num<S>("1.2"), S(3), num<S>("1.5"), S(1));
+  // docs/special-motions.md bipendulum (e), from theta = 0.
+  const PendulumMotion<S> p = symmetric_pendulum<S>();
   SpecialMotion<S> mo;
   mo.name = "symmetric motion (m1 = m2): the pendulum l thetadd + g sin theta = 0";
   mo.source = "docs/special-motions.md bipendulum (e); 000 eqs. 93-94";
@@ -315,8 +313,7 @@ template <class S>
 Study<S> bipendulum_study() {
   Study<S> st = study_of<S, Bipendulum>();
   st.default_state = [](const System<S>&) {
-    return bipendulum_state<S>(vec4(num<S>("1.2"), num<S>("0.3"), num<S>("-0.9"), num<S>("-0.5")),
-                               num<S>("0.4"), num<S>("0.6"), num<S>("-0.8"));
+    return setup_state<S>(bipendulum_setup_a("0"));
   };
   st.invariants = [](const System<S>& sys) {
     const S mass1 = sys.parameter("m1"), mass2 = sys.parameter("m2"), gr = sys.parameter("g"),
@@ -378,6 +375,7 @@ S bipendulum_hidden_y0(const Vec<S>& q, const Vec<S>& qd) {
   template State<S> bipendulum_uniform_state<S>(bool); \
   template S bipendulum_hidden_y0<S>(const Vec<S>&, const Vec<S>&); \
   template struct PendulumMotion<S>; \
+  template PendulumMotion<S> symmetric_pendulum<S>(); \
   template SpecialMotion<S> symmetric_pendulum_motion<S>(const S&);
 NHS_FOR_EACH_SCALAR(NHS_BIPENDULUM_)
 

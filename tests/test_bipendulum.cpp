@@ -15,7 +15,7 @@
 #include "nhs/regularity.hpp"
 #include "nhs/singular_set.hpp"
 #include "nhs/studies/all.hpp"
-#include "nhs/studies/bipendulum.hpp"
+#include "nhs/studies/bipendulum_findings.hpp"
 #include "nhs/voronec.hpp"
 
 #include <cmath>
@@ -27,18 +27,6 @@ namespace {
 template <class S>
 class Bipendulum : public ::testing::Test {};
 TYPED_TEST_SUITE(Bipendulum, TestScalars, ScalarNames);
-
-template <class S>
-Vec<S> vec4(const S& a, const S& b, const S& c, const S& d) {
-  Vec<S> v(4);
-  v << a, b, c, d;
-  return v;
-}
-
-template <class S>
-S num(const char* text) {
-  return from_string<S>(text);
-}
 
 template <class S>
 IntegrationOptions<S> options(const S& t_end) {
@@ -59,8 +47,9 @@ TYPED_TEST(Bipendulum, SingularSetsAreReportedByName) {
   // 72a: both points on the y axis; on C with y1d = 0, y2d != 0, where
   // dC/dqdot = (0, (y1 - y2) y2d, 0, 0) != 0.
   {
-    const Vec<S> q = vec4(S(0), S(1), S(0), S(-1));
-    const Vec<S> qd = vec4(S(1), S(0), num<S>("0.5"), num<S>("0.7"));
+    const Vec<S> q = bipendulum_vector<S>(S(0), S(1), S(0), S(-1));
+    const Vec<S> qd =
+        bipendulum_vector<S>(S(1), S(0), from_string<S>("0.5"), from_string<S>("0.7"));
     EXPECT_EQ(max_abs<S>(constraint_residuals(sys, q, qd)), S(0));
     EXPECT_GT(regularity_margins(sys, q, qd).front().value, S(1));
     EXPECT_EQ(singular_condition([&] { require_margins(sys, q, qd, tol); }),
@@ -68,7 +57,8 @@ TYPED_TEST(Bipendulum, SingularSetsAreReportedByName) {
   }
   // 72b: y1d = y2d = 0 with x's nonzero (dC/dqdot = (0, -x2 x2d, 0, x1 x1d) != 0).
   {
-    const Vec<S> q = vec4(S(1), S(1), S(2), S(-1)), qd = vec4(S(1), S(0), num<S>("0.5"), S(0));
+    const Vec<S> q = bipendulum_vector<S>(S(1), S(1), S(2), S(-1)),
+                 qd = bipendulum_vector<S>(S(1), S(0), from_string<S>("0.5"), S(0));
     EXPECT_GT(regularity_margins(sys, q, qd).front().value, S(1) / S(2));
     EXPECT_EQ(singular_condition([&] { require_margins(sys, q, qd, tol); }),
               "P0 undefined (000 eq. 72b: y1d = y2d = 0)");
@@ -78,8 +68,10 @@ TYPED_TEST(Bipendulum, SingularSetsAreReportedByName) {
   // docs/errata.md: dC/dqdot vanishes with P2 at rest at P0 (x2 = 0, v2 = 0,
   // (P1 - P2) . v1 = 0), a state eq. 72 omits.
   {
-    const Vec<S> q = vec4(S(1), num<S>("0.5"), S(0), num<S>("-0.4"));
-    const Vec<S> qd = vec4(num<S>("-0.81"), num<S>("0.9"), S(0), S(0));
+    const Vec<S> q =
+        bipendulum_vector<S>(S(1), from_string<S>("0.5"), S(0), from_string<S>("-0.4"));
+    const Vec<S> qd =
+        bipendulum_vector<S>(from_string<S>("-0.81"), from_string<S>("0.9"), S(0), S(0));
     EXPECT_EQ(max_abs<S>(constraint_residuals(sys, q, qd)), S(0));
     EXPECT_EQ(singular_condition([&] { second.acceleration(sys, q, qd); }),
               "rank loss of dC/dqdot");
@@ -210,23 +202,14 @@ TYPED_TEST(Bipendulum, EnergiesSeparate) {
   const Study<S>& st = find_study<S>("bipendulum");
   struct Case {
     const char* name;
-    std::vector<S> params;
-    State<S> x0;
+    BipendulumSetup setup;
     S t_end;
   };
-  const std::vector<Case> cases = {
-      {"incline g = 2.2",
-       {num<S>("0.8"), num<S>("1.5"), num<S>("2.2"), S(0)},
-       bipendulum_state<S>(vec4(num<S>("1.2"), num<S>("0.3"), num<S>("-0.9"), num<S>("-0.5")),
-                           num<S>("0.4"), num<S>("0.6"), num<S>("-0.8")),
-       S(2)},
-      {"harmonic k = 1",
-       {num<S>("0.8"), num<S>("1.5"), S(0), S(1)},
-       bipendulum_state<S>(vec4(num<S>("1.5"), S(0), num<S>("0.5"), S(1)), S(0), S(1), S(-1)),
-       S(20)}};
+  const std::vector<Case> cases = {{"incline g = 2.2", bipendulum_setup_a("2.2"), S(2)},
+                                   {"harmonic k = 1", bipendulum_setup_harmonic(), S(20)}};
   for (const Case& c : cases) {
-    const State<S>& x0 = c.x0;
-    const System<S> sys = st.build(c.params);
+    const State<S> x0 = setup_state<S>(c.setup);
+    const System<S> sys = st.build(setup_parameters<S>(c.setup));
     const auto inv = st.invariants(sys);
     ASSERT_EQ(inv[0].name, "E1");
     ASSERT_EQ(inv[1].name, "E2");
@@ -263,10 +246,8 @@ TYPED_TEST(Bipendulum, EnergiesSeparate) {
 TYPED_TEST(Bipendulum, SpontaneousMotionsKeepSpeeds) {
   using S = TypeParam;
   const Study<S>& st = find_study<S>("bipendulum");
-  const System<S> sys = st.build({num<S>("0.8"), num<S>("1.5"), S(0), S(0)});
-  const State<S> x0 =
-      bipendulum_state<S>(vec4(num<S>("1.2"), num<S>("0.3"), num<S>("-0.9"), num<S>("-0.5")),
-                          num<S>("0.4"), num<S>("0.6"), num<S>("-0.8"));
+  const System<S> sys = st.build(setup_parameters<S>(bipendulum_setup_a("0")));
+  const State<S> x0 = setup_state<S>(bipendulum_setup_a("0"));
   const S v1 = x0.qdot.head(2).squaredNorm(), v2 = x0.qdot.tail(2).squaredNorm();
   S drift(0), turned(0);
   integrate<S>(
@@ -288,15 +269,15 @@ TYPED_TEST(Bipendulum, SpontaneousMotionsKeepSpeeds) {
 TYPED_TEST(Bipendulum, PrintedEquation90IsNotUniform) {
   using S = TypeParam;
   const Study<S>& st = find_study<S>("bipendulum");
-  const System<S> sys = st.build({num<S>("1.1"), num<S>("0.7"), S(0), S(0)});
+  const System<S> sys = st.build({from_string<S>("1.1"), from_string<S>("0.7"), S(0), S(0)});
   const Formulation<S>& f = find_formulation<S>("second-kind");
   const State<S> good = bipendulum_uniform_state<S>(false);
   const State<S> printed = bipendulum_uniform_state<S>(true);
   EXPECT_LE(max_abs<S>(constraint_residuals(sys, printed.q, printed.qdot)),
             S(100) * epsilon<S>());
   using std::abs;
-  EXPECT_LT(abs(printed.qdot.head(2).norm() - num<S>("0.34319")), num<S>("1e-5"));
-  EXPECT_LT(abs(good.qdot.head(2).norm() - num<S>("0.49969")), num<S>("1e-5"));
+  EXPECT_LT(abs(printed.qdot.head(2).norm() - from_string<S>("0.34319")), from_string<S>("1e-5"));
+  EXPECT_LT(abs(good.qdot.head(2).norm() - from_string<S>("0.49969")), from_string<S>("1e-5"));
   EXPECT_LE(max_abs<S>(f.acceleration(sys, good.q, good.qdot).qddot), Tolerance<S>::cross);
   EXPECT_GT(max_abs<S>(f.acceleration(sys, printed.q, printed.qdot).qddot), S(1) / S(100));
 }
@@ -314,10 +295,10 @@ TYPED_TEST(Bipendulum, CircleIsTheEpsilonLimit) {
   using S = TypeParam;
   if (!std::is_same_v<S, mp50>) GTEST_SKIP() << "the epsilon sweep runs in mp50";
   // Distances of 1e-6 are needed to ~1e-8 relative: 1e-25 is ample.
-  const FindingSettings<S> fs{num<S>("1e-25")};
+  const FindingSettings<S> fs{from_string<S>("1e-25")};
   std::vector<S> ratios;
   for (const char* e : {"1e-2", "1e-4", "1e-6"}) {
-    const S eps = num<S>(e);
+    const S eps = from_string<S>(e);
     const CircleLimit<S> c = circle_limit<S>(eps, S(3), S(1) / S(2), fs);
     const S ratio = c.distance / eps;
     ratios.push_back(ratio);
@@ -325,14 +306,14 @@ TYPED_TEST(Bipendulum, CircleIsTheEpsilonLimit) {
               << double(ratio) << " epsilon), radial " << double(c.radial_distance / eps)
               << " epsilon, min sigma " << double(c.min_sigma) << "\n";
     EXPECT_GT(ratio, S(3)) << e;
-    EXPECT_LT(ratio, num<S>("3.2")) << e;
-    EXPECT_GT(c.min_sigma / eps, num<S>("1.3")) << e;
-    EXPECT_LT(c.min_sigma / eps, num<S>("1.4")) << e;
+    EXPECT_LT(ratio, from_string<S>("3.2")) << e;
+    EXPECT_GT(c.min_sigma / eps, from_string<S>("1.3")) << e;
+    EXPECT_LT(c.min_sigma / eps, from_string<S>("1.4")) << e;
   }
   using std::abs;
   // Linear in epsilon: the ratio changes by O(epsilon) from one epsilon to the next.
-  EXPECT_LT(abs(ratios[1] / ratios[0] - S(1)), num<S>("0.05"));
-  EXPECT_LT(abs(ratios[2] / ratios[1] - S(1)), num<S>("1e-3"));
+  EXPECT_LT(abs(ratios[1] / ratios[0] - S(1)), from_string<S>("0.05"));
+  EXPECT_LT(abs(ratios[2] / ratios[1] - S(1)), from_string<S>("1e-3"));
 }
 
 // Accuracy near the singular set: the symmetric motion approaching its
@@ -347,15 +328,15 @@ TYPED_TEST(Bipendulum, CircleIsTheEpsilonLimit) {
 TYPED_TEST(Bipendulum, DigitsKeptNearTheTurningPoint) {
   using S = TypeParam;
   const bool dbl = std::is_same_v<S, double>;
-  const FindingSettings<S> fs{dbl ? S(1e-13) : num<S>("1e-42")};
-  const NearSingular<S> far = symmetric_near_turning_point<S>(num<S>("0.9"), fs);
-  const NearSingular<S> near = symmetric_near_turning_point<S>(S(1) - num<S>("1e-5"), fs);
+  const FindingSettings<S> fs{dbl ? S(1e-13) : from_string<S>("1e-42")};
+  const NearSingular<S> far = symmetric_near_turning_point<S>(from_string<S>("0.9"), fs);
+  const NearSingular<S> near = symmetric_near_turning_point<S>(S(1) - from_string<S>("1e-5"), fs);
   std::cout << "[ near     ] error at 0.9 T/4: " << double(far.error) << ", at (1 - 1e-5) T/4: "
             << double(near.error) << " (sigma_min " << double(near.sigma_min) << ")\n";
-  EXPECT_LT(near.sigma_min, num<S>("1e-4"));
+  EXPECT_LT(near.sigma_min, from_string<S>("1e-4"));
   EXPECT_GT(near.error, S(100) * far.error) << "digits are lost near the singular set";
-  EXPECT_LT(near.error, dbl ? num<S>("1e-7") : num<S>("1e-38"));
-  EXPECT_LT(far.error, dbl ? num<S>("1e-11") : num<S>("1e-41"));
+  EXPECT_LT(near.error, dbl ? from_string<S>("1e-7") : from_string<S>("1e-38"));
+  EXPECT_LT(far.error, dbl ? from_string<S>("1e-11") : from_string<S>("1e-41"));
 }
 
 // Hertz's limit (docs/errata.md §13.7): the linear bipendulum's motion does
@@ -367,7 +348,7 @@ TYPED_TEST(Bipendulum, LinearModelIgnoresM0AndMissesTheBipendulum) {
   const auto ref = hertz_comparison<S>(S(1), S(2), S(1), fs);
   ASSERT_EQ(ref.size(), 3u);
   for (const char* m0 : {"1e-4", "1e-8"}) {
-    const auto h = hertz_comparison<S>(num<S>(m0), S(2), S(1), fs);
+    const auto h = hertz_comparison<S>(from_string<S>(m0), S(2), S(1), fs);
     ASSERT_EQ(h.size(), ref.size());
     for (std::size_t i = 0; i < h.size(); ++i) {
       using std::abs;
@@ -381,13 +362,13 @@ TYPED_TEST(Bipendulum, LinearModelIgnoresM0AndMissesTheBipendulum) {
   EXPECT_LE(abs(ref[2].y0_linear - S(2) * ref[1].y0_linear + ref[0].y0_linear),
             Tolerance<S>::analytic);
   // docs/special-motions.md (5-6 digits): y0(1), y0(2) of both models; P1 apart.
-  const S five = num<S>("1e-5");
-  EXPECT_LT(abs(ref[1].y0_bipendulum - num<S>("1.50495")), five);
-  EXPECT_LT(abs(ref[2].y0_bipendulum - num<S>("2.58339")), five);
-  EXPECT_LT(abs(ref[1].y0_linear - num<S>("1.57303")), five);
-  EXPECT_LT(abs(ref[2].y0_linear - num<S>("2.74607")), five);
-  EXPECT_LT(abs(ref[1].distance_P1 - num<S>("0.013")), num<S>("5e-4"));
-  EXPECT_LT(abs(ref[2].distance_P1 - num<S>("0.055")), num<S>("5e-4"));
+  const S five = from_string<S>("1e-5");
+  EXPECT_LT(abs(ref[1].y0_bipendulum - from_string<S>("1.50495")), five);
+  EXPECT_LT(abs(ref[2].y0_bipendulum - from_string<S>("2.58339")), five);
+  EXPECT_LT(abs(ref[1].y0_linear - from_string<S>("1.57303")), five);
+  EXPECT_LT(abs(ref[2].y0_linear - from_string<S>("2.74607")), five);
+  EXPECT_LT(abs(ref[1].distance_P1 - from_string<S>("0.013")), from_string<S>("5e-4"));
+  EXPECT_LT(abs(ref[2].distance_P1 - from_string<S>("0.055")), from_string<S>("5e-4"));
 }
 
 }  // namespace

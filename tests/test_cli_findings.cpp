@@ -1,11 +1,13 @@
 // `nhs findings --quick` as a process: every CSV it writes is complete and
 // holds no NaN or infinity; a series that ends early (the incline motion of
 // the energy separation stays regular to t = 2 only) has empty fields
-// after its end.
+// after its end; bipendulum_findings.json gives every CSV's title and the
+// parameters it was made with (what the report's captions read).
 // ctest-labels: unit cli
 #include "process.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdlib>
@@ -40,6 +42,7 @@ TEST(CliFindings, CsvFilesHoldNoNonFiniteNumbers) {
   ASSERT_EQ(end.code, 0) << nhs::test::slurp(dir / "stderr");
   int files = 0;
   for (const auto& entry : fs::directory_iterator(dir / "studies")) {
+    if (entry.path().extension() != ".csv") continue;
     ++files;
     const std::string text = nhs::test::slurp(entry.path());
     std::istringstream in(text);
@@ -79,6 +82,31 @@ TEST(CliFindings, CsvFilesHoldNoNonFiniteNumbers) {
     }
   }
   EXPECT_GT(empty_after_2, 100) << rows << " rows";
+
+  // The metadata: one entry per CSV, each with its parameters; spot checks
+  // against docs/special-motions.md bipendulum (a), (b), (e) and the runs.
+  const auto meta =
+      nlohmann::json::parse(nhs::test::slurp(dir / "studies" / "bipendulum_findings.json"));
+  EXPECT_EQ(meta.at("command"), "nhs findings --quick");
+  const auto& tables = meta.at("tables");
+  EXPECT_EQ(tables.size(), 6u);
+  for (const auto& [file, table] : tables.items()) {
+    EXPECT_TRUE(fs::exists(dir / "studies" / file)) << file;
+    EXPECT_FALSE(table.at("title").get<std::string>().empty()) << file;
+    EXPECT_FALSE(table.at("parameters").empty()) << file;
+  }
+  const auto par = [&](const char* file, const char* key) {
+    return tables.at(file).at("parameters").at(key).get<std::string>();
+  };
+  EXPECT_EQ(par("bipendulum_energy_separation.csv", "incline.g"), "2.2");
+  EXPECT_EQ(par("bipendulum_energy_separation.csv", "incline.P1"), "(1.2, 0.3)");
+  EXPECT_EQ(par("bipendulum_energy_separation.csv", "harmonic.k"), "1");
+  EXPECT_EQ(par("bipendulum_energy_separation.csv", "harmonic.t_end_mp50"), "2");
+  EXPECT_EQ(par("bipendulum_linear_nonlinear.csv", "setup.z"), "(0.4, 0.6, -0.8)");
+  EXPECT_EQ(par("bipendulum_symmetric_pendulum.csv", "l"), "1.5");
+  EXPECT_EQ(par("bipendulum_near_singular.csv", "rtol.mp50"), "1e-42");
+  EXPECT_EQ(par("bipendulum_epsilon_circle.csv", "epsilons"), "1e-2, 1e-3, 1e-4");
+  EXPECT_EQ(par("bipendulum_epsilon_circle_paths.csv", "P0"), "(0, -0.4)");
   fs::remove_all(dir);
 #endif
 }

@@ -23,7 +23,7 @@
 #include "nhs/integrate.hpp"
 #include "nhs/singular_set.hpp"
 #include "nhs/studies/all.hpp"
-#include "nhs/studies/bipendulum.hpp"
+#include "nhs/studies/bipendulum_findings.hpp"
 
 #include <cmath>
 #include <iostream>
@@ -37,18 +37,6 @@ namespace {
 template <class S>
 class EnergySeparation : public ::testing::Test {};
 TYPED_TEST_SUITE(EnergySeparation, TestScalars, ScalarNames);
-
-template <class S>
-S num(const char* text) {
-  return from_string<S>(text);
-}
-
-template <class S>
-Vec<S> vec4(const S& a, const S& b, const S& c, const S& d) {
-  Vec<S> v(4);
-  v << a, b, c, d;
-  return v;
-}
 
 // The forces of both studies on point k of mass m: the incline m g along +x
 // and (bipendulum only) the harmonic pull -k P_k, V_k = -m g x + k/2 |P_k|^2.
@@ -155,9 +143,9 @@ void expect_separation(const SeparationRun<S>& r, const S& t_end, const std::str
   EXPECT_LE(r.drift1, Tolerance<S>::analytic) << what << ": E1 = T1 + V1";
   EXPECT_LE(r.drift2, Tolerance<S>::analytic) << what << ": E2 = T2 + V2";
   EXPECT_LE(r.max_power, Tolerance<S>::analytic) << what << ": v_k . R_k";
-  EXPECT_GT(r.t1_change, num<S>("1e-2")) << what << ": the force does work on P1";
-  EXPECT_GT(r.off_free, num<S>("1e-3")) << what << ": the reaction moves the points";
-  EXPECT_GT(r.max_reaction, num<S>("1e-2")) << what << ": the reaction is active";
+  EXPECT_GT(r.t1_change, from_string<S>("1e-2")) << what << ": the force does work on P1";
+  EXPECT_GT(r.off_free, from_string<S>("1e-3")) << what << ": the reaction moves the points";
+  EXPECT_GT(r.max_reaction, from_string<S>("1e-2")) << what << ": the reaction is active";
   EXPECT_GT(r.min_margin, S(1) / S(100)) << what << ": regular";
   std::cout << "[ separate ] " << what << " to t = " << double(t_end)
             << ": max |E1 - E1(0)| = " << double(r.drift1)
@@ -182,11 +170,13 @@ void expect_separation(const SeparationRun<S>& r, const S& t_end, const std::str
 TYPED_TEST(EnergySeparation, ParallelPointsOnTheIncline) {
   using S = TypeParam;
   const bool dbl = std::is_same_v<S, double>;
-  const std::vector<S> params = {num<S>("0.8"), num<S>("1.4"), num<S>("2.5")};
+  const std::vector<S> params = {from_string<S>("0.8"), from_string<S>("1.4"),
+                                 from_string<S>("2.5")};
   const System<S> sys = find_study<S>("parallel-points").build(params);
   Vec<S> z(3), qd(4);
-  z << num<S>("1.3"), num<S>("0.4"), num<S>("1.6");
-  const Vec<S> q = vec4(num<S>("0.3"), num<S>("-0.2"), num<S>("-0.5"), num<S>("0.6"));
+  z << from_string<S>("1.3"), from_string<S>("0.4"), from_string<S>("1.6");
+  const Vec<S> q = bipendulum_vector<S>(from_string<S>("0.3"), from_string<S>("-0.2"),
+                                        from_string<S>("-0.5"), from_string<S>("0.6"));
   sys.parametrization(q, z, qd);
   const State<S> x0{q, qd};
   ASSERT_LE(max_abs<S>(constraint_residuals(sys, x0.q, x0.qdot)), S(10) * epsilon<S>());
@@ -195,7 +185,7 @@ TYPED_TEST(EnergySeparation, ParallelPointsOnTheIncline) {
     const SeparationRun<S> r = run_separation<S>("parallel-points", params, x0, f, t_end);
     const std::string what = std::string("parallel-points g = 2.5 / ") + f;
     expect_separation<S>(r, t_end, what);
-    EXPECT_GT(r.turned, num<S>("0.05")) << what << ": the velocity turns";
+    EXPECT_GT(r.turned, from_string<S>("0.05")) << what << ": the velocity turns";
   }
 }
 
@@ -215,10 +205,9 @@ using Runs = std::vector<std::pair<std::string, S>>;
 // state of the motion). In mp50 (time): second-kind to t = 1/4.
 TYPED_TEST(EnergySeparation, BipendulumOnTheIncline) {
   using S = TypeParam;
-  const std::vector<S> params = {num<S>("0.8"), num<S>("1.5"), num<S>("2.2"), S(0)};
-  const State<S> x0 =
-      bipendulum_state<S>(vec4(num<S>("1.2"), num<S>("0.3"), num<S>("-0.9"), num<S>("-0.5")),
-                          num<S>("0.4"), num<S>("0.6"), num<S>("-0.8"));
+  const BipendulumSetup setup = bipendulum_setup_a("2.2");
+  const std::vector<S> params = setup_parameters<S>(setup);
+  const State<S> x0 = setup_state<S>(setup);
   const Runs<S> runs = std::is_same_v<S, double>
                            ? Runs<S>{{"second-kind", S(20)}, {"first-kind", S(5)}}
                            : Runs<S>{{"second-kind", S(1) / S(4)}};
@@ -240,9 +229,9 @@ TYPED_TEST(EnergySeparation, BipendulumOnTheIncline) {
 // reach margin 0.01 on 72b at t = 3.05, 2.15, 1.56.)
 TYPED_TEST(EnergySeparation, BipendulumHarmonicPull) {
   using S = TypeParam;
-  const std::vector<S> params = {num<S>("0.8"), num<S>("1.5"), S(0), S(1)};
-  const State<S> x0 =
-      bipendulum_state<S>(vec4(num<S>("1.5"), S(0), num<S>("0.5"), S(1)), S(0), S(1), S(-1));
+  const BipendulumSetup setup = bipendulum_setup_harmonic();
+  const std::vector<S> params = setup_parameters<S>(setup);
+  const State<S> x0 = setup_state<S>(setup);
   const Runs<S> runs = std::is_same_v<S, double>
                            ? Runs<S>{{"second-kind", S(30)}, {"first-kind", S(30)}}
                            : Runs<S>{{"first-kind", S(1) / S(2)}};
