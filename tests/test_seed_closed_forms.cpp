@@ -281,6 +281,32 @@ ChartState<S> random_parallel_state(const System<S>& sys, std::mt19937_64& rng) 
   }
 }
 
+// One random case of the parallel-points tests below: randomized parameters
+// (m2 = m1 when equal_masses), the study's forces plus, on odd k, a random
+// constant force (maybe_add_random_force; A checked against the system's),
+// and a chart state away from the zero section.
+template <class S>
+struct ParallelCase {
+  std::vector<S> p;
+  System<S> sys;
+  ChartState<S> x;
+  closed_form::ParallelPointsParameters<S> P;
+  Vec<S> A;
+};
+template <class S>
+ParallelCase<S> random_parallel_case(const Study<S>& st, int k, bool equal_masses,
+                                     std::mt19937_64& rng) {
+  std::vector<S> p = randomized_parameters(st, rng);
+  if (equal_masses) p[1] = p[0];
+  System<S> sys = st.build(p);
+  const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+  const ChartState<S> x = random_parallel_state(sys, rng);
+  const auto P = closed_form::ParallelPointsParameters<S>::from(p);
+  const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
+  expect_forces(sys, x.q, x.qd, A);
+  return {p, std::move(sys), x, P, A};
+}
+
 TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
   using S = TypeParam;
   using std::cos;
@@ -289,15 +315,12 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
   const Study<S>& st = find_study<S>("parallel-points");
   for (int k = 0; k < kStates; ++k) {
     for (const bool equal_masses : {false, true}) {
-      std::vector<S> p = randomized_parameters(st, rng);
-      if (equal_masses) p[1] = p[0];
-      const S m1 = p[0], m2 = p[1], g = p[2];
-      System<S> sys = st.build(p);
-      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-      const ChartState<S> x = random_parallel_state(sys, rng);
-      const auto P = closed_form::ParallelPointsParameters<S>::from(p);
-      const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
-      expect_forces(sys, x.q, x.qd, A);
+      const ParallelCase<S> pc = random_parallel_case(st, k, equal_masses, rng);
+      const System<S>& sys = pc.sys;
+      const ChartState<S>& x = pc.x;
+      const auto& P = pc.P;
+      const Vec<S>& A = pc.A;
+      const S m1 = pc.p[0], m2 = pc.p[1], g = pc.p[2];
       const Vec<S> zdot = first_kind(sys, x.q, x.z).zdot;
       EXPECT_LE(relative_difference<S>(zdot, Vec<S>(closed_form::parallel_points_zdot<S>(P, x.q, x.z, A))),
                 Tolerance<S>::cross)
@@ -333,15 +356,12 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_SecondKind_D1_to_D4) {
   const Study<S>& st = find_study<S>("parallel-points");
   for (int k = 0; k < kStates; ++k) {
     for (const bool equal_masses : {false, true}) {
-      std::vector<S> p = randomized_parameters(st, rng);
-      if (equal_masses) p[1] = p[0];
-      const S m1 = p[0], m2 = p[1], g = p[2];
-      System<S> sys = st.build(p);
-      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-      const ChartState<S> x = random_parallel_state(sys, rng);
-      const auto P = closed_form::ParallelPointsParameters<S>::from(p);
-      const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
-      expect_forces(sys, x.q, x.qd, A);
+      const ParallelCase<S> pc = random_parallel_case(st, k, equal_masses, rng);
+      const System<S>& sys = pc.sys;
+      const ChartState<S>& x = pc.x;
+      const auto& P = pc.P;
+      const Vec<S>& A = pc.A;
+      const S m1 = pc.p[0], m2 = pc.p[1], g = pc.p[2];
       const S x1d = x.qd[0], y1d = x.qd[1], x2d = x.qd[2], y2d = x.qd[3];
       const S v1sq = x1d * x1d + y1d * y1d, v2sq = x2d * x2d + y2d * y2d;
       const S twoK = m1 * v1sq + m2 * v2sq;
