@@ -32,7 +32,7 @@
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
-#include "nhs/studies/bipendulum.hpp"
+#include "nhs/studies/bipendulum_findings.hpp"
 
 #include <chrono>
 #include <iostream>
