@@ -35,7 +35,8 @@ constexpr int kStates = 60;
 // the procedure applies to and is not listed fails EveryStudyIsRecorded.
 const std::vector<std::string> kRecorded = {"skate", "rolling-disc", "coaxial-discs",
                                             "rolling-sphere", "linear-bipendulum",
-                                            "n-trailer"};  // in tests/test_n_trailer.cpp
+                                            "n-trailer",  // in tests/test_n_trailer.cpp
+                                            "contact-oscillator"};
 
 template <class S>
 const Study<S>* study_or_null(const std::string& name) {
@@ -283,6 +284,43 @@ TYPED_TEST(NaiveReduced, LinearBipendulumAgreesOnlyAtRest) {
         << "at rest, state " << k;
   }
   EXPECT_GE(large, kStates / 2);
+}
+
+// contact-oscillator, q = (x, y, z), x dependent: xd = a_z zd with a_z = -y.
+// Tbar = (yd^2 + (1 + y^2) zd^2)/2 does not contain x; the only non-zero b is
+// b^x_{yz} = -b^x_{zy} = -da_z/dy = 1, and dT/dxdot = xd = -y zd, so
+// E = xd (zd, -yd) = (-y zd^2, y yd zd). The naive equations drop E:
+//   ydd_naive - ydd = y zd^2             (true ydd = -y: y is a free oscillator),
+//   zdd_naive - zdd = -y yd zd / (1 + y^2),
+//   xdd_naive - xdd = -y (zdd_naive - zdd)   (xdd = -yd zd - y zdd).
+// So the naive method agrees exactly where y zd = 0 and fails, by O(1),
+// elsewhere: the same E that makes the contact form non-integrable.
+TYPED_TEST(NaiveReduced, ContactOscillatorFailsUnlessYZdVanishes) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("contact-oscillator");
+  std::mt19937_64 rng(6);
+  int large = 0;
+  for (int k = 0; k < kStates; ++k) {
+    const System<S> sys = st.build(k % 2 ? randomized_parameters(st, rng) : st.default_parameters());
+    const State<S> x = st.random_state(sys, rng);
+    const S y = x.q[1], yd = x.qdot[1], zd = x.qdot[2];
+    const S dz = -y * yd * zd / (S(1) + y * y);
+    Vec<S> delta(3);
+    delta << -y * dz, y * zd * zd, dz;
+    const Vec<S> n = naive(sys, x), t = truth(sys, x);
+    expect_disagreement<S>(n, t, delta, "contact-oscillator state " + std::to_string(k));
+    if (relative_difference<S>(n, t) > S(1) / S(100)) ++large;
+  }
+  EXPECT_GE(large, kStates / 2);
+  for (int k = 0; k < kStates; ++k) {  // y = 0 or zd = 0: E = 0
+    const System<S> sys = st.build(randomized_parameters(st, rng));
+    Vec<S> q(3), z(2);
+    q << uniform<S>(rng, -3, 3), k % 2 ? S(0) : uniform<S>(rng, -3, 3), uniform<S>(rng, -3, 3);
+    z << uniform<S>(rng, -1, 1), k % 2 ? uniform<S>(rng, -1, 1) : S(0);
+    const State<S> x = from_chart(sys, q, z);
+    EXPECT_LE(relative_difference<S>(naive(sys, x), truth(sys, x)), Tolerance<S>::cross)
+        << "contact-oscillator with y zd = 0, state " << k;
+  }
 }
 
 }  // namespace
