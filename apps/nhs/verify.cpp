@@ -185,7 +185,6 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
                const std::string& energy_reason, const Formulation<S>& f, const State<S>& x0,
                const S& t_end, const S& dt_out, const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
-  using std::abs;
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
   const auto t0 = Clock::now();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
