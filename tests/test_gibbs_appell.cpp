@@ -197,13 +197,21 @@ RandomFreeBody<S> random_free_body(std::mt19937_64& rng) {
   return b;
 }
 
+// Calls body(b, rng, k) for k = 0 .. 49 at random free bodies b drawn from
+// one generator seeded with `seed` (which body may draw from further).
+template <class S, class Body>
+void for_each_random_free_body(std::uint64_t seed, Body&& body) {
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < 50; ++k) body(random_free_body<S>(rng), rng, k);
+}
+
 TYPED_TEST(GibbsAppell, FreeRigidBodyAppellianMatchesAppellsFormula) {
   using S = TypeParam;
   using std::abs;
   const S tol = Tolerance<S>::cross;
-  std::mt19937_64 rng(20261203);
-  for (int k = 0; k < 50; ++k) {
-    const auto [par, sys, q, z] = random_free_body<S>(rng);
+  for_each_random_free_body<S>(20261203, [&](const RandomFreeBody<S>& b, std::mt19937_64& rng,
+                                             int k) {
+    const auto& [par, sys, q, z] = b;
     Vec<S> zd(6);
     for (auto& v : zd) v = uniform<S>(rng, -1, 1);
     // qdot = z, qddot = zdot: a = (xdd, ydd, zcdd); body-frame omega, eps by hand.
@@ -223,7 +231,7 @@ TYPED_TEST(GibbsAppell, FreeRigidBodyAppellianMatchesAppellsFormula) {
     EXPECT_LE(abs(body_kinetic_energy(sys, q, z) - sys.kinetic_energy(q, z)),
               tol * sys.kinetic_energy(q, z))
         << "state " << k;
-  }
+  });
 }
 
 // Gibbs-Appell for the free body without forces gives the torque-free Euler
@@ -233,9 +241,8 @@ TYPED_TEST(GibbsAppell, FreeRigidBodyFollowsEulersEquations) {
   using S = TypeParam;
   using std::max;
   const S tol = Tolerance<S>::cross;
-  std::mt19937_64 rng(20261204);
-  for (int k = 0; k < 50; ++k) {
-    const auto [par, sys, q, z] = random_free_body<S>(rng);
+  for_each_random_free_body<S>(20261204, [&](const RandomFreeBody<S>& b, std::mt19937_64&, int k) {
+    const auto& [par, sys, q, z] = b;
     const GibbsAppellField<S> GA = gibbs_appell(sys, q, z);
     Vector3<S> w, eps;
     body_omega_by_hand<S>(q.tail(3), z.tail(3), GA.zdot.tail(3), w, eps);
@@ -249,7 +256,7 @@ TYPED_TEST(GibbsAppell, FreeRigidBodyFollowsEulersEquations) {
     // Without constraints (m = n) Maggi needs 1 + 2n directions, more than
     // one AD2 pass holds: its chunked evaluation against Gibbs-Appell.
     EXPECT_LE(relative_difference<S>(maggi(sys, q, z).zdot, GA.zdot), tol) << "state " << k;
-  }
+  });
 }
 
 // The slider (slider.hpp) with one point of mass m at (x, 0): the Appellian

@@ -307,38 +307,41 @@ ParallelCase<S> random_parallel_case(const Study<S>& st, int k, bool equal_masse
   return {p, std::move(sys), x, P, A};
 }
 
+// Calls body(case, k, equal_masses) for k = 0 .. kStates - 1, each with
+// unequal and with equal masses, drawn from one generator seeded with `seed`.
+template <class S, class Body>
+void for_each_parallel_case(std::uint64_t seed, Body&& body) {
+  std::mt19937_64 rng(seed);
+  const Study<S>& st = find_study<S>("parallel-points");
+  for (int k = 0; k < kStates; ++k)
+    for (const bool equal_masses : {false, true})
+      body(random_parallel_case(st, k, equal_masses, rng), k, equal_masses);
+}
+
 TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
   using S = TypeParam;
   using std::cos;
   using std::sin;
-  std::mt19937_64 rng(9004);
-  const Study<S>& st = find_study<S>("parallel-points");
-  for (int k = 0; k < kStates; ++k) {
-    for (const bool equal_masses : {false, true}) {
-      const ParallelCase<S> pc = random_parallel_case(st, k, equal_masses, rng);
-      const System<S>& sys = pc.sys;
-      const ChartState<S>& x = pc.x;
-      const auto& P = pc.P;
-      const Vec<S>& A = pc.A;
-      const S m1 = pc.p[0], m2 = pc.p[1], g = pc.p[2];
-      const Vec<S> zdot = first_kind(sys, x.q, x.z).zdot;
-      EXPECT_LE(relative_difference<S>(zdot, Vec<S>(closed_form::parallel_points_zdot<S>(P, x.q, x.z, A))),
-                Tolerance<S>::cross)
-          << "(9.17), state " << k;
-      if (k % 2 != 0) continue;  // (9.18), (9.19) are for the incline alone
-      const S c = cos(x.z[2]), s = sin(x.z[2]), rho = x.z[0], sigma = x.z[1];
-      const Vec<S> z918 = vec<S>({g * c, g * c,
-                                  -g * s * (m1 * rho + m2 * sigma) /
-                                      (m1 * rho * rho + m2 * sigma * sigma)});
-      EXPECT_LE(relative_difference<S>(zdot, z918), Tolerance<S>::cross) << "(9.18), state " << k;
-      if (equal_masses) {
-        const Vec<S> z919 =
-            vec<S>({g * c, g * c, -g * s * (rho + sigma) / (rho * rho + sigma * sigma)});
-        EXPECT_LE(relative_difference<S>(zdot, z919), Tolerance<S>::cross)
-            << "(9.19), state " << k;
-      }
+  for_each_parallel_case<S>(9004, [&](const ParallelCase<S>& pc, int k, bool equal_masses) {
+    const auto& [p, sys, x, P, A] = pc;
+    const S m1 = p[0], m2 = p[1], g = p[2];
+    const Vec<S> zdot = first_kind(sys, x.q, x.z).zdot;
+    EXPECT_LE(relative_difference<S>(zdot, Vec<S>(closed_form::parallel_points_zdot<S>(P, x.q, x.z, A))),
+              Tolerance<S>::cross)
+        << "(9.17), state " << k;
+    if (k % 2 != 0) return;  // (9.18), (9.19) are for the incline alone
+    const S c = cos(x.z[2]), s = sin(x.z[2]), rho = x.z[0], sigma = x.z[1];
+    const Vec<S> z918 = vec<S>({g * c, g * c,
+                                -g * s * (m1 * rho + m2 * sigma) /
+                                    (m1 * rho * rho + m2 * sigma * sigma)});
+    EXPECT_LE(relative_difference<S>(zdot, z918), Tolerance<S>::cross) << "(9.18), state " << k;
+    if (equal_masses) {
+      const Vec<S> z919 =
+          vec<S>({g * c, g * c, -g * s * (rho + sigma) / (rho * rho + sigma * sigma)});
+      EXPECT_LE(relative_difference<S>(zdot, z919), Tolerance<S>::cross)
+          << "(9.19), state " << k;
     }
-  }
+  });
 }
 
 // 001 §9.4, second method. With 2K = m1 (x1d^2 + y1d^2) + m2 (x2d^2 + y2d^2):
@@ -352,41 +355,33 @@ TYPED_TEST(SeedClosedForms, ParallelPoints_9_17_to_9_19) {
 // and for m1 = m2 the same with the masses cancelled.
 TYPED_TEST(SeedClosedForms, ParallelPoints_SecondKind_D1_to_D4) {
   using S = TypeParam;
-  std::mt19937_64 rng(9005);
-  const Study<S>& st = find_study<S>("parallel-points");
-  for (int k = 0; k < kStates; ++k) {
-    for (const bool equal_masses : {false, true}) {
-      const ParallelCase<S> pc = random_parallel_case(st, k, equal_masses, rng);
-      const System<S>& sys = pc.sys;
-      const ChartState<S>& x = pc.x;
-      const auto& P = pc.P;
-      const Vec<S>& A = pc.A;
-      const S m1 = pc.p[0], m2 = pc.p[1], g = pc.p[2];
-      const S x1d = x.qd[0], y1d = x.qd[1], x2d = x.qd[2], y2d = x.qd[3];
-      const S v1sq = x1d * x1d + y1d * y1d, v2sq = x2d * x2d + y2d * y2d;
-      const S twoK = m1 * v1sq + m2 * v2sq;
-      const Vec<S> D = closed_form::parallel_points_qddot<S>(P, x.q, x.qd, A);
-      const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
-      EXPECT_LE(relative_difference<S>(qdd, D), Tolerance<S>::cross)
-          << "D (general A), state " << k;
-      if (k % 2 != 0) continue;  // the incline forms are for the incline alone
-      const Vec<S> Dg = vec<S>({g * (m1 * v1sq + m2 * (x2d * x2d + y1d * y2d)) / twoK,
-                                g * m2 * x2d * (y2d - y1d) / twoK,
-                                g * (m2 * v2sq + m1 * (x1d * x1d + y1d * y2d)) / twoK,
-                                g * m1 * x1d * (y1d - y2d) / twoK});
-      EXPECT_LE(relative_difference<S>(qdd, Dg), Tolerance<S>::cross)
-          << "D (inclined plane), state " << k;
-      if (equal_masses) {
-        const S den = v1sq + v2sq;
-        const Vec<S> De = vec<S>({g * (v1sq + x2d * x2d + y1d * y2d) / den,
-                                  g * x2d * (y2d - y1d) / den,
-                                  g * (v2sq + x1d * x1d + y1d * y2d) / den,
-                                  g * x1d * (y1d - y2d) / den});
-        EXPECT_LE(relative_difference<S>(qdd, De), Tolerance<S>::cross)
-            << "D (inclined plane, m1 = m2), state " << k;
-      }
+  for_each_parallel_case<S>(9005, [&](const ParallelCase<S>& pc, int k, bool equal_masses) {
+    const auto& [p, sys, x, P, A] = pc;
+    const S m1 = p[0], m2 = p[1], g = p[2];
+    const S x1d = x.qd[0], y1d = x.qd[1], x2d = x.qd[2], y2d = x.qd[3];
+    const S v1sq = x1d * x1d + y1d * y1d, v2sq = x2d * x2d + y2d * y2d;
+    const S twoK = m1 * v1sq + m2 * v2sq;
+    const Vec<S> D = closed_form::parallel_points_qddot<S>(P, x.q, x.qd, A);
+    const Vec<S> qdd = second_kind(sys, x.q, x.qd).qddot;
+    EXPECT_LE(relative_difference<S>(qdd, D), Tolerance<S>::cross)
+        << "D (general A), state " << k;
+    if (k % 2 != 0) return;  // the incline forms are for the incline alone
+    const Vec<S> Dg = vec<S>({g * (m1 * v1sq + m2 * (x2d * x2d + y1d * y2d)) / twoK,
+                              g * m2 * x2d * (y2d - y1d) / twoK,
+                              g * (m2 * v2sq + m1 * (x1d * x1d + y1d * y2d)) / twoK,
+                              g * m1 * x1d * (y1d - y2d) / twoK});
+    EXPECT_LE(relative_difference<S>(qdd, Dg), Tolerance<S>::cross)
+        << "D (inclined plane), state " << k;
+    if (equal_masses) {
+      const S den = v1sq + v2sq;
+      const Vec<S> De = vec<S>({g * (v1sq + x2d * x2d + y1d * y2d) / den,
+                                g * x2d * (y2d - y1d) / den,
+                                g * (v2sq + x1d * x1d + y1d * y2d) / den,
+                                g * x1d * (y1d - y2d) / den});
+      EXPECT_LE(relative_difference<S>(qdd, De), Tolerance<S>::cross)
+          << "D (inclined plane, m1 = m2), state " << k;
     }
-  }
+  });
 }
 
 // 001 §9.4 (ii): v1 = v2 = 0 is a singular state for every configuration
