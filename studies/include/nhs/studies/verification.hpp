@@ -38,7 +38,10 @@ namespace nhs {
 /// InvalidState (a system file's random state on a singular set of psi or
 /// C): on_invalid(k, e) and the next k when on_invalid is set, else the
 /// exception propagates. Throws UsageError when st has no random_state;
-/// whatever body throws.
+/// whatever body throws. The generator is the caller's: `nhs verify` seeds
+/// one per study (20261122 + the study's index in its selection), the
+/// tests one for every study in turn (random_states.hpp, 20261122); each
+/// keeps the states it always drew.
 template <class S>
 void for_each_random_state(const Study<S>& st, const System<S>& default_system, std::mt19937_64& rng,
                            int count,
@@ -109,8 +112,9 @@ struct MotionReference {
   std::function<State<S>(const S&)> exact;
 };
 
-/// The study's reference for sys: its invariants, energy_is_conserved, and
-/// `exact` (e.g. SpecialMotion::exact; empty for none).
+/// The study's reference for sys: its invariants (none when st has no
+/// invariants function), energy_is_conserved, and `exact` (e.g.
+/// SpecialMotion::exact; empty for none). Throws what st.invariants throws.
 template <class S>
 MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
                                     std::function<State<S>(const S&)> exact = {});
