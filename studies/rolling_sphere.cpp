@@ -11,7 +11,9 @@
 //
 // The metric is singular where sin theta = 0 (the Euler-angle chart
 // degenerates: phi and psi turn about the same axis); the formulations raise
-// SingularState ("singular metric g") there, and the study's margin
+// SingularState there ("singular metric g" in the second kind, "singular G
+// = psi^T g psi" in the first, "accelerations undetermined" in
+// Udwadia-Kalaba: the constraints do not fix phidd - psidd), and the study's margin
 // margin_sin_theta = |sin theta| lets a run stop before it. Random states
 // keep |sin theta| >= 1/5.
 //

@@ -4,6 +4,7 @@
 
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
+#include "nhs/singular_set.hpp"
 
 #include <boost/multiprecision/number.hpp>
 
@@ -87,86 +88,97 @@ MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
   return ref;
 }
 
-namespace {
-
-/// Folds one sample into m (the figures of MotionCheck).
 template <class S>
-void fold_sample(const System<S>& sys, const MotionReference<S>& ref, const Sample<S>& s,
-                 std::vector<std::optional<S>>& invariant0, MotionCheck<S>& m, S& E0) {
+MotionFigures<S>::MotionFigures(const System<S>& sys, MotionReference<S> reference)
+    : sys_(sys), ref_(std::move(reference)), invariant0_(ref_.invariants.size()) {
+  m_.energy_declared = ref_.energy_conserved;
+  m_.exact = bool(ref_.exact);
+  for (const Invariant<S>& inv : ref_.invariants) m_.invariants.push_back({inv.name, inv.conserved});
+}
+
+template <class S>
+void MotionFigures<S>::fold(const Sample<S>& s) {
   using std::abs;
   using std::max;
   using boost::multiprecision::isfinite;
   using std::isfinite;
-  const S T = sys.kinetic_energy(s.q, s.qdot);
-  const S V = sys.potential(s.q);
+  const S T = sys_.kinetic_energy(s.q, s.qdot);
+  const S V = sys_.potential(s.q);
   const S E = T + V;
-  const Vec<S> C = constraint_residuals(sys, s.q, s.qdot);
+  const Vec<S> C = constraint_residuals(sys_, s.q, s.qdot);
+  const std::vector<Margin<S>> margins = regularity_margins(sys_, s.q, s.qdot);
   const auto require_finite = [&](const std::string& what, const S& v) {
     if (!isfinite(v))
       throw NonFiniteValue("non-finite value: " + what + " = " + to_string<S>(v) + " at t = " + to_string<S>(s.t) +
                            " " + state_context(s.q, s.qdot));
   };
   require_finite("energy", E);
-  for (Eigen::Index a = 0; a < C.size(); ++a) require_finite("constraint C" + std::to_string(a + 1), C[a]);
-  if (m.samples == 0) E0 = E;
+  for (Eigen::Index a = 0; a < C.size(); ++a) {
+    const auto k = static_cast<std::size_t>(a);
+    const std::string& name = k < sys_.info.constraint_names.size() ? sys_.info.constraint_names[k] : "";
+    require_finite("constraint " + (name.empty() ? "C" + std::to_string(a + 1) : name), C[a]);
+  }
+  for (const Margin<S>& mg : margins) require_finite(mg.name, mg.value);
+  MotionCheck<S>& m = m_;
+  if (m.samples == 0) m.E0 = E;
   ++m.samples;
   m.t_last = s.t;
-  m.energy_drift = max(m.energy_drift, abs(E - E0));
+  m.energy_drift = max(m.energy_drift, abs(E - m.E0));
   m.energy_scale = max(m.energy_scale, abs(T) + abs(V));
   if (C.size()) m.max_C = max(m.max_C, S(C.cwiseAbs().maxCoeff()));
   m.max_qdot2 = max(m.max_qdot2, S(s.qdot.squaredNorm()));
-  for (std::size_t k = 0; k < ref.invariants.size(); ++k) {
-    const S v = ref.invariants[k].value(s.q, s.qdot);
+  for (std::size_t k = 0; k < ref_.invariants.size(); ++k) {
+    const S v = ref_.invariants[k].value(s.q, s.qdot);
     InvariantDrift<S>& d = m.invariants[k];
     if (!isfinite(v)) {
       ++d.undefined;
       continue;
     }
-    if (!invariant0[k]) invariant0[k] = v;  // its first finite value
-    d.drift = max(d.drift, abs(v - *invariant0[k]));
+    if (!invariant0_[k]) invariant0_[k] = v;
+    d.drift = max(d.drift, abs(v - *invariant0_[k]));
     d.scale = max(d.scale, abs(v));
   }
-  if (ref.exact) {
-    const State<S> x = ref.exact(s.t);
+  if (ref_.exact) {
+    const State<S> x = ref_.exact(s.t);
     const S err = max(S((s.q - x.q).cwiseAbs().maxCoeff()), S((s.qdot - x.qdot).cwiseAbs().maxCoeff()));
     m.exact_scale = max(m.exact_scale, max(S(x.q.cwiseAbs().maxCoeff()), S(x.qdot.cwiseAbs().maxCoeff())));
     m.max_error = max(m.max_error, err);
   }
-  if (sys.nonconservative_force) {
-    Vec<S> F = Vec<S>::Zero(sys.n);
-    sys.nonconservative_force(s.q, s.qdot, F);
+  if (sys_.nonconservative_force) {
+    Vec<S> F = Vec<S>::Zero(sys_.n);
+    sys_.nonconservative_force(s.q, s.qdot, F);
     m.nonconservative_power = max(m.nonconservative_power, abs(S(F.dot(s.qdot))));
   }
+  for (const Margin<S>& mg : margins)
+    if (m.min_margin_name.empty() || !(mg.value >= m.min_margin)) {
+      m.min_margin = mg.value;
+      m.min_margin_name = mg.name;
+    }
 }
-
-}  // namespace
 
 template <class S>
 MotionCheck<S> check_motion(const System<S>& sys, const Formulation<S>& f, const State<S>& x0,
                             const IntegrationOptions<S>& options, const MotionReference<S>& reference,
                             const std::function<void(const Sample<S>&)>& record) {
-  MotionCheck<S> m;
-  m.energy_declared = reference.energy_conserved;
-  m.exact = bool(reference.exact);
-  for (const Invariant<S>& inv : reference.invariants) m.invariants.push_back({inv.name, inv.conserved});
-  std::vector<std::optional<S>> invariant0(reference.invariants.size());
-  S E0(0);
+  MotionFigures<S> figures(sys, reference);
+  MotionCheck<S>& m = figures.figures();
   try {
     integrate<S>(
         sys, f, x0.q, x0.qdot, options,
         [&](const Sample<S>& s) {
           if (record) record(s);
-          fold_sample(sys, reference, s, invariant0, m, E0);
+          figures.fold(s);
         },
         &m.stats);
   } catch (const std::exception& e) {
     m.failure = "integration failed after " + std::to_string(m.samples) + " samples: " + e.what();
   }
   if (m.samples == 0 && m.failure.empty()) m.failure = "no sample recorded";
-  return m;
+  return std::move(m);
 }
 
 #define NHS_STUDY_VERIFICATION_INSTANTIATE_(S, NAME)                                                          \
+  template class MotionFigures<S>;                                                                          \
   template void for_each_random_state<S>(const Study<S>&, const System<S>&, std::mt19937_64&, int,           \
                                          const std::function<void(int, const System<S>&, const State<S>&)>&, \
                                          const std::function<void(int, const InvalidState&)>&);              \

@@ -5,6 +5,8 @@
 // one line every 10 s for long runs.
 #include "cli.hpp"
 
+#include "nhs/studies/verification.hpp"
+
 #include <chrono>
 #include <csignal>
 #include <cerrno>
@@ -91,7 +93,10 @@ int run_command(const RunOptions& opts) {
     out = file.get();
   }
 
-  Recorder<S> rec(s.sys, s.study->invariants(s.sys), out);
+  const MotionReference<S> reference = motion_reference(*s.study, s.sys);
+  CsvRecorder<S> csv(s.sys, reference.invariants, out);
+  MotionFigures<S> figures(s.sys, reference);
+  const MotionCheck<S>& rec = figures.figures();  // the summary's figures
   // Progress: on a terminal, one line rewritten in place (not into CSV on
   // the same terminal); otherwise, for long runs, a line every 10 s.
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -124,7 +129,8 @@ int run_command(const RunOptions& opts) {
                         to_string<S>(rec.t_last) + " kept");
   };
   auto observe = [&](const Sample<S>& sample) {
-    rec(sample);
+    figures.fold(sample);
+    csv(sample);
     check_interrupt(sample.t);
     progress(sample.t);
   };
@@ -137,7 +143,7 @@ int run_command(const RunOptions& opts) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
     std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})",
                                      short_figure(rec.energy_drift), short_figure(rec.E0));
-    if (!s.study->energy_is_conserved(s.sys) || rec.nonconservative_power != 0)
+    if (!rec.energy_checked())
       energy += rec.nonconservative_power != 0
                     ? " (not a first integral here: non-conservative forces do work)"
                     : " (not a first integral of this system)";
@@ -156,10 +162,10 @@ int run_command(const RunOptions& opts) {
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
                           : std::string(),
                short_figure(rec.max_C), energy, margin, seconds_since(t0));
-    for (std::size_t k = 0; k < rec.invariants().size(); ++k)
-      if (rec.invariant_undefined[k] > 0)
+    for (const InvariantDrift<S>& inv : rec.invariants)
+      if (inv.undefined > 0)
         fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
-                   rec.invariants()[k].name, rec.invariant_undefined[k], rec.samples);
+                   inv.name, inv.undefined, rec.samples);
   };
   const InterruptGuard sigint;  // SIGINT stops the run at the next step
   try {

@@ -172,7 +172,7 @@ struct Figures {
 };
 
 /// Integrates one motion with f (check_motion, nhs/studies/verification.hpp;
-/// the Recorder writes the CSV as its record callback); folds its figures into
+/// the CsvRecorder writes the CSV as its record callback); folds its figures into
 /// fig and reports failures, the checks and the run itself (for
 /// summary.json). exact may be empty (no closed form). A run that fails
 /// before its first sample has no figures: it adds only its failure, so
@@ -194,7 +194,7 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     add_line(report.failures, what + ": " + msg);
   };
   const MotionReference<S> ref = motion_reference(st, sys, exact);
-  Recorder<S> rec(sys, ref.invariants, file.get(), exact);  // the CSV; the figures are check_motion's
+  CsvRecorder<S> rec(sys, ref.invariants, file.get(), exact);  // the CSV; the figures are check_motion's
   IntegrationOptions<S> io;
   io.t_end = t_end;
   io.dt_out = dt_out;

@@ -11,6 +11,7 @@
 #include "naive_reduced.ipp"
 #include "regularity.ipp"
 #include "second_kind.ipp"
+#include "semidefinite_mass.ipp"
 #include "singular_set.ipp"
 #include "udwadia_kalaba.ipp"
 #include "voronec.ipp"
@@ -18,6 +19,7 @@
 #define NHS_EQUATIONS_INSTANTIATE(EXTERN, S) \
   NHS_DERIVATIVES_INSTANTIATE(EXTERN, S)     \
   NHS_REGULARITY_INSTANTIATE(EXTERN, S)      \
+  NHS_SEMIDEFINITE_MASS_INSTANTIATE(EXTERN, S) \
   NHS_FIRST_KIND_INSTANTIATE(EXTERN, S)      \
   NHS_MAGGI_INSTANTIATE(EXTERN, S)           \
   NHS_GIBBS_APPELL_INSTANTIATE(EXTERN, S)    \

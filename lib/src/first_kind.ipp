@@ -13,9 +13,11 @@ FirstKindField<S> first_kind(const System<S>& sys, const Vec<S>& q, const Vec<S>
 
   const Inertia<S> I = inertia(sys, q, P.psi);
   const Vec<S> A = active_force(sys, q, P.psi);
-  factor_positive_definite<S>(I.g, "singular metric g", context);
 
   // 000 eq. 27: G zdot = psi_z^T (A - Gamma(psi, psi) - g (d_q psi) psi).
+  // Only G must be positive definite, never g: a g singular along
+  // directions that psi_z does not reach (massless parts whose motion the
+  // constraints fix) is allowed; g v = 0 with v = psi_z w makes G w = 0.
   const Mat<S> G = P.psi_z.transpose() * I.g * P.psi_z;
   const Vec<S> drift = P.psi_q * P.psi;  // (d_h psi^i) psi^h
   const Vec<S> Z = P.psi_z.transpose() * (A - I.gamma - I.g * drift);

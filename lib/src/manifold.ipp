@@ -2,13 +2,31 @@
 #include "nhs/format.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/semidefinite_mass.hpp"
 
 namespace nhs {
 
+namespace manifold_detail {
+
+// The metric of the projection, factored: g where it is positive definite
+// (as before), else projection_metric's g + s N (semidefinite_mass.hpp).
+template <class S>
+typename PositiveDefiniteFactor<S>::type projection_factor(const Mat<S>& g,
+                                                           const Context& context) {
+  try {
+    return factor_positive_definite<S>(g, "singular metric g", context);
+  } catch (const SingularState&) {
+  }
+  return factor_positive_definite<S>(projection_metric<S>(g, context), "singular metric g",
+                                     context);
+}
+
+}  // namespace manifold_detail
+
 template <class S>
 Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
-  const auto g = factor_positive_definite<S>(inertia(sys, q, qd).g, "singular metric g",
-                                             [&] { return state_context(q, qd); });
+  const auto g = manifold_detail::projection_factor<S>(inertia(sys, q, qd).g,
+                                                       [&] { return state_context(q, qd); });
   const S floor = S(1) + qd.squaredNorm();
   Vec<S> v = qd;
   for (int iteration = 0; iteration < 50; ++iteration) {

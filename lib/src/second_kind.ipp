@@ -12,7 +12,13 @@ SecondKindField<S> second_kind(const System<S>& sys, const Vec<S>& q, const Vec<
 
   const Inertia<S> I = inertia(sys, q, qd);
   const Vec<S> A = active_force(sys, q, qd);
-  const auto g = factor_positive_definite<S>(I.g, "singular metric g", [&] { return state_context(q, qd); });
+  // D needs g^-1 (001 Thm 8.1): a massless part is refused here, by name.
+  const auto g = factor_positive_definite<S>(I.g, "singular metric g", [&] {
+    return state_context(q, qd) +
+           " (the second kind inverts g; where [g; dC/dqdot] has full rank, udwadia-kalaba, "
+           "lagrange-multipliers and the formulations on C, first-kind, maggi and "
+           "gibbs-appell, apply)";
+  });
 
   const Vec<S> F = g.solve(A - I.gamma);                      // F^i
   const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));     // g^ij C^a_j, n x r

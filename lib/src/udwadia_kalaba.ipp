@@ -1,15 +1,53 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/semidefinite_mass.hpp"
 #include "nhs/udwadia_kalaba.hpp"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/SVD>
 
 namespace nhs {
+namespace udwadia_kalaba_detail {
+
+// The Udwadia-Kalaba equation with a positive definite mass matrix
+// M = V diag(mu) V^T (mu > 0): fills out's qddot, reaction, multipliers and
+// rank; a = M^{-1} Q and correction = M^{-1} Q_c are the two parts of qddot.
+template <class S>
+void solve(const Mat<S>& V, const Vec<S>& mu, const Vec<S>& Q, const Mat<S>& A, const Vec<S>& b,
+           UdwadiaKalabaField<S>& out, Vec<S>& a, Vec<S>& correction) {
+  const Eigen::Index n = V.rows(), r = A.rows();
+  // M^{+-1/2} = V diag(mu^{+-1/2}) V^T.
+  const Vec<S> root = mu.cwiseSqrt();
+  const Mat<S> M_half = V * root.asDiagonal() * V.transpose();
+  const Mat<S> M_inv_half = V * root.cwiseInverse().asDiagonal() * V.transpose();
+
+  a = M_inv_half * (M_inv_half * Q);  // M^{-1} Q, the unconstrained qddot
+  const Vec<S> y = b - A * a;         // b - A M^{-1} Q, r
+
+  Vec<S> w = Vec<S>::Zero(n);  // (A M^{-1/2})^+ y
+  if (r > 0) {
+    const Mat<S> B = A * M_inv_half;  // A M^{-1/2}, r x n
+    Eigen::JacobiSVD<Mat<S>> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
+    svd.setThreshold(regularity_tolerance<S>());
+    out.rank = static_cast<int>(svd.rank());
+    w = svd.solve(y);  // minimum-norm least squares: the pseudoinverse
+    if (out.rank == r) {
+      // A^T lambda = Q_c: lambda = (B B^T)^{-1} y = U Sigma^{-2} U^T y.
+      const Vec<S> s2 = svd.singularValues().cwiseAbs2();
+      out.multipliers = svd.matrixU() * (svd.matrixU().transpose() * y).cwiseQuotient(s2);
+    }
+  }
+  correction = M_inv_half * w;  // M^{-1} Q_c
+  out.reaction = M_half * w;    // Q_c
+  out.qddot = a + correction;   // M^{-1} (Q + Q_c)
+}
+
+}  // namespace udwadia_kalaba_detail
 
 template <class S>
-UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd,
+                                     UdwadiaKalabaMass mass) {
   const Eigen::Index n = sys.n, r = sys.r;
   const ConstraintJacobians<S> J = constraint_jacobians(sys, q, qd);
   const Inertia<S> I = inertia(sys, q, qd);
@@ -24,38 +62,26 @@ UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, cons
   require_finite(Q, "the force Q = A - Gamma", context);
   require_finite(A, "dC/dqdot", context);
   require_finite(b, "b = -(dC/dq) qdot", context);
-  // M = V diag(mu) V^T, positive definite; M^{+-1/2} = V diag(mu^{+-1/2}) V^T.
+  // M = V diag(mu) V^T.
   const Eigen::SelfAdjointEigenSolver<Mat<S>> eig(M);
   const Vec<S> mu = eig.info() == Eigen::Success ? Vec<S>(eig.eigenvalues()) : Vec<S>();
-  if (mu.size() != n || n == 0 ||
-      !(mu[0] > regularity_tolerance<S>() * mu[n - 1]))
-    throw SingularState("singular metric g", "singular state: singular metric g (eigenvalues " +
-                                                 to_string<S>(mu) + ") " + state_context(q, qd));
-  const Mat<S>& V = eig.eigenvectors();
-  const Vec<S> root = mu.cwiseSqrt();
-  const Mat<S> M_half = V * root.asDiagonal() * V.transpose();
-  const Mat<S> M_inv_half = V * root.cwiseInverse().asDiagonal() * V.transpose();
-
-  const Vec<S> a = M_inv_half * (M_inv_half * Q);  // M^{-1} Q, the unconstrained qddot
-  const Vec<S> y = b - A * a;                      // b - A M^{-1} Q, r
+  const bool positive_definite =
+      mu.size() == n && n > 0 && mu[0] > regularity_tolerance<S>() * mu[n - 1];
 
   UdwadiaKalabaField<S> out;
-  Vec<S> w = Vec<S>::Zero(n);  // (A M^{-1/2})^+ y
-  if (r > 0) {
-    const Mat<S> B = A * M_inv_half;  // A M^{-1/2}, r x n
-    Eigen::JacobiSVD<Mat<S>> svd(B, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    svd.setThreshold(regularity_tolerance<S>());
-    out.rank = static_cast<int>(svd.rank());
-    w = svd.solve(y);  // minimum-norm least squares: the pseudoinverse
-    if (out.rank == r) {
-      // A^T lambda = Q_c: lambda = (B B^T)^{-1} y = U Sigma^{-2} U^T y.
-      const Vec<S> s2 = svd.singularValues().cwiseAbs2();
-      out.multipliers = svd.matrixU() * (svd.matrixU().transpose() * y).cwiseQuotient(s2);
-    }
+  Vec<S> a, correction;  // M^{-1} Q and M^{-1} Q_c (M_A and Q_b on the auxiliary path)
+  if (positive_definite && mass == UdwadiaKalabaMass::automatic) {
+    udwadia_kalaba_detail::solve<S>(eig.eigenvectors(), mu, Q, A, b, out, a, correction);
+  } else {
+    // 003 (semidefinite M): M_A qddot = Q_b + Q_c' with M_A = M + s A^+ A,
+    // Q_b = Q + s A^+ b (semidefinite_mass.hpp). Throws "singular metric g"
+    // when M is not positive semidefinite, "accelerations undetermined"
+    // when [M; A] has rank < n.
+    const AuxiliaryMass<S> aux = auxiliary_mass<S>(M, A, sys.info.coordinates, context);
+    const Vec<S> Q_b = Q + aux.scale * (aux.A_pinv * b);
+    udwadia_kalaba_detail::solve<S>(aux.V, aux.mu, Q_b, A, b, out, a, correction);
+    out.auxiliary = true;
   }
-  const Vec<S> correction = M_inv_half * w;  // M^{-1} Q_c
-  out.reaction = M_half * w;                 // Q_c
-  out.qddot = a + correction;                // M^{-1} (Q + Q_c)
 
   // A qddot = b must hold: otherwise b has a part outside the range of A.
   // Row k is compared with the size of its terms; qddot = a + M^{-1} Q_c

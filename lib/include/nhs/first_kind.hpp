@@ -25,8 +25,11 @@ struct FirstKindField {
 
 /// Evaluates Z at (q, z) (q: n, z: m). Throws NotApplicable when the system
 /// has no parametrization; SingularState when [psi^i_alpha] loses rank
-/// ("rank loss of dpsi/dz") or g or G is not positive definite ("singular
-/// metric g", "singular G = psi^T g psi").
+/// ("rank loss of dpsi/dz") or G is not positive definite ("singular G =
+/// psi^T g psi"). g itself may be singular (massless parts): where psi
+/// spans the kernel of dC/dqdot, G is positive definite exactly when
+/// [g; dC/dqdot] has full rank n, the condition under which
+/// udwadia_kalaba's M_A exists (semidefinite_mass.hpp).
 template <class S>
 FirstKindField<S> first_kind(const System<S>& sys, const Vec<S>& q, const Vec<S>& z);
 

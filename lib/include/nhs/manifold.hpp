@@ -20,8 +20,14 @@ S default_manifold_tolerance() {
 /// |C^a| <= 10 epsilon max(1 + |qdot|^2, sum_i |dC^a/dqdot^i qdot^i|) (the
 /// round-off level of C^a: its terms' size, which for the bipendulum's
 /// quadratic C grows with |q| |qdot|^2) or 50 iterations. q, qd: size n.
-/// Throws SingularState where dC/dqdot loses rank, InvalidState when
-/// Newton does not converge.
+/// Where g is only positive semidefinite (massless parts), g + s N
+/// replaces it: N projects onto g's null space, s is g's largest
+/// eigenvalue (projection_metric, semidefinite_mass.hpp), so the massless
+/// velocities are corrected by their least change; whether the
+/// accelerations are determined there is each formulation's check.
+/// Throws SingularState where dC/dqdot loses rank or g is not positive
+/// semidefinite ("singular metric g"), InvalidState when Newton does not
+/// converge.
 template <class S>
 Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 

@@ -136,6 +136,7 @@ struct MotionCheck {
   S t_last = S(0);            ///< time of the last one
   S max_C = S(0);             ///< max over samples and a of |C^a|
   S max_qdot2 = S(0);         ///< max |qdot|^2 (the scale of max_C)
+  S E0 = S(0);                ///< the energy at the first sample
   S energy_drift = S(0);      ///< max |E - E0|, E = T + V
   S energy_scale = S(0);      ///< max |T| + |V|
   bool energy_declared = true;  ///< MotionReference::energy_conserved
@@ -144,6 +145,11 @@ struct MotionCheck {
   S max_error = S(0);         ///< max-norm error over (q, qdot) against it
   S exact_scale = S(0);       ///< max-norm of its (q, qdot) over the samples
   std::vector<InvariantDrift<S>> invariants;  ///< one per MotionReference::invariants
+  /// The smallest margin to a singular set over the samples
+  /// (regularity_margins, nhs/singular_set.hpp) and its name; the name is
+  /// empty when the system defines none.
+  S min_margin = S(0);
+  std::string min_margin_name;
   IntegrationStats stats;
   /// Empty: the motion reached t_end. Else "integration failed after <N>
   /// samples: <what>" or "no sample recorded".
@@ -161,6 +167,31 @@ struct MotionCheck {
   S energy_bound(const S& b) const { return b * (S(1) + energy_scale); }
   S constraint_bound(const S& b) const { return b * (S(1) + max_qdot2); }
   S invariant_bound(std::size_t k, const S& b) const { return b * (S(1) + invariants[k].scale); }
+};
+
+/// The figures of a motion folded sample by sample (MotionCheck, without
+/// stats and failure): what check_motion reports and what `nhs run`
+/// summarises. sys must outlive it.
+template <class S>
+class MotionFigures {
+ public:
+  MotionFigures(const System<S>& sys, MotionReference<S> reference);
+  /// Folds sample s (q, qdot of size n): T + V, |C^a|, |qdot|^2, the
+  /// invariants (a non-finite value is counted as undefined, not folded),
+  /// the error against reference.exact, the power of the non-conservative
+  /// forces and the margins to the singular sets. Throws NonFiniteValue,
+  /// naming the quantity, the time and the state, when the energy, a
+  /// constraint residual or a margin is not finite; the sample is then not
+  /// folded.
+  void fold(const Sample<S>& s);
+  const MotionCheck<S>& figures() const { return m_; }
+  MotionCheck<S>& figures() { return m_; }
+
+ private:
+  const System<S>& sys_;
+  MotionReference<S> ref_;
+  MotionCheck<S> m_;
+  std::vector<std::optional<S>> invariant0_;  ///< each invariant's first finite value
 };
 
 /// Integrates the motion of sys from x0 with formulation f and options

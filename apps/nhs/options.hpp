@@ -1,0 +1,117 @@
+// The options of each `nhs` command as the user typed them (text, parsed in
+// the scalar type of the run), and the parsing of numbers, lists,
+// parameters and counts, with a UsageError (exit 2) naming the option.
+#pragma once
+
+#include "nhs/errors.hpp"
+#include "nhs/scalar.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs::cli {
+
+
+/// What `accel` and `run` share: the system, the formulation, the state.
+struct StateOptions {
+  std::string study;
+  std::string formulation = "second-kind";
+  std::string precision = "double";
+  std::vector<std::string> params;  ///< "name=value", repeated
+  std::string q, qdot;              ///< comma-separated; empty: the study's default state
+  std::string z;                    ///< with --q instead of --qdot: qdot = psi(q, z)
+  std::string manifold_tol;         ///< empty: default_manifold_tolerance<S>()
+  /// States whose margin to a singular set (singular_set.hpp) is <= this are
+  /// refused (exit 3); a run stops before reaching one. Empty: the command's
+  /// default (accel: 100 epsilon; run: 1e-6).
+  std::string singular_margin;
+  /// Evaluate the formulation's field by the study's generated code
+  /// (nhs/generated_formulation.hpp); second-kind, first-kind, gibbs-appell.
+  bool generated = false;
+  /// A system file's field by the library's formulation, not by its traced
+  /// field (the default for files: nhs/studies/system_file.hpp).
+  bool library = false;
+  /// A system file's traced field compiled at run time by the system's C++
+  /// compiler instead of interpreted (nhs/codegen/compile.hpp); double and
+  /// long double only.
+  bool compiled = false;
+};
+
+struct AccelOptions : StateOptions {};
+
+struct RunOptions : StateOptions {
+  std::string t_end = "10";
+  std::string dt_out = "0.1";
+  std::string rtol, atol;  ///< empty: IntegrationOptions<S> defaults
+  std::string stepper = "auto";
+  std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
+  std::string out;            ///< CSV file; empty: stdout
+  bool out_given = false;     ///< --out was given (an empty name is refused)
+  bool project = false;       ///< IntegrationOptions::project (--project)
+};
+
+struct VerifyOptions {
+  /// "all", a name or a comma-separated list. Default: the main job's
+  /// four precisions up to 50 digits (mp100 to t = 20 takes hours: its
+  /// skate run on the incline to t = 1.2 alone needs 567k RHS calls).
+  std::string precision = "double,long-double,float128,mp50";
+  std::string out_dir = "reports/latest";
+  int states = 50;
+  bool quick = false;
+  unsigned jobs = 0;  ///< worker threads for the runs; 0: the number of cores
+  /// `nhs check FILE`: the one system to verify (a system file or a study
+  /// id); empty: every built-in study (`nhs verify`). Random states at which
+  /// a formulation finds the state singular are then skipped and counted,
+  /// not failures (a file's random states are not designed regular).
+  std::string system;
+  /// `nhs check --no-report`: do not run scripts/check_report.py after
+  /// summary.md (run_check_report).
+  bool no_report = false;
+};
+
+/// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
+struct FindingsOptions {
+  std::string out_dir = "reports/latest";
+  bool quick = false;
+};
+
+
+/// A number of option `option` in S, exactly rounded (from_string<S>);
+/// UsageError naming the option and the value when malformed.
+template <class S>
+S parse_number(const std::string& option, const std::string& text) {
+  try {
+    return from_string<S>(text);
+  } catch (const MalformedNumber& e) {
+    throw UsageError(option + ": " + e.what());
+  }
+}
+
+/// "v1,v2,..." in S; UsageError naming the option and the bad item.
+template <class S>
+Vec<S> parse_vector(const std::string& option, const std::string& text) {
+  std::vector<S> values;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = text.find(',', start);
+    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (item.find_first_not_of(" \t") == std::string::npos)
+      throw UsageError(option + ": empty value in list '" + text + "'");
+    values.push_back(parse_number<S>(option, item));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  Vec<S> v(static_cast<Eigen::Index>(values.size()));
+  for (std::size_t i = 0; i < values.size(); ++i) v[static_cast<Eigen::Index>(i)] = values[i];
+  return v;
+}
+
+/// "name=value" items into pairs; UsageError for an item without '='.
+std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items);
+
+/// A positive count (e.g. --max-rhs-calls); UsageError otherwise.
+std::uint64_t parse_count(const std::string& option, const std::string& text);
+
+}  // namespace nhs::cli

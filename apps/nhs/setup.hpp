@@ -1,0 +1,179 @@
+// The set-up shared by `accel` and `run`: the study or system file, its
+// system at the given parameters, the formulation (library, generated,
+// traced or compiled field) and the admitted initial state.
+#pragma once
+
+#include "options.hpp"
+#include "text.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/errors.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/generated_formulation.hpp"
+#include "nhs/integrate.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/norms.hpp"
+#include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
+
+#include <memory>
+#include <string>
+
+namespace nhs::cli {
+
+/// The study, its system, the formulation (checked applicable) and the
+/// admitted initial state (given or default; qdot projected onto C).
+template <class S>
+struct Setup {
+  const Study<S>* study = nullptr;
+  System<S> sys;
+  const Formulation<S>* formulation = nullptr;
+  Vec<S> q, qdot;
+  /// The generated formulation behind `formulation` (--generated), else empty.
+  std::shared_ptr<const Formulation<S>> owned_formulation;
+};
+
+template <class S>
+Setup<S> make_setup(const StateOptions& o) {
+  Setup<S> s;
+  s.study = &find_study<S>(o.study);
+  s.formulation = &find_formulation<S>(o.formulation);
+  if (o.generated && o.library) throw UsageError("--generated and --library exclude each other");
+  if (o.compiled && (o.generated || o.library))
+    throw UsageError(std::string("--compiled and ") + (o.generated ? "--generated" : "--library") +
+                     " exclude each other");
+  // A file's formulation traced (trace_file_formulation) and evaluated by
+  // make(traced) in place of the library's, which stays behind it (its
+  // guards); NotApplicable leaves the library's to say why
+  // (require_applicable below); TracingError propagates.
+  const auto traceable = [&o] {
+    const auto& t = codegen::traceable_formulations();
+    return std::find(t.begin(), t.end(), o.formulation) != t.end();
+  };
+  const auto use_trace = [&](const auto& make) {
+    try {
+      const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
+      s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(make(traced));
+      s.formulation = s.owned_formulation.get();
+    } catch (const NotApplicable&) {
+    }
+  };
+  if (o.compiled) {
+    // A file's traced field compiled at run time, where asked for: every
+    // reason it cannot be is an error, not a silent fallback.
+    if (!is_system_file_name(o.study))
+      throw UsageError("--compiled compiles a system file's traced field; the built-in study '" + o.study +
+                       "' has its field compiled with nhs: use --generated");
+    if constexpr (!codegen::has_compiled_field<S>) {
+      throw UsageError("--compiled exists for the precisions double and long-double only, not '" +
+                       o.precision + "' (without --compiled, the traced field runs in every precision)");
+    } else {
+      if (!traceable())
+        throw UsageError("--compiled: formulation '" + o.formulation + "' has no traced field (traced: " +
+                         join(codegen::traceable_formulations()) + ")");
+      try {
+        use_trace([&](const codegen::TracedFormulation& t) {
+          return generated::make_compiled_formulation<S>(t, *s.formulation);
+        });
+      } catch (const codegen::TracingError& e) {
+        throw UsageError("--compiled: the " + o.formulation + " field of '" + o.study +
+                         "' cannot be traced (" + e.what() + "); run without --compiled (the library's formulation)");
+      }
+    }
+  } else if (o.generated) {
+    if (is_system_file_name(o.study))
+      throw UsageError("--generated: a system file has no build-time generated code; its traced field "
+                       "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
+                       "compiles it (double, long-double)");
+    s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_generated_formulation<S>(o.study, *s.formulation));
+    s.formulation = s.owned_formulation.get();
+  } else if (!o.library && is_system_file_name(o.study)) {
+    // A file's second-kind, first-kind and Gibbs-Appell fields run traced
+    // by default; the library's formulation stays behind them (guards) and
+    // where a field cannot be traced.
+    if (traceable()) {
+      try {
+        use_trace([&](const codegen::TracedFormulation& t) {
+          return generated::make_traced_formulation<S>(t, *s.formulation);
+        });
+      } catch (const codegen::TracingError&) {
+        // branches on the state (abs): the library's formulation runs
+      }
+    }
+  }
+  s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
+  s.formulation->require_applicable(s.sys);
+  if (!o.z.empty()) {
+    if (o.q.empty() || !o.qdot.empty())
+      throw UsageError("--z needs --q and replaces --qdot (qdot = psi(q, z))");
+    if (!s.sys.has_parametrization())
+      throw UsageError("study '" + s.sys.info.name +
+                       "' has no parametric representation psi(q, z): give --qdot");
+  } else if (o.q.empty() != o.qdot.empty()) {
+    throw UsageError("give --q with --qdot or --z, or neither (for the study's default state)");
+  }
+  // SingularState naming the first of the system's own singular sets
+  // (System::singular_margins) that (s.q, qd) is on: a margin of 0 or NaN
+  // (require_margins at threshold 0, without sigma_min(dC/dqdot), which is
+  // the admission's to judge).
+  const auto refuse_on_own_singular_set = [&s](const Vec<S>& qd, const std::string& velocity) {
+    if (!s.sys.singular_margins) return;
+    for (const Margin<S>& mg : s.sys.singular_margins(s.q, qd))
+      if (!(mg.value > 0))
+        throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
+                                              " = " + to_string(mg.value) + " at q = " + to_string(s.q) +
+                                              velocity + ")");
+  };
+  if (o.q.empty()) {
+    const State<S> st = s.study->default_state(s.sys);
+    s.q = st.q;
+    s.qdot = st.qdot;
+  } else {
+    s.q = parse_vector<S>("--q", o.q);
+    if (s.q.size() != s.sys.n)
+      throw UsageError("--q has " + count_of(s.q.size(), "value") + ", study '" +
+                       s.sys.info.name + "' has n = " + std::to_string(s.sys.n) + " (" +
+                       join(s.sys.info.coordinates) + ")");
+    if (o.z.empty()) {
+      s.qdot = parse_vector<S>("--qdot", o.qdot);
+    } else {
+      const Vec<S> z = parse_vector<S>("--z", o.z);
+      if (z.size() != s.sys.m)
+        throw UsageError("--z has " + count_of(z.size(), "value") + ", study '" +
+                         s.sys.info.name + "' has m = " + std::to_string(s.sys.m) + " (" +
+                         join(s.sys.info.quasi_velocities) + ")");
+      s.qdot.resize(s.sys.n);
+      s.sys.parametrization(s.q, z, s.qdot);
+      if (!s.qdot.allFinite()) {
+        // psi is singular at q: on one of the system's own singular sets
+        // (named; their margins taken at zero velocity, psi having none),
+        // or elsewhere; either way a singular state (exit 3).
+        refuse_on_own_singular_set(Vec<S>::Zero(s.sys.n), "; psi(q, z) = " + to_string(s.qdot));
+        throw SingularState("parametrization psi singular", "psi(q, z) is not finite: " + to_string(s.qdot) +
+                                                                " at q = " + to_string(s.q) + ", z = " + to_string(z));
+      }
+    }
+  }
+  // On one of the system's own singular sets (a margin of exactly 0): said
+  // by name here, before the admission's projection meets the singularity
+  // under another name (e.g. a singular metric g).
+  if (s.qdot.allFinite()) refuse_on_own_singular_set(s.qdot, ", qdot = " + to_string(s.qdot));
+  const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
+                                       : parse_number<S>("--manifold-tol", o.manifold_tol);
+  if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
+  s.qdot = admit_state(s.sys, s.q, s.qdot, tol);
+  return s;
+}
+
+/// The --singular-margin of o, or `fallback` when not given; UsageError
+/// when malformed or negative.
+template <class S>
+S singular_margin_option(const StateOptions& o, const S& fallback) {
+  if (o.singular_margin.empty()) return fallback;
+  const S margin = parse_number<S>("--singular-margin", o.singular_margin);
+  if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+  return margin;
+}
+
+}  // namespace nhs::cli
