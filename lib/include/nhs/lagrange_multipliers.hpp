@@ -34,7 +34,9 @@ struct LagrangeMultipliersField {
 /// the case when dC/dqdot has rank < r (redundant constraints, where
 /// second_kind fails too) or g is not positive definite on the kernel of
 /// dC/dqdot; a g that is singular only off that kernel leaves the matrix
-/// regular, and then this solves where second_kind reports "singular metric g".
+/// regular, and then this solves where second_kind reports "singular metric g"
+/// (e.g. a massless part whose motion the constraints fix: a positive
+/// semidefinite g with [g; dC/dqdot] of full rank, semidefinite_mass.hpp).
 template <class S>
 LagrangeMultipliersField<S> lagrange_multipliers(const System<S>& sys, const Vec<S>& q,
                                                  const Vec<S>& qd);

@@ -32,6 +32,11 @@
 // the skate's ydot = tan(theta) xdot at cos theta = 0): SingularState
 // "singular dependent block of dC/dqdot" (the reduced metric Gbar, which
 // grows like a^T a, then also degenerates: "singular reduced metric Gbar").
+// g itself is never inverted: only Gbar = P^T g P must be positive
+// definite, so a massless coordinate whose velocity the constraints fix
+// (g singular, [g; dC/dqdot] of full rank: semidefinite_mass.hpp) is
+// allowed, as in the first kind; where the constraints leave it free, Gbar
+// is singular and the state is refused by that name.
 // Near that set the accuracy degrades with the size of a: for the skate the
 // relative difference from the second kind was measured at ~6e-16/|cos theta|
 // in double (1e-12 is exceeded for |cos theta| < ~5e-4).
