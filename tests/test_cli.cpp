@@ -492,17 +492,22 @@ TEST_F(Cli, RunProjectKeepsTheMotionOnC) {
 TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
   // --generated evaluates the field by the study's generated code: the same
   // run (same steps, the same CSV rows to rounding), named in the summary;
-  // refused where there is no generated code; in every precision.
+  // refused where there is no generated code; in every precision. It is
+  // run's default where the study has it; --library selects the library's.
   for (const char* formulation : {"second-kind", "first-kind"}) {
     const std::vector<std::string> args = {"run", "coaxial-discs", "--formulation", formulation,
                                            "--t-end", "5", "--dt-out", "1", "--rtol", "1e-12"};
-    const Result lib = nhs(args);
-    std::vector<std::string> gargs = args;
+    std::vector<std::string> largs = args, gargs = args;
+    largs.push_back("--library");
     gargs.push_back("--generated");
-    const Result gen = nhs(gargs);
+    const Result lib = nhs(largs), gen = nhs(gargs), dflt = nhs(args);
     ASSERT_EQ(lib.code, 0) << lib.err;
     ASSERT_EQ(gen.code, 0) << gen.err;
+    ASSERT_EQ(dflt.code, 0) << dflt.err;
     EXPECT_NE(gen.err.find(std::string(formulation) + " (generated)"), std::string::npos) << gen.err;
+    EXPECT_NE(dflt.err.find(std::string(formulation) + " (generated)"), std::string::npos) << dflt.err;
+    EXPECT_EQ(lib.err.find("(generated)"), std::string::npos) << lib.err;
+    EXPECT_EQ(dflt.out, gen.out);
     const auto a = lines(lib.out), b = lines(gen.out);
     ASSERT_EQ(a.size(), b.size());
     ASSERT_GE(a.size(), 7u);

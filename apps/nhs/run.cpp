@@ -62,11 +62,24 @@ struct FileCloser {
   }
 };
 
+/// `nhs run`'s field: a built-in study's generated code where it has one
+/// for the formulation (the fastest verified path: test_generated holds it
+/// to the library's formulation, which stays behind its guards), unless
+/// --library or --compiled say otherwise. System files run their traced
+/// field by default (make_setup).
+template <class S>
+RunOptions with_default_field(RunOptions o) {
+  if (!o.generated && !o.library && !o.compiled && !is_system_file_name(o.study) &&
+      generated::find_generated<S>(o.study, o.formulation) != nullptr)
+    o.generated = true;
+  return o;
+}
+
 }  // namespace
 
 template <class S>
 int run_command(const RunOptions& opts) {
-  const Setup<S> s = make_setup<S>(opts);
+  const Setup<S> s = make_setup<S>(with_default_field<S>(opts));
 
   IntegrationOptions<S> io;
   io.t_end = parse_number<S>("--t-end", opts.t_end);
