@@ -159,6 +159,26 @@ class LogLines:
         return floor
 
 
+def bench_json(rep, name, hint, absent=None):
+    """reports/bench/<name> read as JSON, or None where it is missing: then
+    "bench/<name> (<hint>)" is added to rep.missing and `absent`, when
+    given, written in the report in place of the section."""
+    path = os.path.join(rep.reports, "bench", name)
+    if not os.path.exists(path):
+        rep.missing.append(f"bench/{name} ({hint})")
+        if absent is not None:
+            rep.md(absent)
+        return None
+    return read_json(path)
+
+
+def formulation_colors(runs):
+    """The formulations of `runs` (dicts with "formulation"), sorted, and one
+    tab10 colour for each, in that order."""
+    forms = sorted({r["formulation"] for r in runs})
+    return forms, {f: plt.cm.tab10(i % 10) for i, f in enumerate(forms)}
+
+
 def verify_command(verify_dir):
     path = os.path.join(verify_dir, "summary.md")
     if not os.path.exists(path):
@@ -538,12 +558,9 @@ def section_bipendulum(rep):
 
 
 def section_drift(rep):
-    path = os.path.join(rep.reports, "bench", "drift.json")
-    if not os.path.exists(path):
-        rep.missing.append("bench/drift.json (run `./build/bench/drift --quick`)")
-        rep.md("No drift measurements.")
+    d = bench_json(rep, "drift.json", "run `./build/bench/drift --quick`", "No drift measurements.")
+    if d is None:
         return
-    d = read_json(path)
     runs = d.get("runs", [])
     cmd = d.get("command", "drift")
     rep.md(f"`{cmd}` ({d.get('generated', '?')}): each study's default state, double, "
@@ -577,8 +594,7 @@ def section_drift(rep):
     for study, rs in sorted(by_study.items()):
         fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(13, 4))
         ll1, ll2 = LogLines(ax1), LogLines(ax2)
-        forms = sorted({r["formulation"] for r in rs})
-        colors = {f: plt.cm.tab10(i % 10) for i, f in enumerate(forms)}
+        _, colors = formulation_colors(rs)
         for r in sorted(rs, key=lambda r: (r["formulation"], r["project"])):
             s = r.get("series", {})
             if not s.get("t"):
@@ -606,12 +622,10 @@ def section_drift(rep):
 
 
 def section_work_precision(rep):
-    path = os.path.join(rep.reports, "bench", "work_precision.json")
-    if not os.path.exists(path):
-        rep.missing.append("bench/work_precision.json (run `./build/bench/work_precision --quick`)")
-        rep.md("No work-precision measurements.")
+    d = bench_json(rep, "work_precision.json", "run `./build/bench/work_precision --quick`",
+                   "No work-precision measurements.")
+    if d is None:
         return
-    d = read_json(path)
     runs = d.get("runs", [])
     cmd = d.get("command", "work_precision")
     rep.md(f"`{cmd}` ({d.get('generated', '?')}): error = {d.get('error')}; {d.get('tolerance')}; "
@@ -624,8 +638,7 @@ def section_work_precision(rep):
     for (study, motion), rs in sorted(groups.items()):
         for xkey, xlabel, tag in (("rhs_calls", "RHS evaluations", "rhs"), ("wall_s", "wall time [s]", "wall")):
             fig, axes = plt.subplots(1, 3, figsize=(15, 4), sharey=True)
-            forms = sorted({r["formulation"] for r in rs})
-            colors = {f: plt.cm.tab10(i % 10) for i, f in enumerate(forms)}
+            forms, colors = formulation_colors(rs)
             precs = sorted({r["precision"] for r in rs})
             for ax, stp in zip(axes, steppers):
                 for f in forms:
@@ -768,13 +781,12 @@ def section_file_field(rep):
     """A system file's traced field (codegen::Interpreter) against the
     build-time generated code of the same study: reports/bench/file_field.json
     (bench/bench_file_field.cpp)."""
-    path = os.path.join(rep.reports, "bench", "file_field.json")
-    if not os.path.exists(path):
-        rep.missing.append("bench/file_field.json (`./build/bench/bench/bench_file_field "
-                           "--benchmark_out=reports/bench/file_field.json`)")
+    d = bench_json(rep, "file_field.json", "`./build/bench/bench/bench_file_field "
+                   "--benchmark_out=reports/bench/file_field.json`")
+    if d is None:
         return
     times, ops, load = {}, {}, {}
-    for b in gbench_rows(read_json(path)):
+    for b in gbench_rows(d):
         parts = b["name"].split("/")
         if "error_occurred" in b:
             continue
