@@ -15,6 +15,7 @@ std::string_view stepper_name(Stepper s) {
     case Stepper::automatic: return "auto";
     case Stepper::dopri5: return "dopri5";
     case Stepper::fehlberg78: return "fehlberg78";
+    case Stepper::verner87: return "verner87";
     case Stepper::bulirsch_stoer: return "bulirsch-stoer";
   }
   return "?";

@@ -4,6 +4,7 @@
 #include "odeint/bulirsch_stoer_dense_out.hpp"
 #include "odeint/bulirsch_stoer_kmax.hpp"
 #include "detail/fehlberg78_step_doubling.hpp"
+#include "detail/verner87.hpp"
 
 #include <boost/numeric/odeint.hpp>
 
@@ -518,6 +519,16 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
       // vanishes on uniform motions).
       detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
+      run_controlled<S>(s, x, dt0, loop);
+      break;
+    }
+    case Stepper::verner87: {
+      // Verner 8(7), exact rational coefficients (detail/verner87.hpp), under
+      // Odeint's controlled_runge_kutta (error checker and step adjuster).
+      using Verner = detail::Verner87<OdeState<S>, S>;
+      odeint::controlled_runge_kutta<Verner> s(
+          odeint::default_error_checker<S, typename Verner::algebra_type,
+                                        typename Verner::operations_type>(opts.atol, opts.rtol));
       run_controlled<S>(s, x, dt0, loop);
       break;
     }

@@ -18,19 +18,23 @@ namespace nhs {
 ///   fehlberg78     Runge-Kutta-Fehlberg 7(8) under step-doubling error
 ///                  control (lib/src/detail/fehlberg78_step_doubling.hpp:
 ///                  Fehlberg's own estimate vanishes on uniform motions)
+///   verner87       Verner's "most efficient" 8(7) pair (Numer. Algorithms
+///                  53 (2010) 383), exact rational coefficients in every
+///                  scalar, Odeint's controlled generic Runge-Kutta
+///                  (lib/src/detail/verner87.hpp)
 ///   bulirsch_stoer Gragg-Bulirsch-Stoer: up to 33 digits (float128)
 ///                  Odeint's with dense output; above, a controlled variant
 ///                  with 16 extrapolation columns (mp50) or 20 (mp100)
 ///                  (third_party/odeint/, docs/numerics.md "Steppers")
-enum class Stepper { automatic, dopri5, fehlberg78, bulirsch_stoer };
+enum class Stepper { automatic, dopri5, fehlberg78, verner87, bulirsch_stoer };
 
 /// The concrete steppers (every value but automatic), in the order the CLI
 /// lists them.
-inline constexpr Stepper kSteppers[] = {Stepper::dopri5, Stepper::fehlberg78,
+inline constexpr Stepper kSteppers[] = {Stepper::dopri5, Stepper::fehlberg78, Stepper::verner87,
                                         Stepper::bulirsch_stoer};
 
 /// The stepper's name as the CLI and the outputs write it: "auto",
-/// "dopri5", "fehlberg78", "bulirsch-stoer".
+/// "dopri5", "fehlberg78", "verner87", "bulirsch-stoer".
 std::string_view stepper_name(Stepper s);
 
 /// The names of kSteppers (without "auto").
@@ -67,15 +71,16 @@ constexpr Stepper resolved_stepper(Stepper s) {
 /// double at 1e-14 and long double at 1e-17), and for the fixed-order
 /// steppers the tolerance tau at which tau^(-1/p) reaches 10^6 steps per
 /// unit time on a motion of size 1: 1e-30 for dopri5 (p = 5), 1e-48 for
-/// fehlberg78 (p = 8). Bulirsch-Stoer raises its order with the tolerance:
-/// only the round-off bound. automatic: that of default_stepper<S>().
+/// fehlberg78 and verner87 (p = 8). Bulirsch-Stoer raises its order with
+/// the tolerance: only the round-off bound. automatic: that of default_stepper<S>().
 template <class S>
 S minimum_tolerance(Stepper s) {
   const S round_off = S(10) * epsilon<S>();
   using std::max;
   switch (resolved_stepper<S>(s)) {
     case Stepper::dopri5: return max(round_off, power_of_ten<S>(-30));
-    case Stepper::fehlberg78: return max(round_off, power_of_ten<S>(-48));
+    case Stepper::fehlberg78:
+    case Stepper::verner87: return max(round_off, power_of_ten<S>(-48));
     default: return round_off;
   }
 }
