@@ -122,8 +122,9 @@ def kane_system(study):
     return q, u, params, km
 
 
-def lambdified(study):
-    """(f_solve, f_explicit, u order, q, u, params): qddot from (q, u, p)."""
+def symbolic_field(study):
+    """(qs, us, params, M, F, perm): KanesMethod's M u' = F in plain symbols q0.., v0.. (u = qdot)
+    and the parameters (docs/studies.md order); u'[perm] is qddot in q's order."""
     q, u, params, km = kane_system(study)
     qs = sm.symbols("q0:%d" % len(q))
     us = sm.symbols("v0:%d" % len(u))
@@ -139,9 +140,15 @@ def lambdified(study):
         # leaves u'(t) inside the mass matrix and forcing: no explicit ODE.
         raise NotImplementedError("KanesMethod (velocity constraints must be linear in u) left "
                                   "u'(t) in its mass matrix/forcing: " + ", ".join(leftover))
+    perm = [order.index(ui) for ui in u]
+    return qs, us, params, M, F, perm
+
+
+def lambdified(study):
+    """(f_solve, f_explicit): qddot from (q, u, p)."""
+    qs, us, params, M, F, perm = symbolic_field(study)
     fM = sm.lambdify([qs, us, params], M, modules="numpy", cse=True)
     fF = sm.lambdify([qs, us, params], F, modules="numpy", cse=True)
-    perm = [order.index(ui) for ui in u]
 
     def solve(qv, uv, pv):
         ud = np.linalg.solve(fM(qv, uv, pv), fF(qv, uv, pv)).ravel()
