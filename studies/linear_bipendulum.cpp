@@ -167,17 +167,8 @@ Study<S> linear_bipendulum_study() {
   };
   st.invariants = [](const System<S>& sys) {
     const S mass1 = sys.parameter("m1"), mass2 = sys.parameter("m2"), gr = sys.parameter("g");
-    std::vector<Invariant<S>> inv;
-    inv.push_back({"E1",
-                   [=](const Vec<S>& q, const Vec<S>& qd) {
-                     return mass1 * (qd[0] * qd[0] + qd[1] * qd[1]) / S(2) - mass1 * gr * q[0];
-                   },
-                   true});
-    inv.push_back({"E2",
-                   [=](const Vec<S>& q, const Vec<S>& qd) {
-                     return mass2 * (qd[2] * qd[2] + qd[3] * qd[3]) / S(2) - mass2 * gr * q[2];
-                   },
-                   true});
+    std::vector<Invariant<S>> inv{incline_point_energy<S>("E1", mass1, gr, 0),
+                                  incline_point_energy<S>("E2", mass2, gr, 1)};
     inv.push_back({"y0_dot", [](const Vec<S>&, const Vec<S>& qd) { return qd[4]; }, true});
     return inv;
   };

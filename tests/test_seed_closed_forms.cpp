@@ -89,6 +89,32 @@ void expect_forces(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, cons
       << sys.info.name << ": hand-written A differs from active_force";
 }
 
+// One random case of the tests below: the system of `st` for the parameters
+// p, with, on odd k, a random constant force on top of its own
+// (maybe_add_random_force), a state x = draw(sys, rng), the closed form's
+// parameters P = Params::from(p) and its hand-written forces
+// A = forces(P, x.q, x.qd) plus that random force, checked against the
+// system's (expect_forces). The generator is drawn in that order.
+template <class S, class Params>
+struct SeedCase {
+  std::vector<S> p;
+  System<S> sys;
+  ChartState<S> x;
+  Params P;
+  Vec<S> A;
+};
+template <class Params, class S, class Forces, class Draw>
+SeedCase<S, Params> random_seed_case(const Study<S>& st, std::vector<S> p, int k,
+                                     std::mt19937_64& rng, Forces&& forces, Draw&& draw) {
+  System<S> sys = st.build(p);
+  const Vec<S> extra = maybe_add_random_force(sys, k, rng);
+  const ChartState<S> x = draw(sys, rng);
+  const Params P = Params::from(p);
+  const Vec<S> A = Vec<S>(forces(P, x.q, x.qd)) + extra;
+  expect_forces(sys, x.q, x.qd, A);
+  return {std::move(p), std::move(sys), x, P, A};
+}
+
 // ----------------------------------------------------------------------------
 // 001 §9.1, the skate. q = (x, y, theta), z = (z1, z2) with
 // xd = z1 cos theta, yd = z1 sin theta, thetad = z2. Incline: A = (m g, 0, 0).
@@ -103,13 +129,9 @@ TYPED_TEST(SeedClosedForms, Skate_9_1_BothMethods) {
   std::mt19937_64 rng(9001);
   const Study<S>& st = find_study<S>("skate");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = randomized_parameters(st, rng);
-    const auto P = closed_form::SkateParameters<S>::from(p);
-    System<S> sys = st.build(p);
-    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-    const ChartState<S> x = random_chart_state(sys, rng);
-    const Vec<S> A = Vec<S>(closed_form::skate_forces<S>(P, x.q, x.qd)) + extra;
-    expect_forces(sys, x.q, x.qd, A);
+    const auto [p, sys, x, P, A] = random_seed_case<closed_form::SkateParameters<S>>(
+        st, randomized_parameters(st, rng), k, rng, closed_form::skate_forces<S>,
+        random_chart_state<S>);
 
     const Vec<S> zdot = closed_form::skate_zdot<S>(P, x.q, x.z, A);
     EXPECT_LE(relative_difference<S>(first_kind(sys, x.q, x.z).zdot, zdot), Tolerance<S>::cross)
@@ -140,16 +162,12 @@ TYPED_TEST(SeedClosedForms, RollingDisc_9_5_to_9_8) {
   std::mt19937_64 rng(9002);
   const Study<S>& st = find_study<S>("rolling-disc");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = randomized_parameters(st, rng);
+    const auto [p, sys, x, P, A] = random_seed_case<closed_form::RollingDiscParameters<S>>(
+        st, randomized_parameters(st, rng), k, rng, closed_form::rolling_disc_forces<S>,
+        random_chart_state<S>);
     const S m = p[0], R = p[1], Ath = p[2], B = p[3];
-    System<S> sys = st.build(p);
-    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-    const ChartState<S> x = random_chart_state(sys, rng);
     const S c = cos(x.q[3]), s = sin(x.q[3]);
     const S thd = x.qd[2], psd = x.qd[3];
-    const auto P = closed_form::RollingDiscParameters<S>::from(p);
-    const Vec<S> A = Vec<S>(closed_form::rolling_disc_forces<S>(P, x.q, x.qd)) + extra;
-    expect_forces(sys, x.q, x.qd, A);
     const S M = m * R * R + Ath;
     const S W = A[0] * R * c + A[1] * R * s + A[2];
 
@@ -197,16 +215,12 @@ TYPED_TEST(SeedClosedForms, CoaxialDiscs_9_3_Corrected) {
   std::mt19937_64 rng(9003);
   const Study<S>& st = find_study<S>("coaxial-discs");
   for (int k = 0; k < kStates; ++k) {
-    const std::vector<S> p = randomized_parameters(st, rng);
+    const auto [p, sys, x, Pc, A] = random_seed_case<closed_form::CoaxialDiscsParameters<S>>(
+        st, randomized_parameters(st, rng), k, rng, closed_form::coaxial_discs_forces<S>,
+        random_chart_state<S>);
     const S m = p[0], R = p[1], Ath = p[2], B = p[3], a = p[4], g = p[5];
-    System<S> sys = st.build(p);
-    const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-    const ChartState<S> x = random_chart_state(sys, rng);
     const S c = cos(x.q[4]), s = sin(x.q[4]);
     const S psd = x.qd[4];
-    const auto Pc = closed_form::CoaxialDiscsParameters<S>::from(p);
-    const Vec<S> A = Vec<S>(closed_form::coaxial_discs_forces<S>(Pc, x.q, x.qd)) + extra;
-    expect_forces(sys, x.q, x.qd, A);
 
     // The metric (corrected g15, g25) and the printed Lagrange equations.
     Mat<S> gm = Mat<S>::Zero(5, 5);
@@ -281,30 +295,18 @@ ChartState<S> random_parallel_state(const System<S>& sys, std::mt19937_64& rng) 
   }
 }
 
-// One random case of the parallel-points tests below: randomized parameters
-// (m2 = m1 when equal_masses), the study's forces plus, on odd k, a random
-// constant force (maybe_add_random_force; A checked against the system's),
-// and a chart state away from the zero section.
+// One random case of the parallel-points tests below (random_seed_case):
+// randomized parameters (m2 = m1 when equal_masses), the study's forces and
+// a chart state away from the zero section.
 template <class S>
-struct ParallelCase {
-  std::vector<S> p;
-  System<S> sys;
-  ChartState<S> x;
-  closed_form::ParallelPointsParameters<S> P;
-  Vec<S> A;
-};
+using ParallelCase = SeedCase<S, closed_form::ParallelPointsParameters<S>>;
 template <class S>
 ParallelCase<S> random_parallel_case(const Study<S>& st, int k, bool equal_masses,
                                      std::mt19937_64& rng) {
   std::vector<S> p = randomized_parameters(st, rng);
   if (equal_masses) p[1] = p[0];
-  System<S> sys = st.build(p);
-  const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-  const ChartState<S> x = random_parallel_state(sys, rng);
-  const auto P = closed_form::ParallelPointsParameters<S>::from(p);
-  const Vec<S> A = Vec<S>(closed_form::parallel_points_forces<S>(P, x.q, x.qd)) + extra;
-  expect_forces(sys, x.q, x.qd, A);
-  return {p, std::move(sys), x, P, A};
+  return random_seed_case<closed_form::ParallelPointsParameters<S>>(
+      st, std::move(p), k, rng, closed_form::parallel_points_forces<S>, random_parallel_state<S>);
 }
 
 // Calls body(case, k, equal_masses) for k = 0 .. kStates - 1, each with
@@ -432,13 +434,12 @@ TYPED_TEST(SeedClosedForms, Bipendulum_80_to_82_and_91_92) {
       std::vector<S> p = randomized_parameters(st, rng);  // (m1, m2, g, k), all nonzero
       if (equal_masses) p[1] = p[0];
       if (k % 2 == 0) p[3] = S(0);  // the incline alone on even states
-      System<S> sys = st.build(p);
-      const Vec<S> extra = maybe_add_random_force(sys, k, rng);
-      const State<S> s0 = st.random_state(sys, rng);
-      const ChartState<S> x{s0.q, Vec<S>(), s0.qdot};
-      const auto P = closed_form::BipendulumParameters<S>::from(p);
-      const Vec<S> A = Vec<S>(closed_form::bipendulum_forces<S>(P, x.q, x.qd)) + extra;
-      expect_forces(sys, x.q, x.qd, A);
+      const auto [params, sys, x, P, A] = random_seed_case<closed_form::BipendulumParameters<S>>(
+          st, std::move(p), k, rng, closed_form::bipendulum_forces<S>,
+          [&st](const System<S>& s, std::mt19937_64& r) {
+            const State<S> s0 = st.random_state(s, r);
+            return ChartState<S>{s0.q, Vec<S>(), s0.qdot};
+          });
       const Vec<S> D = closed_form::bipendulum_qddot<S>(P, x.q, x.qd, A);
       EXPECT_LE(relative_difference<S>(second_kind(sys, x.q, x.qd).qddot, D), Tolerance<S>::cross)
           << "(80)-(82) against second kind, state " << k;

@@ -646,6 +646,13 @@ nlohmann::ordered_json summary_json(const Report& report, const VerifyOptions& o
     return report.rows.size();
   };
   const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  // A record of a row, check or run: its key (study, formulation,
+  // precision), then the entries of `rest` in their order.
+  const auto keyed = [](const auto& r, const json& rest) {
+    json e = {{"study", r.study}, {"formulation", r.formulation}, {"precision", r.precision}};
+    for (const auto& [k, v] : rest.items()) e[k] = v;
+    return e;
+  };
   json j;
   j["tool"] = "nhs";
   j["command"] = command;
@@ -656,35 +663,34 @@ nlohmann::ordered_json summary_json(const Report& report, const VerifyOptions& o
   j["settings"] = report.settings_json;
   json rows = json::array();
   for (const Row& r : report.rows)
-    rows.push_back({{"study", r.study},
-                    {"formulation", r.formulation},
-                    {"precision", r.precision},
-                    {"qddot_disagreement", r.cross},
-                    {"reaction_disagreement", r.reaction},
-                    {"error_vs_exact", r.analytic},
-                    {"energy_drift", r.energy},
-                    {"max_C", r.constraint},
-                    {"invariant_drift", r.invariants},
-                    {"seconds", r.seconds},
-                    {"negative_control", !r.control.empty()},
-                    {"result", !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"},
-                    {"pass", r.pass}});
+    rows.push_back(keyed(r, {{"qddot_disagreement", r.cross},
+                             {"reaction_disagreement", r.reaction},
+                             {"error_vs_exact", r.analytic},
+                             {"energy_drift", r.energy},
+                             {"max_C", r.constraint},
+                             {"invariant_drift", r.invariants},
+                             {"seconds", r.seconds},
+                             {"negative_control", !r.control.empty()},
+                             {"result", !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"},
+                             {"pass", r.pass}}));
   j["rows"] = rows;
-  std::vector<Check> sorted_checks = report.checks;
-  std::stable_sort(sorted_checks.begin(), sorted_checks.end(), [&](const Check& a, const Check& b) {
-    return row_index(a.study, a.formulation, a.precision) < row_index(b.study, b.formulation, b.precision);
-  });
-  std::vector<RunRecord> sorted_runs = report.runs;
-  std::stable_sort(sorted_runs.begin(), sorted_runs.end(), [&](const RunRecord& a, const RunRecord& b) {
-    return row_index(a.study, a.formulation, a.precision) < row_index(b.study, b.formulation, b.precision);
-  });
+  // A copy of v (checks or runs) in the order of their rows, stably.
+  const auto in_row_order = [&](auto v) {
+    std::stable_sort(v.begin(), v.end(), [&](const auto& a, const auto& b) {
+      return row_index(a.study, a.formulation, a.precision) < row_index(b.study, b.formulation, b.precision);
+    });
+    return v;
+  };
+  const std::vector<Check> sorted_checks = in_row_order(report.checks);
+  const std::vector<RunRecord> sorted_runs = in_row_order(report.runs);
   json checks = json::array();
   for (const Check& c : sorted_checks) {
-    json e = {{"study", c.study},         {"formulation", c.formulation},
-              {"precision", c.precision}, {"run", c.run},
-              {"kind", c.kind},           {"value", num(c.value)},
-              {"tolerance", num(c.tolerance)}, {"pass", c.pass},
-              {"counts", c.counts}};
+    json e = keyed(c, {{"run", c.run},
+                       {"kind", c.kind},
+                       {"value", num(c.value)},
+                       {"tolerance", num(c.tolerance)},
+                       {"pass", c.pass},
+                       {"counts", c.counts}});
     if (!c.invariant.empty()) e["invariant"] = c.invariant;
     if (!c.detail.empty()) e["detail"] = c.detail;
     checks.push_back(e);
@@ -692,24 +698,21 @@ nlohmann::ordered_json summary_json(const Report& report, const VerifyOptions& o
   j["checks"] = checks;
   json runs = json::array();
   for (const RunRecord& r : sorted_runs)
-    runs.push_back({{"study", r.study},
-                    {"formulation", r.formulation},
-                    {"precision", r.precision},
-                    {"run", r.run},
-                    {"csv", r.csv},
-                    {"exact", r.exact},
-                    {"energy_checked", r.energy_checked},
-                    {"completed", r.failure.empty()},
-                    {"failure", r.failure},
-                    {"samples", r.samples},
-                    {"t_end", num(r.t_end)},
-                    {"t_last", num(r.t_last)},
-                    {"columns",
-                     {{"coordinates", r.coordinates},
-                      {"constraints", r.constraint_columns},
-                      {"invariants", r.invariant_columns},
-                      {"invariants_conserved", r.invariant_conserved},
-                      {"margins", r.margin_columns}}}});
+    runs.push_back(keyed(r, {{"run", r.run},
+                             {"csv", r.csv},
+                             {"exact", r.exact},
+                             {"energy_checked", r.energy_checked},
+                             {"completed", r.failure.empty()},
+                             {"failure", r.failure},
+                             {"samples", r.samples},
+                             {"t_end", num(r.t_end)},
+                             {"t_last", num(r.t_last)},
+                             {"columns",
+                              {{"coordinates", r.coordinates},
+                               {"constraints", r.constraint_columns},
+                               {"invariants", r.invariant_columns},
+                               {"invariants_conserved", r.invariant_conserved},
+                               {"margins", r.margin_columns}}}}));
   j["runs"] = runs;
   json digits = json::array();
   std::vector<std::string> studies;

@@ -10,6 +10,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nhs {
@@ -79,6 +80,21 @@ struct Study {
     return !conserves_energy || conserves_energy(sys);
   }
 };
+
+/// The separate energy E = m/2 |v|^2 - m g x of a point of mass m in the
+/// plane on the incline g along +x, with position (q[2k], q[2k+1]) and
+/// velocity (qd[2k], qd[2k+1]): a conserved invariant named `name` (where
+/// the point's reaction is normal to its velocity, as in parallel-points and
+/// linear-bipendulum).
+template <class S>
+Invariant<S> incline_point_energy(std::string name, const S& mass, const S& g, int k) {
+  return {std::move(name),
+          [=](const Vec<S>& q, const Vec<S>& qd) {
+            return mass * (qd[2 * k] * qd[2 * k] + qd[2 * k + 1] * qd[2 * k + 1]) / S(2) -
+                   mass * g * q[2 * k];
+          },
+          true};
+}
 
 /// All built-in studies, in the order of docs/studies.md.
 template <class S>
