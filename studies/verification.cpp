@@ -149,6 +149,10 @@ void MotionFigures<S>::fold(const Sample<S>& s) {
     sys_.nonconservative_force(s.q, s.qdot, F);
     m.nonconservative_power = max(m.nonconservative_power, abs(S(F.dot(s.qdot))));
   }
+  if (sys_.nonideal_constraint_force) {  // a non-ideal constraint's power C . qdot
+    const Vec<S> C = nonideal_constraint_force(sys_, s.q, s.qdot);
+    m.nonconservative_power = max(m.nonconservative_power, abs(S(C.dot(s.qdot))));
+  }
   for (const Margin<S>& mg : margins)
     if (m.min_margin_name.empty() || !(mg.value >= m.min_margin)) {
       m.min_margin = mg.value;

@@ -1,8 +1,10 @@
 // `nhs accel`: the accelerations at a state, with the multipliers and the
-// reaction where the formulation defines them, as one JSON object whose
-// numbers are decimal strings in the full precision of the scalar type.
+// reaction where the formulation defines them, and Gauss's Z at the answer
+// (nhs/gauss.hpp), as one JSON object whose numbers are decimal strings in
+// the full precision of the scalar type.
 #include "cli.hpp"
 
+#include "nhs/gauss.hpp"
 #include "nhs/regularity.hpp"
 
 #include <nlohmann/json.hpp>
@@ -32,6 +34,10 @@ int accel_command(const AccelOptions& opts) {
   require_finite(acc.qddot, "qddot", context);
   if (acc.multipliers) require_finite(*acc.multipliers, "the multipliers", context);
   if (acc.reaction) require_finite(*acc.reaction, "the reaction", context);
+  // Gauss's Z at the formulation's qddot: the minimum over the accelerations
+  // that satisfy the constraints (for every formulation but the negative
+  // control), 0 when the constraints exert no force.
+  const S z = gauss_z(s.sys, s.q, s.qdot, acc.qddot);
 
   nlohmann::ordered_json out;
   out["study"] = s.sys.info.name;
@@ -46,6 +52,7 @@ int accel_command(const AccelOptions& opts) {
   out["qddot"] = strings<S>(acc.qddot);
   if (acc.multipliers) out["multipliers"] = strings<S>(*acc.multipliers);
   if (acc.reaction) out["reaction"] = strings<S>(*acc.reaction);
+  out["gauss_z"] = to_string<S>(z);
   fmt::print("{}\n", out.dump(2));
   return 0;
 }

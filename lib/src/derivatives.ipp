@@ -15,13 +15,27 @@ KineticEnergyJet<S> kinetic_energy_jet(const System<S>& sys, const KineticEnergy
 }
 
 template <class S>
-Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+Vec<S> applied_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
   Vec<S> A = sys.derivations.minus_potential_gradient(q);
   if (sys.nonconservative_force) {
     Vec<S> F = Vec<S>::Zero(q.size());
     sys.nonconservative_force(q, qd, F);
     A += F;
   }
+  return A;
+}
+
+template <class S>
+Vec<S> nonideal_constraint_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  Vec<S> C = Vec<S>::Zero(q.size());
+  if (sys.nonideal_constraint_force) sys.nonideal_constraint_force(q, qd, C);
+  return C;
+}
+
+template <class S>
+Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+  Vec<S> A = applied_force(sys, q, qd);
+  if (sys.nonideal_constraint_force) A += nonideal_constraint_force(sys, q, qd);
   return A;
 }
 

@@ -4,6 +4,7 @@
 #include "description_check.ipp"
 #include "first_kind.ipp"
 #include "formulations.ipp"
+#include "gauss.ipp"
 #include "gibbs_appell.ipp"
 #include "lagrange_multipliers.ipp"
 #include "maggi.ipp"
@@ -25,6 +26,7 @@
   NHS_GIBBS_APPELL_INSTANTIATE(EXTERN, S)    \
   NHS_SECOND_KIND_INSTANTIATE(EXTERN, S)     \
   NHS_UDWADIA_KALABA_INSTANTIATE(EXTERN, S)  \
+  NHS_GAUSS_INSTANTIATE(EXTERN, S)           \
   NHS_LAGRANGE_MULTIPLIERS_INSTANTIATE(EXTERN, S) \
   NHS_VORONEC_INSTANTIATE(EXTERN, S)         \
   NHS_NAIVE_REDUCED_INSTANTIATE(EXTERN, S)   \

@@ -42,6 +42,7 @@ LagrangeMultipliersField<S> lagrange_multipliers(const System<S>& sys, const Vec
   out.qddot = x.head(n);
   out.multipliers = x.tail(r);
   out.reaction = J.C_qdot.transpose() * out.multipliers;
+  if (sys.nonideal_constraint_force) out.reaction += nonideal_constraint_force(sys, q, qd);  // + C
   return out;
 }
 

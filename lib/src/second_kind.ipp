@@ -30,6 +30,9 @@ SecondKindField<S> second_kind(const System<S>& sys, const Vec<S>& q, const Vec<
   SecondKindField<S> out;
   out.multipliers = -H.solve(b);
   out.reaction = J.C_qdot.transpose() * out.multipliers;
+  // A non-ideal constraint's C entered A above; the constraint force is the
+  // ideal part plus C (system.hpp, nonideal_constraint_force).
+  if (sys.nonideal_constraint_force) out.reaction += nonideal_constraint_force(sys, q, qd);
   out.qddot = F + X * out.multipliers;
   return out;
 }

@@ -11,11 +11,12 @@ namespace nhs {
 namespace udwadia_kalaba_detail {
 
 // The Udwadia-Kalaba equation with a positive definite mass matrix
-// M = V diag(mu) V^T (mu > 0): fills out's qddot, reaction, multipliers and
+// M = V diag(mu) V^T (mu > 0) and the non-ideal vector C (size n, zero for
+// ideal constraints): fills out's qddot, reaction, nonideal, multipliers and
 // rank; a = M^{-1} Q and correction = M^{-1} Q_c are the two parts of qddot.
 template <class S>
-void solve(const Mat<S>& V, const Vec<S>& mu, const Vec<S>& Q, const Mat<S>& A, const Vec<S>& b,
-           UdwadiaKalabaField<S>& out, Vec<S>& a, Vec<S>& correction) {
+void solve(const Mat<S>& V, const Vec<S>& mu, const Vec<S>& Q, const Vec<S>& C, const Mat<S>& A,
+           const Vec<S>& b, UdwadiaKalabaField<S>& out, Vec<S>& a, Vec<S>& correction) {
   const Eigen::Index n = V.rows(), r = A.rows();
   // M^{+-1/2} = V diag(mu^{+-1/2}) V^T.
   const Vec<S> root = mu.cwiseSqrt();
@@ -25,6 +26,9 @@ void solve(const Mat<S>& V, const Vec<S>& mu, const Vec<S>& Q, const Mat<S>& A, 
   a = M_inv_half * (M_inv_half * Q);  // M^{-1} Q, the unconstrained qddot
   const Vec<S> y = b - A * a;         // b - A M^{-1} Q, r
 
+  // 003's K = M^{1/2} [I - B^+ B] M^{-1/2} C, B = A M^{-1/2}: k = M^{-1/2} K.
+  const Vec<S> c = M_inv_half * C;  // M^{-1/2} C
+  Vec<S> k = c;
   Vec<S> w = Vec<S>::Zero(n);  // (A M^{-1/2})^+ y
   if (r > 0) {
     const Mat<S> B = A * M_inv_half;  // A M^{-1/2}, r x n
@@ -32,15 +36,19 @@ void solve(const Mat<S>& V, const Vec<S>& mu, const Vec<S>& Q, const Mat<S>& A, 
     svd.setThreshold(regularity_tolerance<S>());
     out.rank = static_cast<int>(svd.rank());
     w = svd.solve(y);  // minimum-norm least squares: the pseudoinverse
+    const Vec<S> Bc = B * c;  // A M^{-1} C: C's part that the ideal reaction absorbs
+    k -= svd.solve(Bc);       // (I - B^+ B) c
     if (out.rank == r) {
-      // A^T lambda = Q_c: lambda = (B B^T)^{-1} y = U Sigma^{-2} U^T y.
+      // A^T lambda = Q_c - C (the ideal part, 001 eq. 3.11): lambda =
+      // (B B^T)^{-1} (y - B c) = U Sigma^{-2} U^T (y - B c); y alone without C.
       const Vec<S> s2 = svd.singularValues().cwiseAbs2();
-      out.multipliers = svd.matrixU() * (svd.matrixU().transpose() * y).cwiseQuotient(s2);
+      out.multipliers = svd.matrixU() * (svd.matrixU().transpose() * (y - Bc)).cwiseQuotient(s2);
     }
   }
-  correction = M_inv_half * w;  // M^{-1} Q_c
-  out.reaction = M_half * w;    // Q_c
-  out.qddot = a + correction;   // M^{-1} (Q + Q_c)
+  correction = M_inv_half * (w + k);  // M^{-1} Q_c
+  out.nonideal = M_half * k;          // K
+  out.reaction = M_half * (w + k);    // Q_c = M^{1/2} B^+ y + K
+  out.qddot = a + correction;         // M^{-1} (Q + Q_c)
 }
 
 }  // namespace udwadia_kalaba_detail
@@ -53,13 +61,15 @@ UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, cons
   const Inertia<S> I = inertia(sys, q, qd);
   // Seed 003's symbols: M qddot = Q + Q_c, A qddot = b.
   const Mat<S>& M = I.g;                                // g, n x n
-  const Vec<S> Q = active_force(sys, q, qd) - I.gamma;  // A_i - Gamma(qdot, qdot), n
+  const Vec<S> Q = applied_force(sys, q, qd) - I.gamma;  // A_i - Gamma(qdot, qdot), n
+  const Vec<S> C = nonideal_constraint_force(sys, q, qd);  // 003's C (0: ideal), n
   const Mat<S>& A = J.C_qdot;                           // dC/dqdot, r x n
   const Vec<S> b = -(J.C_q * qd);                       // -(dC/dq) qdot, r
 
   const auto context = [&] { return state_context(q, qd); };
   require_finite(M, "the metric g", context);
   require_finite(Q, "the force Q = A - Gamma", context);
+  require_finite(C, "the non-ideal constraint force C", context);
   require_finite(A, "dC/dqdot", context);
   require_finite(b, "b = -(dC/dq) qdot", context);
   // M = V diag(mu) V^T.
@@ -71,15 +81,15 @@ UdwadiaKalabaField<S> udwadia_kalaba(const System<S>& sys, const Vec<S>& q, cons
   UdwadiaKalabaField<S> out;
   Vec<S> a, correction;  // M^{-1} Q and M^{-1} Q_c (M_A and Q_b on the auxiliary path)
   if (positive_definite && mass == UdwadiaKalabaMass::automatic) {
-    udwadia_kalaba_detail::solve<S>(eig.eigenvectors(), mu, Q, A, b, out, a, correction);
+    udwadia_kalaba_detail::solve<S>(eig.eigenvectors(), mu, Q, C, A, b, out, a, correction);
   } else {
     // 003 (semidefinite M): M_A qddot = Q_b + Q_c' with M_A = M + s A^+ A,
     // Q_b = Q + s A^+ b (semidefinite_mass.hpp). Throws "singular metric g"
     // when M is not positive semidefinite, "accelerations undetermined"
-    // when [M; A] has rank < n.
+    // when [M; A] has rank < n. C enters as K_A, the same formula in M_A.
     const AuxiliaryMass<S> aux = auxiliary_mass<S>(M, A, sys.info.coordinates, context);
     const Vec<S> Q_b = Q + aux.scale * (aux.A_pinv * b);
-    udwadia_kalaba_detail::solve<S>(aux.V, aux.mu, Q_b, A, b, out, a, correction);
+    udwadia_kalaba_detail::solve<S>(aux.V, aux.mu, Q_b, C, A, b, out, a, correction);
     out.auxiliary = true;
   }
 

@@ -21,10 +21,26 @@ Inertia<S> inertia(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 template <class S>
 KineticEnergyJet<S> kinetic_energy_jet(const System<S>& sys, const KineticEnergySeed<S>& seed);
 
-/// Lagrangian active forces A_i = -dV/dq^i + F_i(q, qdot) (001 eq. 3.16),
-/// size n; F_i is the system's non-conservative force, if any.
+/// The generalized force of every formulation but Udwadia-Kalaba:
+/// A_i = -dV/dq^i + F_i(q, qdot) + C_i(q, qdot), size n, the applied force
+/// (applied_force) plus seed 003's non-ideal constraint force C_i, if any.
+/// With ideal constraints (no C) it is 001 eq. 3.16's Lagrangian active
+/// force. C enters here because only its part that the ideal reaction
+/// cannot absorb moves the system: docs/numerics.md, non-ideal constraints.
 template <class S>
 Vec<S> active_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
+
+/// The applied (given) forces -dV/dq^i + F_i(q, qdot) (001 eq. 3.16),
+/// size n: active_force without the non-ideal constraint force. Seed 003's
+/// Q is this minus Gamma; Udwadia-Kalaba adds C through its term K.
+template <class S>
+Vec<S> applied_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
+
+/// Seed 003's non-ideal constraint vector C_i(q, qdot) (virtual work
+/// delta W_c = C_i delta q^i), size n; zero when the system has none
+/// (System::nonideal_constraint_force empty).
+template <class S>
+Vec<S> nonideal_constraint_force(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 
 /// Total energy T + V at (q, qdot).
 template <class S>
@@ -50,6 +66,9 @@ ParametrizationJacobians<S> parametrization_jacobians(const System<S>& sys, cons
   EXTERN template KineticEnergyJet<S> kinetic_energy_jet<S>(const System<S>&,                   \
                                                            const KineticEnergySeed<S>&);        \
   EXTERN template Vec<S> active_force<S>(const System<S>&, const Vec<S>&, const Vec<S>&);      \
+  EXTERN template Vec<S> applied_force<S>(const System<S>&, const Vec<S>&, const Vec<S>&);     \
+  EXTERN template Vec<S> nonideal_constraint_force<S>(const System<S>&, const Vec<S>&,         \
+                                                      const Vec<S>&);                          \
   EXTERN template S energy<S>(const System<S>&, const Vec<S>&, const Vec<S>&);                 \
   EXTERN template ConstraintJacobians<S> constraint_jacobians<S>(const System<S>&,             \
                                                                  const Vec<S>&, const Vec<S>&); \

@@ -16,6 +16,11 @@ namespace nhs {
 
 /// Accelerations at a state, with the multipliers lambda_a (size r) and the
 /// Lagrangian reactive forces R_i (size n) where the formulation defines them.
+/// R_i is the total constraint force, g qddot + Gamma minus the applied
+/// force (applied_force): R_i = lambda_a dC^a/dqdot^i + C_i, C_i the
+/// non-ideal constraint force (System::nonideal_constraint_force; 0 for
+/// ideal constraints). lambda_a are the ideal part's multipliers, the same
+/// in every formulation (docs/numerics.md, non-ideal constraints).
 template <class S>
 struct Acceleration {
   Vec<S> qddot;

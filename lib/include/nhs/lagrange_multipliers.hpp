@@ -24,7 +24,7 @@ template <class S>
 struct LagrangeMultipliersField {
   Vec<S> qddot;        ///< size n
   Vec<S> multipliers;  ///< lambda_a, size r
-  Vec<S> reaction;     ///< R_i = lambda_a C^a_i, size n
+  Vec<S> reaction;     ///< R_i = lambda_a C^a_i (+ the non-ideal C_i, if any), size n
 };
 
 /// Solves the KKT system at (q, qdot) (both size n). The state need not lie

@@ -22,7 +22,10 @@ template <class S>
 struct SecondKindField {
   Vec<S> qddot;        ///< D^i, size n
   Vec<S> multipliers;  ///< lambda_a, size r
-  Vec<S> reaction;     ///< Lagrangian reactive forces R_i = lambda_a C^a_i, size n
+  /// Lagrangian reactive forces R_i = lambda_a C^a_i, size n; with a
+  /// non-ideal constraint (System::nonideal_constraint_force, which then is
+  /// part of A) the total constraint force lambda_a C^a_i + C_i.
+  Vec<S> reaction;
 };
 
 /// Evaluates D at (q, qdot) (both size n). The state need not lie on C (D

@@ -107,6 +107,14 @@ struct System {
   Fn0<S> potential;                ///< V(q)
   VecFn<S> constraints;            ///< (q, qdot) -> C^a, size r
   VecFn<S> nonconservative_force;  ///< (q, qdot) -> F_i, size n; may be empty
+  /// (q, qdot) -> C_i, size n; may be empty: seed 003's vector C of a
+  /// non-ideal constraint, the virtual work of the constraint forces
+  /// delta W_c = C_i delta q^i on displacements with (dC^a/dqdot^i) delta q^i
+  /// = 0 (003, "Equazione di Udwadia-Kalaba", the display after K). The total
+  /// constraint force is then R_i = lambda_a dC^a/dqdot^i + C_i. Udwadia-Kalaba
+  /// adds it as the term K; every other formulation as a generalized force
+  /// (active_force, derivatives.hpp; docs/numerics.md, non-ideal constraints).
+  VecFn<S> nonideal_constraint_force;
   VecFn<S> parametrization;        ///< (q, z) -> qdot = psi(q, z); empty if none
   VecFn<S> chart;                  ///< inverse chart (q, qdot) -> z; empty if none
 
@@ -256,6 +264,8 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 ///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
 ///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
 ///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
+///   void nonideal_work(const Params<S>&, q, qd, Vec<S>& C);   // C sized n:
+///        // seed 003's non-ideal constraint vector (System::nonideal_constraint_force)
 ///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
 ///   static constexpr int n;  // coordinates, when fixed: derivations in
 ///                            // fixed-size AD (System::derivations); must equal
@@ -286,7 +296,7 @@ void check_description(const System<S>& sys);  // nhs/description_check.hpp
 /// closures; static members work the same way), and `d` may declare
 ///   bool declares(std::string_view member) const;
 /// to say at run time which optional members ("potential",
-/// "parametrization", "bodies", "nonconservative_force",
+/// "parametrization", "bodies", "nonconservative_force", "nonideal_work",
 /// "singular_margins") it really has.
 /// True inside describe<S, D> when D declares a member `member` (a function
 /// or a function template taking the evaluation type), whatever its
@@ -326,6 +336,10 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
                   "description member `nonconservative_force` must be template <class S> static "
                   "void nonconservative_force(const Params<S>&, const Vec<S>& q, const Vec<S>& "
                   "qd, Vec<S>& F)");
+    static_assert(!NHS_DESCRIPTION_DECLARES_(nonideal_work) ||
+                      requires(const Vec<S>& q, Vec<S>& C) { d.nonideal_work(pS, q, q, C); },
+                  "description member `nonideal_work` must be template <class S> static void "
+                  "nonideal_work(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& C)");
     static_assert(!NHS_DESCRIPTION_DECLARES_(singular_margins) ||
                       requires(const Vec<S>& q) { d.singular_margins(pS, q, q); },
                   "description member `singular_margins` must be template <class S> static "
@@ -359,6 +373,12 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
     if (detail::declares(d, "nonconservative_force"))
       sys.nonconservative_force = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& F) {
         d.nonconservative_force(pS, q, qd, F);
+      };
+  }
+  if constexpr (requires(const Vec<S>& q, Vec<S>& C) { d.nonideal_work(pS, q, q, C); }) {
+    if (detail::declares(d, "nonideal_work"))
+      sys.nonideal_constraint_force = [pS, d](const Vec<S>& q, const Vec<S>& qd, Vec<S>& C) {
+        d.nonideal_work(pS, q, qd, C);
       };
   }
   if constexpr (requires(const Vec<S>& q, Vec<S>& out) { d.parametrization(pS, q, q, out); }) {

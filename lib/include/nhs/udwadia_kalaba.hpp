@@ -4,13 +4,21 @@
 //
 //   M qddot = Q + Q_c,         M = g (n x n),  Q = A_i - Gamma_ij,k qdot^i qdot^j
 //   A qddot = b,               A = [dC^a/dqdot^i] (r x n),  b = -(dC^a/dq^i) qdot^i
-//   Q_c = M^{1/2} (A M^{-1/2})^+ (b - A M^{-1} Q)
+//   Q_c = M^{1/2} (A M^{-1/2})^+ (b - A M^{-1} Q) + K
+//   K   = M^{1/2} [I - (A M^{-1/2})^+ A M^{-1/2}] M^{-1/2} C
 //
 // A qddot = b is d/dt C^a(q, qdot) = 0 (001 eq. 3.12 on a motion). Here A is
-// seed 003's constraint matrix; the active forces A_i of 001 eq. 3.16 enter
-// only through Q. The constraints are ideal (001 Def. 3.2), so seed 003's
-// non-ideal term K vanishes (its C = 0). Q_c is the Lagrangian reactive
-// force R_i of 001 eq. 3.9. M^{1/2} is the symmetric square root of g (its
+// seed 003's constraint matrix; the applied forces A_i of 001 eq. 3.16
+// (applied_force) enter only through Q. C is seed 003's vector of a
+// non-ideal constraint, delta W_c = C . delta q on the virtual displacements
+// (System::nonideal_constraint_force; 003 names no equation numbers: these
+// are the displays of its section "Equazione di Udwadia-Kalaba"); for ideal
+// constraints (001 Def. 3.2) C = 0 and K vanishes. Q_c is the total
+// constraint force, the Lagrangian reactive force R_i of 001 eq. 3.9 plus
+// the non-ideal part: Q_c = A^T lambda + C, with lambda the multipliers of
+// every other formulation, which take C as a generalized force
+// (docs/numerics.md, non-ideal constraints, shows the two agree).
+// M^{1/2} is the symmetric square root of g (its
 // eigen-decomposition); the pseudoinverse comes from a JacobiSVD with
 // singular values <= regularity_tolerance * largest treated as zero, so a
 // rank-deficient A (redundant constraints) is allowed: qddot and Q_c are
@@ -24,7 +32,9 @@
 //   M_A = M + s A^+ A,   Q_b = Q + s A^+ b,   M_A qddot = Q_b + Q_c',
 //   Q_c' = M_A^{1/2} (A M_A^{-1/2})^+ (b - A M_A^{-1} Q_b)
 //
-// gives it, with Q_c' = Q_c (semidefinite_mass.hpp derives it; s = 1 is the
+// and K_A = M_A^{1/2} [I - (A M_A^{-1/2})^+ A M_A^{-1/2}] M_A^{-1/2} C added
+// to Q_c', gives it, with Q_c' = Q_c (semidefinite_mass.hpp derives it;
+// K_A differs from K, the ideal parts differ by the opposite; s = 1 is the
 // seed's printed form, the library takes s = the largest eigenvalue of M;
 // docs/errata.md, 003, records the check of M + A^+A against M + A^T A).
 #pragma once
@@ -39,9 +49,16 @@ namespace nhs {
 template <class S>
 struct UdwadiaKalabaField {
   Vec<S> qddot;     ///< qddot = M^{-1} (Q + Q_c) (M_A^{-1} (Q_b + Q_c) if auxiliary), size n
-  Vec<S> reaction;  ///< Q_c, the Lagrangian reactive forces R_i (001 eq. 3.9), size n
-  /// lambda_a with A^T lambda = Q_c (R_i = lambda_a C^a_i, 001 eq. 3.11),
-  /// size r: lambda = (A M^{-1} A^T)^{-1} (b - A M^{-1} Q), the same
+  /// Q_c, the total constraint force, size n: the Lagrangian reactive
+  /// forces R_i (001 eq. 3.9) plus, for a non-ideal constraint, its part
+  /// K; Q_c = A^T lambda + C.
+  Vec<S> reaction;
+  /// Seed 003's K (K_A on the auxiliary path), size n: C less its part
+  /// along the constraint directions in the metric M^{-1}, the part of Q_c
+  /// that does work on the virtual displacements. Zero for ideal constraints.
+  Vec<S> nonideal;
+  /// lambda_a with A^T lambda = Q_c - C (R_i = lambda_a C^a_i, 001 eq. 3.11),
+  /// size r: lambda = (A M^{-1} A^T)^{-1} (b - A M^{-1} (Q + C)), the same
   /// quantity as second_kind's multipliers (M_A and Q_b in place of M and
   /// Q on the auxiliary path: the same lambda). Present only when A has full
   /// row rank (rank == r); with redundant constraints lambda is not unique

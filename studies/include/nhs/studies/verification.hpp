@@ -140,7 +140,7 @@ struct MotionCheck {
   S energy_drift = S(0);      ///< max |E - E0|, E = T + V
   S energy_scale = S(0);      ///< max |T| + |V|
   bool energy_declared = true;  ///< MotionReference::energy_conserved
-  S nonconservative_power = S(0);  ///< max |F . qdot| of the non-conservative forces
+  S nonconservative_power = S(0);  ///< max |(F + C) . qdot|: non-conservative forces F, non-ideal C
   bool exact = false;         ///< an exact motion was given
   S max_error = S(0);         ///< max-norm error over (q, qdot) against it
   S exact_scale = S(0);       ///< max-norm of its (q, qdot) over the samples
