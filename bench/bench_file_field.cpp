@@ -37,6 +37,32 @@ const std::vector<std::pair<std::string, std::string>> kPairs = {
     {"coaxial-discs", "coaxial_discs.toml"},
     {"n-trailer", "n_trailer.toml"}};
 
+// The timed part of every field benchmark: f.field at the state x0 (in the
+// formulation's own state coordinates), with the generated code's operation
+// count as the counter "operations".
+template <class S, class F>
+void time_field(benchmark::State& state, const nhs::System<S>& sys, const F& f,
+                const nhs::State<S>& x0) {
+  const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
+  for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
+  state.counters["operations"] = f.generated().operations;
+}
+
+// Registers `name`: the system file at `path` with its field of
+// `formulation` traced and made a formulation by make(traced, library)
+// (the interpreter or the compiled trace), timed at the file's default state.
+template <class S, class Make>
+void register_file_field(const std::string& name, const std::string& path,
+                         const std::string& formulation, Make make) {
+  benchmark::RegisterBenchmark(name.c_str(), [path, formulation, make](benchmark::State& state) {
+    const auto sf = nhs::cached_system_file(path);
+    const nhs::Study<S>& st = nhs::cached_file_study<S>(path);
+    const nhs::System<S> sys = st.build(st.default_parameters());
+    const auto f = make(nhs::trace_file_formulation(sf, formulation), nhs::find_formulation<S>(formulation));
+    time_field<S>(state, sys, f, st.default_state(sys));
+  });
+}
+
 template <class S>
 void register_field_benchmarks() {
   for (const auto& [study, file] : kPairs) {
@@ -46,35 +72,18 @@ void register_field_benchmarks() {
         const nhs::Study<S>& st = nhs::find_study<S>(study);
         const nhs::System<S> sys = st.build(st.default_parameters());
         const auto f = nhs::generated::make_generated_formulation<S>(study, nhs::find_formulation<S>(formulation));
-        const nhs::State<S> x0 = st.default_state(sys);
-        const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
-        for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
-        state.counters["operations"] = f.generated().operations;
+        time_field<S>(state, sys, f, st.default_state(sys));
       });
       const std::string path = kFiles + file;
-      benchmark::RegisterBenchmark(("field/traced-file/" + suffix).c_str(), [path, formulation](benchmark::State& state) {
-        const auto sf = nhs::cached_system_file(path);
-        const nhs::Study<S>& st = nhs::cached_file_study<S>(path);
-        const nhs::System<S> sys = st.build(st.default_parameters());
-        const auto f = nhs::generated::make_traced_formulation<S>(
-            nhs::trace_file_formulation(sf, formulation), nhs::find_formulation<S>(formulation));
-        const nhs::State<S> x0 = st.default_state(sys);
-        const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
-        for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
-        state.counters["operations"] = f.generated().operations;
-      });
+      register_file_field<S>("field/traced-file/" + suffix, path, formulation,
+                             [](const nhs::codegen::TracedFormulation& traced, const nhs::Formulation<S>& library) {
+                               return nhs::generated::make_traced_formulation<S>(traced, library);
+                             });
       if constexpr (nhs::codegen::has_compiled_field<S>) {
-        benchmark::RegisterBenchmark(("field/compiled-file/" + suffix).c_str(), [path, formulation](benchmark::State& state) {
-          const auto sf = nhs::cached_system_file(path);
-          const nhs::Study<S>& st = nhs::cached_file_study<S>(path);
-          const nhs::System<S> sys = st.build(st.default_parameters());
-          const auto f = nhs::generated::make_compiled_formulation<S>(
-              nhs::trace_file_formulation(sf, formulation), nhs::find_formulation<S>(formulation));
-          const nhs::State<S> x0 = st.default_state(sys);
-          const nhs::Vec<S> x = f.to_state(sys, x0.q, x0.qdot);
-          for (auto _ : state) benchmark::DoNotOptimize(f.field(sys, x));
-          state.counters["operations"] = f.generated().operations;
-        });
+        register_file_field<S>("field/compiled-file/" + suffix, path, formulation,
+                               [](const nhs::codegen::TracedFormulation& traced, const nhs::Formulation<S>& library) {
+                                 return nhs::generated::make_compiled_formulation<S>(traced, library);
+                               });
       }
     }
   }
