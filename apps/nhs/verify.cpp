@@ -512,6 +512,42 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
   report.precision_seconds.emplace_back(precision, seconds_since(start));
 }
 
+/// cells (row 0 the head, every row as long) as a table: Markdown (cells
+/// between '|', the separator row after the head; with escape_bars, a '|'
+/// in a cell written \|) or plain text (columns padded to their widest
+/// cell plus 2); trailing blanks dropped, one line a row.
+std::string render_table(const std::vector<std::vector<std::string>>& cells, bool markdown,
+                         bool escape_bars) {
+  const std::size_t columns = cells.front().size();
+  std::vector<std::size_t> width(columns, 0);
+  for (const auto& line : cells)
+    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
+  std::string out;
+  for (std::size_t l = 0; l < cells.size(); ++l) {
+    std::string line = markdown ? "|" : "";
+    for (std::size_t c = 0; c < columns; ++c) {
+      const std::string& cell = cells[l][c];
+      if (markdown && escape_bars) {
+        std::string esc;
+        for (char ch : cell) esc += ch == '|' ? std::string("\\|") : std::string(1, ch);
+        line += " " + esc + " |";
+      } else if (markdown) {
+        line += " " + cell + " |";
+      } else {
+        line += fmt::format("{:<{}}", cell, width[c] + 2);
+      }
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+    if (l == 0 && markdown) {
+      out += "|";
+      for (std::size_t c = 0; c < columns; ++c) out += "---|";
+      out += "\n";
+    }
+  }
+  return out;
+}
+
 std::string table(const std::vector<Row>& rows, bool markdown) {
   const std::vector<std::string> head = {"study", "formulation", "precision", "max qddot disagreement",
                                          "max R, lambda disagreement",
@@ -522,31 +558,7 @@ std::string table(const std::vector<Row>& rows, bool markdown) {
     cells.push_back({r.study, r.formulation, r.precision, r.cross, r.reaction, r.analytic, r.energy, r.constraint,
                      r.invariants, fmt::format("{:.1f}", r.seconds),
                      !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"});
-  std::vector<std::size_t> width(head.size(), 0);
-  for (const auto& line : cells)
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
-  std::string out;
-  for (std::size_t l = 0; l < cells.size(); ++l) {
-    std::string line = markdown ? "|" : "";
-    for (std::size_t c = 0; c < head.size(); ++c) {
-      std::string cell = cells[l][c];
-      if (markdown) {
-        std::string esc;
-        for (char ch : cell) esc += ch == '|' ? std::string("\\|") : std::string(1, ch);
-        line += " " + esc + " |";
-      } else {
-        line += fmt::format("{:<{}}", cell, width[c] + 2);
-      }
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-    if (l == 0 && markdown) {
-      out += "|";
-      for (std::size_t c = 0; c < head.size(); ++c) out += "---|";
-      out += "\n";
-    }
-  }
-  return out;
+  return render_table(cells, markdown, true);
 }
 
 /// The digits reached, study x precision: each cell "cross / analytic /
@@ -602,23 +614,7 @@ std::string digits_table(const std::vector<Row>& rows, const std::vector<std::st
     }
     cells.push_back(line);
   }
-  std::vector<std::size_t> width(head.size(), 0);
-  for (const auto& line : cells)
-    for (std::size_t c = 0; c < line.size(); ++c) width[c] = std::max(width[c], line[c].size());
-  std::string out;
-  for (std::size_t l = 0; l < cells.size(); ++l) {
-    std::string line = markdown ? "|" : "";
-    for (std::size_t c = 0; c < head.size(); ++c)
-      line += markdown ? " " + cells[l][c] + " |" : fmt::format("{:<{}}", cells[l][c], width[c] + 2);
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-    if (l == 0 && markdown) {
-      out += "|";
-      for (std::size_t c = 0; c < head.size(); ++c) out += "---|";
-      out += "\n";
-    }
-  }
-  return out;
+  return render_table(cells, markdown, false);
 }
 
 /// A digits figure for JSON: null where there is none, "exact" for an
