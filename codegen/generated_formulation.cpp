@@ -90,6 +90,8 @@ Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys, cons
   if (!second_kind()) return {out.tail(n), std::nullopt, std::nullopt};
   Vec<S> lambda = out.tail(r);
   Vec<S> reaction = constraint_jacobians(sys, q, qd).C_qdot.transpose() * lambda;
+  // + a non-ideal constraint's C, as the library's second kind (formulation.hpp).
+  if (sys.nonideal_constraint_force) reaction += nonideal_constraint_force(sys, q, qd);
   return {out.head(n), std::move(lambda), std::move(reaction)};
 }
 

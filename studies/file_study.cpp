@@ -24,11 +24,12 @@ using expression::Program;
 /// The constants of every program of a file, in S.
 template <class S>
 struct FileConstants {
-  Constants<S> T, V, F, C, psi, chart, bodies, singular;
+  Constants<S> T, V, F, N, C, psi, chart, bodies, singular;
   explicit FileConstants(const SystemFile& f)
       : T(constants_of<S>(f.kinetic_energy)),
         V(f.potential ? constants_of<S>(*f.potential) : Constants<S>{}),
         F(f.forces ? constants_of<S>(*f.forces) : Constants<S>{}),
+        N(f.nonideal ? constants_of<S>(*f.nonideal) : Constants<S>{}),
         C(constants_of<S>(f.constraints)),
         psi(f.parametrization ? constants_of<S>(*f.parametrization) : Constants<S>{}),
         chart(f.chart ? constants_of<S>(*f.chart) : Constants<S>{}),
@@ -48,6 +49,7 @@ struct FileDescription {
     if (member == "parametrization") return file->parametrization.has_value();
     if (member == "bodies") return file->bodies.has_value();
     if (member == "nonconservative_force") return file->forces.has_value();
+    if (member == "nonideal_work") return file->nonideal.has_value();
     if (member == "singular_margins") return file->singular.has_value();
     return true;
   }
@@ -78,6 +80,10 @@ struct FileDescription {
   template <class T>
   void nonconservative_force(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& F) const {
     evaluate(*file->forces, c->F, p, {&q, &qd}, F.data());
+  }
+  template <class T>
+  void nonideal_work(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) const {
+    evaluate(*file->nonideal, c->N, p, {&q, &qd}, C.data());
   }
   /// [singular]: one margin per singular set, in the file's order: |its
   /// expression| at (q, qd) (both size n), named "margin_<key>", with the

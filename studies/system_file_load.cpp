@@ -748,6 +748,8 @@ class Loader {
   void read_header();
   void read_parameters();
   void read_dynamics();
+  Program by_coordinate(const toml::node& node, const std::string& what);
+  void read_nonideal();
   void read_constraints();
   void read_parametrization();
   void read_initial();
@@ -761,7 +763,7 @@ void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
                          "parametrization", "chart", "initial", "bodies", "invariants", "singular",
-                         "exact"});
+                         "exact", "nonideal"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
@@ -830,25 +832,39 @@ void Loader::read_dynamics() {
     expression_into(*V, "potential", bind({{&q, 0}}), p);
     f_.potential = std::move(p);
   }
-  if (const auto* F = t.get("forces")) {
-    if (!F->is_table()) fail(*F, "forces must be a table { coordinate = \"expression\", ... }");
-    std::vector<const toml::node*> by_coordinate(q.size(), nullptr);
-    for (auto&& [k, v] : *F->as_table()) {
-      const std::string c(k.str());
-      const auto it = std::find(q.begin(), q.end(), c);
-      if (it == q.end())
-        throw FileError(where(k.source()), "forces: '" + c + "' is not a coordinate (coordinates: " + join(q) + ")");
-      by_coordinate[static_cast<std::size_t>(it - q.begin())] = &v;
+  if (const auto* F = t.get("forces")) f_.forces = by_coordinate(*F, "forces");
+}
+
+// { coordinate = "expression", ... } of (q, qdot) and the parameters: n
+// outputs, 0 for a coordinate not named ([dynamics] forces, [nonideal]).
+Program Loader::by_coordinate(const toml::node& node, const std::string& what) {
+  const auto& q = f_.info.coordinates;
+  const Bindings qqd = bind({{&q, 0}}, true);
+  if (!node.is_table()) fail(node, what + " must be a table { coordinate = \"expression\", ... }");
+  std::vector<const toml::node*> by_coordinate(q.size(), nullptr);
+  for (auto&& [k, v] : *node.as_table()) {
+    const std::string c(k.str());
+    const auto it = std::find(q.begin(), q.end(), c);
+    if (it == q.end())
+      throw FileError(where(k.source()), what + ": '" + c + "' is not a coordinate (coordinates: " + join(q) + ")");
+    by_coordinate[static_cast<std::size_t>(it - q.begin())] = &v;
+  }
+  Program p;
+  for (std::size_t i = 0; i < q.size(); ++i) {
+    if (by_coordinate[i]) {
+      expression_into(*by_coordinate[i], what + "." + q[i], qqd, p);
+    } else {
+      p.add(expression::parse("0"), qqd);
     }
-    Program p;
-    for (std::size_t i = 0; i < q.size(); ++i) {
-      if (by_coordinate[i]) {
-        expression_into(*by_coordinate[i], "forces." + q[i], qqd, p);
-      } else {
-        p.add(expression::parse("0"), qqd);
-      }
-    }
-    f_.forces = std::move(p);
+  }
+  return p;
+}
+
+// [nonideal]: seed 003's vector C of a non-ideal constraint, by coordinate.
+void Loader::read_nonideal() {
+  if (const toml::node* node = root_.get("nonideal")) {
+    f_.locations["nonideal"] = where(*node);
+    f_.nonideal = by_coordinate(*node, "nonideal");
   }
 }
 
@@ -1212,6 +1228,7 @@ std::shared_ptr<const SystemFile> Loader::load() {
   read_parameters();
   read_dynamics();
   read_constraints();
+  read_nonideal();
   read_parametrization();
   read_initial();
   read_bodies();
@@ -1243,6 +1260,7 @@ std::shared_ptr<const SystemFile> Loader::load() {
 std::string energy_not_conserved_reason(const SystemFile& file) {
   std::vector<std::string> reasons;
   if (file.forces) reasons.push_back("non-conservative forces do work");
+  if (file.nonideal) reasons.push_back("the non-ideal constraint force [nonideal] does work");
   std::vector<std::string> names;
   for (std::size_t a = 0; a < file.constraint_homogeneous.size(); ++a)
     if (!file.constraint_homogeneous[a]) names.push_back(file.info.constraint_names[a]);

@@ -56,7 +56,8 @@ class GeneratedFormulation final : public Formulation<S> {
   /// is another study, or other sizes (the N-trailer is generated for
   /// N = kNTrailerDefault only).
   std::string not_applicable_reason(const System<S>& sys) const override;
-  /// qddot (and, for the second kind, lambda_a and R_i = lambda_a C^a_i)
+  /// qddot (and, for the second kind, lambda_a and R_i = lambda_a C^a_i,
+  /// + C_i for a non-ideal constraint)
   /// at (q, qdot) on C; the others take z from the library's chart.
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                const Vec<S>& qd) const override;

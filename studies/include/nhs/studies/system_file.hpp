@@ -99,6 +99,8 @@ struct SystemFile {
   bool kinetic_energy_from_bodies = false;
   std::optional<expression::Program> potential;                ///< 1 output, (q)
   std::optional<expression::Program> forces;                   ///< n outputs, (q, qdot)
+  /// [nonideal]: seed 003's C (System::nonideal_constraint_force), n outputs, (q, qdot)
+  std::optional<expression::Program> nonideal;
   expression::Program constraints;                             ///< r outputs, (q, qdot)
   std::optional<expression::Program> parametrization;          ///< n outputs, (q, z)
   std::optional<expression::Program> chart;                    ///< m outputs, (q, qdot)
@@ -135,7 +137,8 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
 }  // namespace detail
 
 /// Why T + V is not a first integral of the file's system, or "" when it
-/// is: "non-conservative forces do work" when [dynamics] has forces, and
+/// is: "non-conservative forces do work" when [dynamics] has forces, "the
+/// non-ideal constraint force [nonideal] does work" when the file has it, and
 /// "constraint <name> is not homogeneous in the velocities: its reaction
 /// does work" for the constraints that are not
 /// (SystemFile::constraint_homogeneous), joined by "; ". file_study's
