@@ -3,7 +3,7 @@
 // t_end (20 for all motions used here) against the cost (RHS evaluations,
 // accepted steps, wall time) over a tolerance sweep, for each formulation
 // (negative controls and formulations the motion excludes left out) x each
-// stepper (dopri5, fehlberg78, bulirsch-stoer), integrated with
+// stepper (dopri5, fehlberg78, verner87, bulirsch-stoer), integrated with
 // nhs::integrate from the motion's exact initial state. Error: max-norm of
 // (q, qdot) - closed form at t_end. rtol = atol = tol.
 //
@@ -14,7 +14,7 @@
 //                                          # decades), every special motion
 //   options: --out FILE (reports/bench/work_precision.json), --jobs N (2),
 //            --precision double|mp50|all, --study NAME (repeatable),
-//            --stepper NAME (repeatable: dopri5, fehlberg78, bulirsch-stoer),
+//            --stepper NAME (repeatable: dopri5, fehlberg78, verner87, bulirsch-stoer),
 //            --max-rhs-calls N (per run; default 2e6 double, 3e5 mp50),
 //            --longest-motion (one motion per study, the longest, as
 //            --quick does, with the full tolerance sweeps: the mp50 sweep

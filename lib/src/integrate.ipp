@@ -320,7 +320,7 @@ struct Loop {
   }
 };
 
-// Controlled steppers (fehlberg78, the high-order Bulirsch-Stoer): every
+// Controlled steppers (fehlberg78, verner87, the high-order Bulirsch-Stoer): every
 // output time is the end of a step, as in Odeint's integrate_times, with
 // exact comparisons of times; the step cut for an output time ends on it
 // exactly.

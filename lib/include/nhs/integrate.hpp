@@ -42,7 +42,7 @@ struct IntegrationOptions {
   /// sigma_min of dC/dqdot and the system's own margins), also inside a
   /// step: every accepted step is scanned along the stepper's dense output
   /// (dopri5, Odeint's Bulirsch-Stoer) or a cubic Hermite interpolant of its
-  /// end points (fehlberg78, the high-order Bulirsch-Stoer: one more RHS
+  /// end points (fehlberg78, verner87, the high-order Bulirsch-Stoer: one more RHS
   /// call per step): the margins at 5 equidistant times, a golden-section
   /// search around every sampled minimum until a Lipschitz bound (twice the
   /// sampled slope) keeps it above the margin, and a bisection to the first
@@ -66,7 +66,7 @@ struct IntegrationOptions {
   /// and x = to_state(q, qdot).
   /// Dense-output steppers (dopri5, bulirsch-stoer) are re-initialized at
   /// the projected state (dopri5 loses its first-same-as-last derivative:
-  /// one extra RHS call per step); the controlled fehlberg78 needs nothing.
+  /// one extra RHS call per step); the controlled fehlberg78 and verner87 need nothing.
   /// Output samples interpolated between two steps are projected the same
   /// way before they are observed. Formulations in (q, z) (first-kind,
   /// maggi, gibbs-appell, voronec) stay on C by construction: there the
