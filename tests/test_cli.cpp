@@ -4,6 +4,7 @@
 // rows, to stdout or --out, and keeps the rows of a failed run.
 // ctest-labels: unit cli asan
 #include "nhs/formulation.hpp"
+#include "nhs/gauss.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/studies/all.hpp"
@@ -286,6 +287,15 @@ TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
   EXPECT_EQ(j["qddot"].size(), 3u);
   EXPECT_EQ(j["multipliers"].size(), 1u);
   EXPECT_EQ(j["reaction"].size(), 3u);
+  // Gauss's Z at the solution: R^T g^{-1} R, g = diag(1.5, 1.5, 0.5) here.
+  ASSERT_TRUE(j.contains("gauss_z"));
+  double z = 0;
+  const double g_diag[3] = {1.5, 1.5, 0.5};
+  for (int i = 0; i < 3; ++i) {
+    const double R = std::stod(j["reaction"][i].get<std::string>());
+    z += R * R / g_diag[i];
+  }
+  EXPECT_NEAR(std::stod(j["gauss_z"].get<std::string>()), z, 1e-14 * (1 + z));
 
   const Result r1 = nhs({"accel", "skate", "--formulation", "first-kind"});
   ASSERT_EQ(r1.code, 0) << r1.err;
@@ -353,6 +363,7 @@ TEST_F(Cli, AccelRoundTripsFiftyDigits) {
       EXPECT_EQ(from_string<mp50>(text), acc.qddot[i]) << f << " qddot[" << i << "] = " << text;
       EXPECT_EQ(from_string<mp50>(j["qdot"][i].get<std::string>()), qa[i]);
     }
+    EXPECT_EQ(from_string<mp50>(j["gauss_z"].get<std::string>()), gauss_z(sys, q0, qa, acc.qddot)) << f;
     if (f == "second-kind") {
       EXPECT_EQ(from_string<mp50>(j["multipliers"][0].get<std::string>()), (*acc.multipliers)[0]);
       for (int i = 0; i < 3; ++i)
