@@ -8,6 +8,7 @@
 #include "nhs/integrate.hpp"
 #include "nhs/manifold.hpp"
 #include "nhs/studies/all.hpp"
+#include "cli_fixture.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -29,10 +30,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using Result = test::CliResult;
 
 using test::slurp;
 
@@ -51,43 +49,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
-class Cli : public ::testing::Test {
+class Cli : public test::CliProcessTest {
  protected:
-  void SetUp() override {
-#ifndef NHS_CLI_PATH
-    GTEST_SKIP() << "built without the nhs tool (NHS_BUILD_APPS=OFF)";
-#else
-    std::string tmpl = (fs::temp_directory_path() / "nhs_cli_test_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-#endif
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-
-  // Runs `nhs args...` (no shell), capturing stdout and stderr through files.
-  // stdout_to: another file for stdout (e.g. /dev/full); "-": stdout closed.
-  // sigint_after: when positive, SIGINT is sent after this many seconds.
-  Result nhs(const std::vector<std::string>& args, const std::string& stdout_to = "",
-             double sigint_after = 0) {
-    Result r;
-#ifdef NHS_CLI_PATH
-    const fs::path out = stdout_to.empty() ? dir_ / "stdout" : fs::path(stdout_to),
-                   err = dir_ / "stderr";
-    const test::ProcessEnd end = test::run_process(NHS_CLI_PATH, args, out, err, sigint_after);
-    if (!end.started) {
-      ADD_FAILURE() << "cannot start " << NHS_CLI_PATH;
-      return r;
-    }
-    r.code = end.code;
-    r.out = stdout_to.empty() ? slurp(out) : std::string();
-    r.err = slurp(err);
-#endif
-    (void)args;
-    return r;
-  }
-
   // Expects exit `code` with exactly one stderr line "nhs: error: ..." containing `what`.
   void expect_error(const std::vector<std::string>& args, int code, const std::string& what) {
     std::string cmd;
@@ -100,8 +63,6 @@ class Cli : public ::testing::Test {
     EXPECT_NE(err[0].find(what), std::string::npos) << "nhs" << cmd << ": '" << what
                                                     << "' not in: " << err[0];
   }
-
-  fs::path dir_;
 };
 
 bool have_study(const std::string& name) {

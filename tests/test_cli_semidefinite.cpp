@@ -5,7 +5,7 @@
 // where the formulations that do not invert g answer (exit 0) and the
 // second kind refuses.
 // ctest-labels: unit cli
-#include "process.hpp"
+#include "cli_fixture.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,40 +20,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-class CliSemidefinite : public ::testing::Test {
- protected:
-  void SetUp() override {
-#ifndef NHS_CLI_PATH
-    GTEST_SKIP() << "built without the nhs tool (NHS_BUILD_APPS=OFF)";
-#else
-    std::string tmpl = (fs::temp_directory_path() / "nhs_cli_semidefinite_XXXXXX").string();
-    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
-    dir_ = tmpl;
-#endif
-  }
-  void TearDown() override {
-    if (!dir_.empty()) fs::remove_all(dir_);
-  }
-  Result nhs(const std::vector<std::string>& args) {
-    Result r;
-#ifdef NHS_CLI_PATH
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const test::ProcessEnd end = test::run_process(NHS_CLI_PATH, args, out, err);
-    EXPECT_TRUE(end.started) << NHS_CLI_PATH;
-    r.code = end.code;
-    r.out = test::slurp(out);
-    r.err = test::slurp(err);
-#endif
-    (void)args;
-    return r;
-  }
-  fs::path dir_;
-};
+using Result = test::CliResult;
+using CliSemidefinite = test::CliProcessTest;
 
 // The Chaplygin sleigh of examples/chaplygin-sleigh.toml, without its
 // invariants and exact motion: T = m/2 |v|^2 + I/2 thetad^2, the blade a

@@ -37,6 +37,8 @@
 //     lib/src/detail/fehlberg78_step_doubling.hpp), output only at t = 20,
 //     double rtol 1e-7 .. 1e-12 and mp50 1e-15, 1e-20: each error <= 1000
 //     x the tolerance, slope 1 +- 0.5.
+#include "loglog.hpp"
+#include "rolling_disc_circle.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -54,20 +56,6 @@ namespace odeint = boost::numeric::odeint;
 
 template <class S>
 using OdeState = std::vector<S>;
-
-/// Least-squares slope of log10(y) against log10(x).
-double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double lx = std::log10(x[i]), ly = std::log10(y[i]);
-    sx += lx;
-    sy += ly;
-    sxx += lx * lx;
-    sxy += lx * ly;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 /// log10 of a positive S as a double (for the fits; S may be far below
 /// the double range's precision but not its exponent range here).
@@ -260,22 +248,6 @@ template <class T>
 void check_bulirsch_stoer_follows_tolerance(int e_min, int e_max, int e_step) {
   check_error_follows_tolerance<T>(SkateSetup<T>(), "bulirsch-stoer", T(2), e_min, e_max, e_step);
 }
-
-/// The rolling disc on its circle (k = 0; docs/special-motions.md rolling-disc),
-/// first kind.
-template <class T>
-struct RollingDiscCircle {
-  const Study<T>& study = find_study<T>("rolling-disc");
-  SpecialMotion<T> motion = circle_motion();
-  System<T> sys = study.build(motion.parameters);
-  const Formulation<T>& f = find_formulation<T>("first-kind");
-
-  SpecialMotion<T> circle_motion() const {
-    for (const auto& m : study.special_motions())
-      if (m.name == "circle (k = 0)") return m;
-    throw UsageError("rolling-disc has no special motion 'circle (k = 0)'");
-  }
-};
 
 TEST(ConvergenceOrder, BulirschStoerErrorFollowsTolerance) {
   check_bulirsch_stoer_follows_tolerance<P>(15, 45, 5);

@@ -27,6 +27,8 @@
 //     double (rtol 1e-7 .. 1e-13) and mp50 (1e-15 .. 1e-35), and on the
 //     rolling disc's circle to t = 20 in double (a uniform motion, where
 //     Fehlberg's embedded estimate vanishes; Verner's does not).
+#include "loglog.hpp"
+#include "rolling_disc_circle.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -44,20 +46,6 @@ namespace {
 
 template <class S>
 using OdeState = std::vector<S>;
-
-/// Least-squares slope of log10(y) against log10(x).
-double loglog_slope(const std::vector<double>& x, const std::vector<double>& y) {
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
-  const double n = static_cast<double>(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double lx = std::log10(x[i]), ly = std::log10(y[i]);
-    sx += lx;
-    sy += ly;
-    sxx += lx * lx;
-    sxy += lx * ly;
-  }
-  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
-}
 
 /// A positive S as a double, through its log10 (mp values below 1e-308).
 template <class S>
@@ -218,19 +206,6 @@ struct Skate {
   const Formulation<T>& f = find_formulation<T>("first-kind");
 };
 
-template <class T>
-struct RollingDiscCircle {
-  const Study<T>& study = find_study<T>("rolling-disc");
-  SpecialMotion<T> motion = circle_motion();
-  System<T> sys = study.build(motion.parameters);
-  const Formulation<T>& f = find_formulation<T>("first-kind");
-
-  SpecialMotion<T> circle_motion() const {
-    for (const auto& m : study.special_motions())
-      if (m.name == "circle (k = 0)") return m;
-    throw UsageError("rolling-disc has no special motion 'circle (k = 0)'");
-  }
-};
 
 /// verner87 through nhs::integrate, output at t_end only: the max-norm
 /// error of (q, qdot) against the closed form at t_end.

@@ -1,0 +1,67 @@
+// The fixture of the tests that run the `nhs` tool as a process: a
+// temporary directory per test and a runner that captures the exit code,
+// stdout and stderr. Skips when the tool is not built (NHS_CLI_PATH unset:
+// NHS_BUILD_APPS=OFF).
+#pragma once
+
+#include "process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace nhs::test {
+
+/// What a run of the tool gave.
+struct CliResult {
+  int code = -1;  ///< exit code (-1: not run)
+  std::string out, err;
+};
+
+class CliProcessTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+#ifndef NHS_CLI_PATH
+    GTEST_SKIP() << "built without the nhs tool (NHS_BUILD_APPS=OFF)";
+#else
+    std::string tmpl = (std::filesystem::temp_directory_path() / "nhs_cli_test_XXXXXX").string();
+    ASSERT_NE(mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+#endif
+  }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  /// Runs `nhs args...` (no shell), capturing stdout and stderr through
+  /// files in dir_. stdout_to: another file for stdout (e.g. /dev/full);
+  /// "-": stdout closed. sigint_after: when positive, SIGINT is sent after
+  /// this many seconds.
+  CliResult nhs(const std::vector<std::string>& args, const std::string& stdout_to = "",
+                double sigint_after = 0) {
+    CliResult r;
+#ifdef NHS_CLI_PATH
+    const std::filesystem::path out = stdout_to.empty() ? dir_ / "stdout" : std::filesystem::path(stdout_to),
+                                err = dir_ / "stderr";
+    const ProcessEnd end = run_process(NHS_CLI_PATH, args, out, err, sigint_after);
+    if (!end.started) {
+      ADD_FAILURE() << "cannot start " << NHS_CLI_PATH;
+      return r;
+    }
+    r.code = end.code;
+    r.out = stdout_to.empty() ? slurp(out) : std::string();
+    r.err = slurp(err);
+#endif
+    (void)args;
+    (void)stdout_to;
+    (void)sigint_after;
+    return r;
+  }
+
+  std::filesystem::path dir_;
+};
+
+}  // namespace nhs::test
