@@ -51,7 +51,7 @@ int main(int argc, char** argv) {
         try {
           traced = nhs::codegen::trace_formulation(study.build, parameters, formulation);
         } catch (const nhs::NotApplicable&) {
-          continue;  // first kind or Gibbs-Appell of a system without psi or bodies
+          continue;  // no psi or bodies, or the second kind of a semidefinite g
         }
         const std::string name = identifier(id + "_" + formulation);
         nhs::codegen::EmitStats stats;

@@ -5,6 +5,7 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/manifold.hpp"
+#include "nhs/semidefinite_mass.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 
@@ -327,7 +328,7 @@ namespace detail {
 // At the default parameters in 50 digits: psi satisfies C and the chart
 // inverts psi (initial q and 8 random states near it), g is positive
 // definite at the initial state (the bodies' T is checked by describe()).
-void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
+bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
   using S = mp50;
   const Study<S> st = file_study<S>(file);
   System<S> sys;
@@ -412,14 +413,23 @@ void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
                           ", qdot = " + to_string(mo.initial.qdot));
     require_regular(msys, mo.initial, "exact." + std::to_string(k), "exact motion '" + mo.name + "' at t = 0");
   }
+  // g positive definite, or (massless parts) positive semidefinite with
+  // the accelerations determined: [g; A] of full rank (semidefinite_mass.hpp).
   const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
+  const std::string metric = std::string("the metric g = d^2T/dqdot^2") +
+                             (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "");
   Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
-  if (!in.g.allFinite() || eig.eigenvalues().minCoeff() <= 0)
+  if (in.g.allFinite() && eig.eigenvalues().minCoeff() > 0) return false;
+  const Mat<S> A = constraint_jacobians(sys, s0.q, s0.qdot).C_qdot;
+  try {
+    auxiliary_mass<S>(in.g, A, sys.info.coordinates, [&] { return state_context(s0.q, s0.qdot); });
+  } catch (const std::exception& e) {
     throw FileError(file->where("dynamics.kinetic_energy"),
-                    std::string("the metric g = d^2T/dqdot^2") +
-                        (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "") +
-                        " is not positive definite at the initial state "
-                        "(eigenvalues " + to_string(Vec<S>(eig.eigenvalues())) + ")");
+                    metric + " is not positive definite at the initial state (eigenvalues " +
+                        to_string(Vec<S>(eig.eigenvalues())) +
+                        "), and the constraints do not make up for it: " + e.what());
+  }
+  return true;
 }
 
 }  // namespace detail

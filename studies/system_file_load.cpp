@@ -1235,12 +1235,16 @@ std::shared_ptr<const SystemFile> Loader::load() {
   read_invariants();
   read_singular();
   read_exact();
-  auto file = std::make_shared<const SystemFile>(std::move(f_));
+  std::shared_ptr<const SystemFile> file = std::make_shared<const SystemFile>(std::move(f_));
   // The numerical checks give their own FileErrors with a location; another
   // error of the library there (e.g. describe()'s bodies check at an
   // [[exact]] motion's parameters, a plain UsageError) is still the file's.
   try {
-    detail::check_system_file_numerically(file);
+    if (detail::check_system_file_numerically(file)) {
+      SystemFile massless = *file;
+      massless.info.semidefinite_metric = true;
+      file = std::make_shared<const SystemFile>(std::move(massless));
+    }
   } catch (const FileError&) {
     throw;
   } catch (const UsageError& e) {

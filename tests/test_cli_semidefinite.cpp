@@ -3,7 +3,8 @@
 // undetermined and every formulation refuses by name (exit 3), and the
 // Chaplygin sleigh with I = 0 (a massless turning, fixed by the blade),
 // where the formulations that do not invert g answer (exit 0) and the
-// second kind refuses.
+// second kind refuses; and the massless-trailer study, where udwadia-kalaba
+// is the default.
 // ctest-labels: unit cli
 #include "cli_fixture.hpp"
 
@@ -137,6 +138,38 @@ TEST_F(CliSemidefinite, SleighWithoutInertiaAnswersWhereGIsNotInverted) {
                             (dir_ / "sleigh.csv").string()});
     EXPECT_EQ(run.code, 0) << formulation << ": " << run.err;
     EXPECT_NE(run.err.find("integrated sleigh"), std::string::npos) << run.err;
+  }
+}
+
+// The massless-trailer study and its system file (g = diag(m, m, 0)
+// everywhere): without --formulation, accel and run use udwadia-kalaba
+// (M_A), and the second kind is refused as not applicable (exit 2) with
+// the formulations that apply. At the default state (q = (0, 0, 0.5),
+// qdot = psi(q, (1, 0.3))) the theta row 0 = -k sin(theta) + lambda L gives
+// lambda = k sin(theta)/L, and P's rows m xdd = m g + lambda sin(theta),
+// m ydd = -lambda cos(theta) (docs/studies.md, massless-trailer).
+TEST_F(CliSemidefinite, MasslessTrailerDefaultsToUdwadiaKalaba) {
+  const double m = 1.3, L = 0.7, k = 0.9, g = 0.4, theta = 0.5;
+  const double lambda = k * std::sin(theta) / L;
+  for (const std::string system :
+       {std::string("massless-trailer"), std::string(NHS_SOURCE_DIR) + "/studies/files/massless_trailer.toml"}) {
+    const Result r = nhs({"accel", system});
+    ASSERT_EQ(r.code, 0) << system << ": " << r.err;
+    EXPECT_NE(r.out.find("\"formulation\": \"udwadia-kalaba\""), std::string::npos) << r.out;
+    const std::vector<double> qdd = json_vector(r.out, "qddot"), lam = json_vector(r.out, "multipliers");
+    ASSERT_EQ(qdd.size(), 3u) << r.out;
+    ASSERT_EQ(lam.size(), 1u) << r.out;
+    EXPECT_NEAR(lam[0], lambda, 1e-14) << system;
+    EXPECT_NEAR(qdd[0], g + lambda * std::sin(theta) / m, 1e-14) << system;
+    EXPECT_NEAR(qdd[1], -lambda * std::cos(theta) / m, 1e-14) << system;
+    const Result second = nhs({"accel", system, "--formulation", "second-kind"});
+    EXPECT_EQ(second.code, 2) << system << ": " << second.err;
+    EXPECT_NE(second.err.find("only positive semidefinite"), std::string::npos) << second.err;
+    EXPECT_NE(second.err.find("udwadia-kalaba"), std::string::npos) << second.err;
+    const Result run = nhs({"run", system, "--t-end", "2", "--dt-out", "1", "--out",
+                            (dir_ / "trailer.csv").string()});
+    EXPECT_EQ(run.code, 0) << system << ": " << run.err;
+    EXPECT_NE(run.err.find("with udwadia-kalaba"), std::string::npos) << run.err;
   }
 }
 

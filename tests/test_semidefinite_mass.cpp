@@ -27,81 +27,18 @@
 namespace nhs {
 namespace {
 
-enum TrailerParam { tm, tL, tk, tg };
-
-// A point P = (x, y) of mass m towing a massless trailer: a knife-edge
-// wheel W = P - L (cos theta, sin theta) that cannot slide sideways,
-//   C = xd sin(theta) - yd cos(theta) + L thetad = 0,
-// and a torque -k sin(theta) on the trailer (a vane in a wind along +x),
-// V = -m g x + k (1 - cos theta). g = diag(m, m, 0) is singular, but the
-// constraint fixes thetad (A e_theta = L): [g; A] has full rank 3. The
-// trailer carries no inertia, so the theta row reads 0 = -k sin(theta) +
-// lambda L: lambda = k sin(theta) / L pulls P sideways.
-struct MasslessTrailer {
-  static constexpr int n = 3;
-  static SystemInfo info() {
-    return {.name = "massless-trailer",
-            .title = "point mass towing a massless knife-edge trailer",
-            .source = "test",
-            .coordinates = {"x", "y", "theta"},
-            .parameters = {{"m", "1.3", "mass of P"},
-                           {"L", "0.7", "hitch length"},
-                           {"k", "0.9", "torque on the trailer"},
-                           {"g", "0.4", "field along +x on P"}},
-            .constraint_names = {"C1"},
-            .quasi_velocities = {"u", "v"},
-            .linear_constraints = true,
-            .dependent_velocities = {2}};
-  }
-  template <class T>
-  static T kinetic_energy(const Params<T>& p, const Vec<T>&, const Vec<T>& qd) {
-    return ratio<T>(1, 2) * p[tm] * (qd[0] * qd[0] + qd[1] * qd[1]);
-  }
-  template <class T>
-  static T potential(const Params<T>& p, const Vec<T>& q) {
-    using std::cos;
-    return -(p[tm] * p[tg] * q[0]) + p[tk] * (T(1) - cos(q[2]));
-  }
-  template <class T>
-  static void constraints(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
-    using std::cos;
-    using std::sin;
-    C[0] = qd[0] * sin(q[2]) - qd[1] * cos(q[2]) + p[tL] * qd[2];
-  }
-  template <class T>
-  static void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
-    using std::cos;
-    using std::sin;
-    qd[0] = z[0];
-    qd[1] = z[1];
-    qd[2] = (z[1] * cos(q[2]) - z[0] * sin(q[2])) / p[tL];
-  }
-  template <class S>
-  static void chart(const Params<S>&, const Vec<S>&, const Vec<S>& qd, Vec<S>& z) {
-    z[0] = qd[0];
-    z[1] = qd[1];
-  }
-  template <class T>
-  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>&, Bodies<T>& out) {
-    out.add_point(p[tm], plane_position(q[0], q[1]));
-  }
-};
-
+// The massless-trailer study (docs/studies.md): g = diag(m, m, 0) is
+// singular everywhere, but the constraint fixes thetad, so [g; A] has full
+// rank 3.
 template <class S>
 System<S> trailer() {
-  return describe<S, MasslessTrailer>({from_string<S>("1.3"), from_string<S>("0.7"),
-                                       from_string<S>("0.9"), from_string<S>("0.4")});
+  const Study<S>& st = find_study<S>("massless-trailer");
+  return st.build(st.default_parameters());
 }
 
-// A random state on C: q in [-2, 2]^2 x [-pi, pi], z in [-1.5, 1.5]^2.
 template <class S>
 State<S> random_trailer_state(const System<S>& sys, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> u(-1, 1);
-  Vec<S> q(3), z(2), qd(3);
-  q << S(2 * u(rng)), S(2 * u(rng)), S(3.1 * u(rng));
-  z << S(1.5 * u(rng)), S(1.5 * u(rng));
-  sys.parametrization(q, z, qd);
-  return {q, qd};
+  return find_study<S>("massless-trailer").random_state(sys, rng);
 }
 
 template <class S>

@@ -133,6 +133,7 @@ TYPED_TEST(SystemFiles, DescriptionMatchesBuiltin) {
     EXPECT_EQ(a.quasi_velocities.size(), b.quasi_velocities.size()) << what;
     EXPECT_EQ(a.linear_constraints, b.linear_constraints) << what;
     EXPECT_EQ(a.dependent_velocities, b.dependent_velocities) << what;
+    EXPECT_EQ(a.semidefinite_metric, b.semidefinite_metric) << what;  // found by the loader
     ASSERT_EQ(a.parameters.size(), b.parameters.size()) << what;
     for (std::size_t i = 0; i < a.parameters.size(); ++i) {
       // Same names, same order, same defaults and meanings.

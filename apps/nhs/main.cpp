@@ -95,8 +95,9 @@ std::vector<std::string> glue_negative_values(int argc, char** argv) {
 
 void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_option("STUDY", o.study, "study id (see `nhs list`)")->required();
-  cmd->add_option("--formulation", o.formulation, "formulation (see `nhs list`)")
-      ->capture_default_str();
+  cmd->add_option("--formulation", o.formulation,
+                  "formulation (see `nhs list`); default second-kind, udwadia-kalaba where g is "
+                  "only semidefinite");
   cmd->add_option("--precision", o.precision, "scalar type: " + join(precision_names()))
       ->capture_default_str();
   cmd->add_option("--param", o.params, "parameter override name=value (repeatable)")

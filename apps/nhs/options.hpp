@@ -17,7 +17,9 @@ namespace nhs::cli {
 /// What `accel` and `run` share: the system, the formulation, the state.
 struct StateOptions {
   std::string study;
-  std::string formulation = "second-kind";
+  /// Empty: the second kind, or udwadia-kalaba where the system's metric
+  /// is only semidefinite (default_formulation in setup.hpp).
+  std::string formulation;
   std::string precision = "double";
   std::vector<std::string> params;  ///< "name=value", repeated
   std::string q, qdot;              ///< comma-separated; empty: the study's default state

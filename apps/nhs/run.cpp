@@ -69,6 +69,7 @@ struct FileCloser {
 /// field by default (make_setup).
 template <class S>
 RunOptions with_default_field(RunOptions o) {
+  o = with_default_formulation<S>(std::move(o));
   if (!o.generated && !o.library && !o.compiled && !is_system_file_name(o.study) &&
       generated::find_generated<S>(o.study, o.formulation) != nullptr)
     o.generated = true;

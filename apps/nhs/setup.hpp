@@ -33,8 +33,20 @@ struct Setup {
   std::shared_ptr<const Formulation<S>> owned_formulation;
 };
 
+/// `o` with its formulation named: --formulation as given, else the second
+/// kind, or udwadia-kalaba (with M_A, seed 003) for a system with massless
+/// parts (SystemInfo::semidefinite_metric), where the second kind does not
+/// apply. Throws UsageError for an unknown study.
+template <class S, class Options>
+Options with_default_formulation(Options o) {
+  if (o.formulation.empty())
+    o.formulation = find_study<S>(o.study).info.semidefinite_metric ? "udwadia-kalaba" : "second-kind";
+  return o;
+}
+
 template <class S>
-Setup<S> make_setup(const StateOptions& o) {
+Setup<S> make_setup(const StateOptions& given) {
+  const StateOptions o = with_default_formulation<S>(given);
   Setup<S> s;
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);

@@ -147,6 +147,13 @@ class SecondKind final : public Formulation<S> {
     return "Benenti's equations of the second kind: field D on TQ, explicit multipliers and "
            "reactions (001 Thm 8.1-8.2; 000 eqs. 43-49 corrected)";
   }
+  std::string not_applicable_reason(const System<S>& sys) const override {
+    return sys.info.semidefinite_metric
+               ? "the metric g is only positive semidefinite (massless parts) and the second "
+                 "kind inverts g; udwadia-kalaba (with M_A), the first kind, maggi, "
+                 "gibbs-appell, voronec and lagrange-multipliers apply"
+               : std::string();
+  }
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                const Vec<S>& qd) const override {
     SecondKindField<S> D = second_kind(sys, q, qd);

@@ -43,6 +43,15 @@ struct SystemInfo {
   /// for, qdot_dep = a(q) qdot_indep (Voronec, 002 eq. 8; the naive reduced
   /// Lagrangian). Empty: the system declares no such split.
   std::vector<int> dependent_velocities = {};
+  /// The metric g_ij = d^2T/dqdot^i dqdot^j is only positive semidefinite
+  /// (massless parts): the constraints determine qddot ([g; A] has full
+  /// rank, semidefinite_mass.hpp), but the second kind, which inverts g,
+  /// does not apply. Udwadia-Kalaba then uses M_A (seed 003); the first kind,
+  /// Maggi, Gibbs-Appell, Voronec and KKT need only G = psi^T g psi, the
+  /// reduced metric or the KKT matrix (000 eq. 27). Declared by a study;
+  /// set by the loader for a system file whose g is singular at its
+  /// initial state.
+  bool semidefinite_metric = false;
 };
 
 /// A named distance of a state to a singular set of the system: 0 on the

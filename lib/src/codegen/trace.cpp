@@ -40,6 +40,9 @@ TracedFormulation trace_formulation(const TracedSystemBuilder& build, int parame
     for (Eigen::Index i = 0; i < v.size(); ++i) out.outputs.push_back(v[i].id());
   };
   if (formulation == "second-kind") {
+    if (sys.info.semidefinite_metric)
+      throw NotApplicable("codegen: system '" + sys.info.name +
+                          "' has a semidefinite metric g, which the second kind inverts");
     out.inputs = 2 * sys.n;
     const SecondKindField<Expr> f = second_kind<Expr>(sys, inputs(0, n), inputs(n, n));
     append(f.qddot);

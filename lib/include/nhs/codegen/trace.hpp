@@ -48,7 +48,8 @@ struct TracedFormulation {
 /// `parameters` Expr inputs (array 0) and the state inputs (array 1).
 /// Throws UsageError for a formulation not in traceable_formulations(),
 /// NotApplicable for "first-kind" or "gibbs-appell" on a system without psi
-/// (or without bodies), and TracingError
+/// (or without bodies) and for "second-kind" on a system with
+/// SystemInfo::semidefinite_metric, and TracingError
 /// when the system's description or the formulation branches on the state
 /// (expr.hpp).
 TracedFormulation trace_formulation(const TracedSystemBuilder& build, int parameters,

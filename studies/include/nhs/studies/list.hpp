@@ -18,4 +18,5 @@
   X(bipendulum)        /* 000 §13 */           \
   X(linear_bipendulum) /* 000 §13.7 */         \
   X(n_trailer)         /* N = 3; n-trailer-<N> for any N (n_trailer.cpp) */ \
-  X(contact_oscillator) /* McLachlan & Perlmutter 2006, Ex. 5.2 */
+  X(contact_oscillator) /* McLachlan & Perlmutter 2006, Ex. 5.2 */ \
+  X(massless_trailer)  /* g semidefinite: 003; Udwadia & Phohomsiri 2006 */

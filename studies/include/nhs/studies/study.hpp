@@ -62,8 +62,10 @@ struct Study {
   /// Formulations that cannot follow the motion from the default state,
   /// with the reason (as SpecialMotion::excluded).
   std::map<std::string, std::string> default_run_excluded = {};
-  /// Study-specific quantities along the motion (energy is added generically).
-  std::function<std::vector<Invariant<S>>(const System<S>&)> invariants;
+  /// Study-specific quantities along the motion (energy is added
+  /// generically); none unless the study declares them.
+  std::function<std::vector<Invariant<S>>(const System<S>&)> invariants =
+      [](const System<S>&) { return std::vector<Invariant<S>>{}; };
   /// Whether T + V is a first integral for this system (false where a
   /// non-conservative force acts, e.g. rolling-disc with k != 0). Empty:
   /// always conserved.

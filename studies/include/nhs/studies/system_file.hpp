@@ -132,8 +132,12 @@ struct SystemFile {
 };
 
 namespace detail {
-/// The checks of load_system_file that evaluate the system (studies/file_study.cpp).
-void check_system_file_numerically(const std::shared_ptr<const SystemFile>& file);
+/// The checks of load_system_file that evaluate the system
+/// (studies/file_study.cpp). Returns true when g is singular at the initial
+/// state but positive semidefinite with [g; A] of full rank (massless parts:
+/// SystemInfo::semidefinite_metric); throws FileError when g is neither
+/// that nor positive definite.
+bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file);
 }  // namespace detail
 
 /// Why T + V is not a first integral of the file's system, or "" when it
