@@ -38,6 +38,7 @@
 //     double rtol 1e-7 .. 1e-12 and mp50 1e-15, 1e-20: each error <= 1000
 //     x the tolerance, slope 1 +- 0.5.
 #include "loglog.hpp"
+#include "motion_error.hpp"
 #include "rolling_disc_circle.hpp"
 #include "scalar_test.hpp"
 
@@ -218,16 +219,8 @@ void check_error_follows_tolerance(const Setup& s, const std::string& stepper, c
     opts.dt_out = t_end;
     opts.stepper = parse_stepper(stepper);
     opts.rtol = opts.atol = power_of_ten<T>(-e);
-    T err(0);
     IntegrationStats stats;
-    integrate<T>(s.sys, s.f, s.motion.initial.q, s.motion.initial.qdot, opts,
-                 [&](const Sample<T>& x) {
-                   using std::max;
-                   const State<T> ex = s.motion.exact(x.t);
-                   err = max(err, max((x.q - ex.q).cwiseAbs().maxCoeff(),
-                                      (x.qdot - ex.qdot).cwiseAbs().maxCoeff()));
-                 },
-                 &stats);
+    const T err = motion_error<T>(s.sys, s.f, s.motion, opts, stats);
     tols.push_back(std::pow(10.0, -e));
     errs.push_back(std::pow(10.0, log10_of(err)));
     std::cout << "[ order    ] " << ScalarName<T>::value << " " << stepper << " rtol 1e-" << e

@@ -28,6 +28,7 @@
 //     rolling disc's circle to t = 20 in double (a uniform motion, where
 //     Fehlberg's embedded estimate vanishes; Verner's does not).
 #include "loglog.hpp"
+#include "motion_error.hpp"
 #include "rolling_disc_circle.hpp"
 #include "scalar_test.hpp"
 
@@ -216,15 +217,7 @@ T integrated_error(const Setup& s, const T& t_end, const T& rtol, IntegrationSta
   opts.dt_out = t_end;
   opts.stepper = Stepper::verner87;
   opts.rtol = opts.atol = rtol;
-  T err(0);
-  integrate<T>(s.sys, s.f, s.motion.initial.q, s.motion.initial.qdot, opts,
-               [&](const Sample<T>& x) {
-                 using std::max;
-                 const State<T> ex = s.motion.exact(x.t);
-                 err = max(err, max((x.q - ex.q).cwiseAbs().maxCoeff(),
-                                    (x.qdot - ex.qdot).cwiseAbs().maxCoeff()));
-               },
-               &stats);
+  const T err = motion_error<T>(s.sys, s.f, s.motion, opts, stats);
   EXPECT_EQ(stats.stepper, Stepper::verner87);
   return err;
 }
