@@ -326,8 +326,10 @@ const Study<S>& cached_file_study(const std::string& path) {
 namespace detail {
 
 // At the default parameters in 50 digits: psi satisfies C and the chart
-// inverts psi (initial q and 8 random states near it), g is positive
-// definite at the initial state (the bodies' T is checked by describe()).
+// inverts psi (initial q and 8 random states near it); g is positive
+// definite, or positive semidefinite with the accelerations determined, at
+// the initial state and at each [[exact]] motion's start (the bodies' T is
+// checked by describe()).
 bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
   using S = mp50;
   const Study<S> st = file_study<S>(file);
@@ -357,6 +359,30 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
         throw FileError(file->where(where), what + " is on a singular set of [singular]: " + mg.condition +
                                                 " (" + mg.name + " = " + to_string<S>(mg.value) +
                                                 ", expected > 0) " + state_context(x.q, x.qdot));
+  };
+  // g positive definite (true), or (massless parts) positive semidefinite
+  // with the accelerations determined, [g; A] of full rank (false;
+  // semidefinite_mass.hpp); else a FileError at `where`.
+  const auto positive_definite_metric = [&file](const System<S>& s, const State<S>& x,
+                                                const std::string& where, const std::string& what) {
+    const Inertia<S> in = inertia(s, x.q, x.qdot);
+    Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
+    if (in.g.allFinite() && eig.eigenvalues().minCoeff() > 0) return true;
+    const std::string metric = std::string("the metric g = d^2T/dqdot^2") +
+                               (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "");
+    try {
+      auxiliary_mass<S>(in.g, constraint_jacobians(s, x.q, x.qdot).C_qdot, s.info.coordinates,
+                        [&] { return state_context(x.q, x.qdot); });
+    } catch (const SingularState& e) {
+      throw FileError(file->where(where),
+                      metric + " is not positive definite at " + what + " (eigenvalues " +
+                          to_string(Vec<S>(eig.eigenvalues())) + ")" +
+                          (e.condition == "accelerations undetermined"
+                               ? ", and the constraints do not determine the accelerations: "
+                               : ": ") +
+                          e.what());
+    }
+    return false;
   };
   require_regular(sys, s0, "initial", "the initial state");
   const S tol = S(1e-30);
@@ -412,24 +438,10 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
                           to_string(C) + " at t = 0, q = " + to_string(mo.initial.q) +
                           ", qdot = " + to_string(mo.initial.qdot));
     require_regular(msys, mo.initial, "exact." + std::to_string(k), "exact motion '" + mo.name + "' at t = 0");
+    positive_definite_metric(msys, mo.initial, "exact." + std::to_string(k),
+                             "the start of exact motion '" + mo.name + "'");
   }
-  // g positive definite, or (massless parts) positive semidefinite with
-  // the accelerations determined: [g; A] of full rank (semidefinite_mass.hpp).
-  const Inertia<S> in = inertia(sys, s0.q, s0.qdot);
-  const std::string metric = std::string("the metric g = d^2T/dqdot^2") +
-                             (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "");
-  Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
-  if (in.g.allFinite() && eig.eigenvalues().minCoeff() > 0) return false;
-  const Mat<S> A = constraint_jacobians(sys, s0.q, s0.qdot).C_qdot;
-  try {
-    auxiliary_mass<S>(in.g, A, sys.info.coordinates, [&] { return state_context(s0.q, s0.qdot); });
-  } catch (const std::exception& e) {
-    throw FileError(file->where("dynamics.kinetic_energy"),
-                    metric + " is not positive definite at the initial state (eigenvalues " +
-                        to_string(Vec<S>(eig.eigenvalues())) +
-                        "), and the constraints do not make up for it: " + e.what());
-  }
-  return true;
+  return !positive_definite_metric(sys, s0, "dynamics.kinetic_energy", "the initial state");
 }
 
 }  // namespace detail

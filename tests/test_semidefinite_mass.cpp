@@ -22,6 +22,7 @@
 #include <Eigen/SVD>
 
 #include <iostream>
+#include <limits>
 #include <random>
 
 namespace nhs {
@@ -273,6 +274,21 @@ TYPED_TEST(SemidefiniteMass, UndeterminedDirectionsAndIndefiniteMetricAreNamed) 
   qd2 << S(2), S(1);
   EXPECT_EQ(singular_condition([&] { udwadia_kalaba(bad, q2, qd2); }), "singular metric g");
   EXPECT_EQ(singular_condition([&] { project_velocity<S>(bad, q2, qd2); }), "singular metric g");
+}
+
+// A mass near the largest finite value: M_A = g + s A^+ A overflows (s is
+// g's largest eigenvalue). That is an overflow (NonFiniteValue, exit 4),
+// not "accelerations undetermined" with an infinite eigenvalue.
+TYPED_TEST(SemidefiniteMass, OverflowOfTheAuxiliaryMassIsNotASingularState) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("massless-trailer");
+  if (!std::numeric_limits<S>::is_iec559)  // MPFR's exponent range: about 1e(3e8)
+    GTEST_SKIP() << "an IEC 559 overflow; mp50 and mp100 reach about 1e(3e8)";
+  std::vector<S> p = st.default_parameters();
+  p[0] = std::numeric_limits<S>::max();  // m: g finite, M_A_xx = m (1 + P_xx) is not
+  const System<S> sys = st.build(p);
+  const State<S> x = st.default_state(sys);
+  EXPECT_THROW(udwadia_kalaba(sys, x.q, x.qdot), NonFiniteValue);
 }
 
 }  // namespace

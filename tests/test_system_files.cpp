@@ -715,6 +715,23 @@ std::vector<BadFile> bad_files() {
     cases.push_back({"bodies_T_metric", t, position_of(t, "[[bodies]]"),
                      {"the metric g = d^2T/dqdot^2 (T from [[bodies]]) is not positive definite"}});
   }
+  {
+    // An indefinite T (a negative inertia): no constraint can make up for it.
+    const std::string t = edit(good, "+ I/2*theta_dot^2", "- I/2*theta_dot^2");
+    cases.push_back({"metric_indefinite", t, position_of(t, "\"m/2"),
+                     {"is not positive definite at the initial state", "(eigenvalues (-0.5, 1, 1))",
+                      "singular metric g", "not positive semidefinite"}});
+  }
+  {
+    // g positive definite at the defaults, indefinite at an [[exact]]
+    // motion's parameters (m = -1): refused at that motion, before any
+    // formulation integrates it.
+    const std::string t = good + "\n[[exact]]\nname = \"negative mass\"\nparameters = { m = \"-1\" }\n"
+                                 "t_end = \"1\"\nq = [\"t\", \"0\", \"0\"]\n";
+    cases.push_back({"exact_metric_indefinite", t, position_of(t, "[[exact]]"),
+                     {"is not positive definite at the start of exact motion 'negative mass'",
+                      "(eigenvalues (-1, -1, 0.5))", "not positive semidefinite"}});
+  }
   // Numbers of the file: finite in every precision (double included), at
   // their value with the parameter's name ("1e400" said "number out of
   // range '1e400'" without a position when a command ran in double).

@@ -150,8 +150,9 @@ class SecondKind final : public Formulation<S> {
   std::string not_applicable_reason(const System<S>& sys) const override {
     return sys.info.semidefinite_metric
                ? "the metric g is only positive semidefinite (massless parts) and the second "
-                 "kind inverts g; udwadia-kalaba (with M_A), the first kind, maggi, "
-                 "gibbs-appell, voronec and lagrange-multipliers apply"
+                 "kind inverts g; udwadia-kalaba (with M_A) and lagrange-multipliers apply, and "
+                 "first-kind, maggi, gibbs-appell and voronec where the system has what they "
+                 "need (`nhs list`)"
                : std::string();
   }
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,

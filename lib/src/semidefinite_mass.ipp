@@ -80,6 +80,7 @@ AuxiliaryMass<S> auxiliary_mass(const Mat<S>& g, const Mat<S>& A,
     P = Vk * Vk.transpose();
   }
   out.M_A = g + out.scale * P;
+  require_finite(out.M_A, "M_A = g + s A^+ A", context);  // g near the overflow threshold
   const Eigen::SelfAdjointEigenSolver<Mat<S>> eig(out.M_A);
   out.mu = eig.info() == Eigen::Success ? Vec<S>(eig.eigenvalues()) : Vec<S>();
   if (out.mu.size() != n)

@@ -51,7 +51,8 @@ struct AuxiliaryMass {
 /// SystemInfo) label the message; context() (e.g. state_context(q, qd)) ends
 /// it.
 ///
-/// Throws NonFiniteValue when g or A has non-finite entries;
+/// Throws NonFiniteValue when g or A has non-finite entries, or when M_A
+/// overflows (g near the largest finite value);
 /// SingularState("singular metric g") when g is not positive semidefinite
 /// (an eigenvalue < -regularity_tolerance * the largest |eigenvalue|, or
 /// n = 0); SingularState("accelerations undetermined") when [g; A] has
