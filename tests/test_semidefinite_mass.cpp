@@ -289,6 +289,19 @@ TYPED_TEST(SemidefiniteMass, OverflowOfTheAuxiliaryMassIsNotASingularState) {
   const System<S> sys = st.build(p);
   const State<S> x = st.default_state(sys);
   EXPECT_THROW(udwadia_kalaba(sys, x.q, x.qdot), NonFiniteValue);
+  // Just below: M_A may be finite (m (1 + P_xx) < max) and the
+  // eigen-solver still overflow (m = 1e308 in double, the reviewer's case),
+  // or everything stay finite. Either an overflow or a finite answer, never
+  // a singular state.
+  for (const double f : {0.56, 0.5, 0.25}) {
+    p[0] = std::numeric_limits<S>::max() * S(f);
+    const System<S> big = st.build(p);
+    try {
+      const UdwadiaKalabaField<S> U = udwadia_kalaba(big, x.q, x.qdot);
+      EXPECT_TRUE(U.qddot.allFinite()) << "m = " << f << " max";
+    } catch (const NonFiniteValue&) {
+    }
+  }
 }
 
 }  // namespace

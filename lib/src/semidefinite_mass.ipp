@@ -18,6 +18,7 @@ Eigen::SelfAdjointEigenSolver<Mat<S>> semidefinite_spectrum(const Mat<S>& g,
   Eigen::SelfAdjointEigenSolver<Mat<S>> eig(g);
   const Eigen::Index n = g.rows();
   const Vec<S> mu = eig.info() == Eigen::Success ? Vec<S>(eig.eigenvalues()) : Vec<S>();
+  require_finite(mu, "the eigenvalues of g", context);  // overflow inside the solver
   using std::abs;
   using std::max;
   if (mu.size() != n || n == 0 ||
@@ -87,6 +88,7 @@ AuxiliaryMass<S> auxiliary_mass(const Mat<S>& g, const Mat<S>& A,
     throw SingularState("accelerations undetermined",
                         "singular state: accelerations undetermined (the eigen-decomposition of "
                         "M_A = g + s A^+ A failed) " + context());
+  require_finite(out.mu, "the eigenvalues of M_A = g + s A^+ A", context);
   out.V = eig.eigenvectors();
   const S threshold = regularity_tolerance<S>() * out.mu[n - 1];
   Eigen::Index rank = 0;

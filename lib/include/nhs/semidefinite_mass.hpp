@@ -52,7 +52,8 @@ struct AuxiliaryMass {
 /// it.
 ///
 /// Throws NonFiniteValue when g or A has non-finite entries, or when M_A
-/// overflows (g near the largest finite value);
+/// or an eigenvalue of g or M_A overflows (g near the largest finite
+/// value);
 /// SingularState("singular metric g") when g is not positive semidefinite
 /// (an eigenvalue < -regularity_tolerance * the largest |eigenvalue|, or
 /// n = 0); SingularState("accelerations undetermined") when [g; A] has
