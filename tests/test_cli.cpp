@@ -133,6 +133,10 @@ TEST_F(Cli, InvalidStatesExitThree) {
                "off the constraint manifold");
   expect_error({"run", "skate", "--q", "0,0,0", "--qdot", "0,1,0"}, 3,
                "off the constraint manifold");
+  // The default state where psi divides by a parameter set to 0 (the
+  // massless trailer's thetad = (...) / L): singular, not malformed input.
+  expect_error({"accel", "massless-trailer", "--param", "L=0"}, 3,
+               "the default state is not finite at these parameters");
   // A tolerance wide enough admits it (qdot is then projected onto C).
   EXPECT_EQ(nhs({"accel", "skate", "--q", "0,0,0", "--qdot", "1,1e-6,0"}).code, 3);
   EXPECT_EQ(nhs({"accel", "skate", "--q", "0,0,0", "--qdot", "1,1e-6,0", "--manifold-tol", "1e-5"})

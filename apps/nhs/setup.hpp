@@ -141,6 +141,13 @@ Setup<S> make_setup(const StateOptions& given) {
     const State<S> st = s.study->default_state(s.sys);
     s.q = st.q;
     s.qdot = st.qdot;
+    // The default state at other parameters (--param) may fall where psi is
+    // singular (e.g. a division by a parameter set to 0): a singular state
+    // (exit 3), not a malformed input.
+    if (!s.q.allFinite() || !s.qdot.allFinite())
+      throw SingularState("default state not finite",
+                          "the default state is not finite at these parameters: q = " + to_string(s.q) +
+                              ", qdot = " + to_string(s.qdot) + " (give --q and --qdot)");
   } else {
     s.q = parse_vector<S>("--q", o.q);
     if (s.q.size() != s.sys.n)
