@@ -20,6 +20,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 namespace nhs {
@@ -124,15 +125,6 @@ struct CoaxialDiscs {
   }
 };
 
-/// The state (q, psi(q, z)) with z = (theta1d, theta2d); q size 5.
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& z1, const S& z2) {
-  Vec<S> z(2), qd(5);
-  z << z1, z2;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 // docs/special-motions.md coaxial-discs: m = 1.3, R = 0.7, A = 0.4, B = 0.15,
 // a = 1.6; q0 = (0.2, -0.4, 0.3, -1.1, 0.5), z0 = (1.2, 0.4), so
 // psid = Omega = (R/a)(z20 - z10) = -0.35 throughout.
@@ -164,7 +156,7 @@ SpecialMotion<S> discs_motion(const std::string& g_text) {
   mo.parameters = {mass, rad, a_in, b_in, dist, gr};
   Vec<S> q0(5);
   q0 << x0, y0, th10, th20, ps0;
-  mo.initial = state_from_chart(describe<S, CoaxialDiscs>(mo.parameters), q0, z10, z20);
+  mo.initial = state_from_chart(describe<S, CoaxialDiscs>(mo.parameters), q0, {z10, z20});
   mo.t_end = S(20);
   mo.exact = [=](const S& t) {
     using std::cos;
@@ -197,7 +189,7 @@ template <class S>
 Study<S> coaxial_discs_study() {
   Study<S> st = study_of<S, CoaxialDiscs>();
   st.default_state = [](const System<S>& sys) {
-    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(5)), S(1), S(1) / S(2));
+    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(5)), {S(1), S(1) / S(2)});
   };
   st.invariants = [](const System<S>&) {
     std::vector<Invariant<S>> inv;

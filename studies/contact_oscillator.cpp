@@ -5,6 +5,7 @@
 // besides the energy it conserves H_y = (y^2 + yd^2)/2. z = (v, w):
 // xd = -y w, yd = v, zd = w.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 namespace nhs {
@@ -113,11 +114,9 @@ template <class S>
 Study<S> contact_oscillator_study() {
   Study<S> st = study_of<S, ContactOscillator>();
   st.default_state = [](const System<S>& sys) {
-    Vec<S> q(3), z(2), qd(3);
+    Vec<S> q(3);
     q << S(1) / S(2), S(4) / S(5), -S(3) / S(10);
-    z << S(2) / S(5), S(7) / S(10);
-    sys.parametrization(q, z, qd);
-    return State<S>{q, qd};
+    return state_from_chart(sys, q, {S(2) / S(5), S(7) / S(10)});
   };
   st.invariants = [](const System<S>& sys) {
     std::vector<Invariant<S>> inv;

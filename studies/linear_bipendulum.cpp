@@ -10,6 +10,7 @@
 // Parametrization z = (w1, w2, y0d) (docs/errata.md on 001 (7.1)): each
 // point turns about P0 with rate w_k, P0 slides with y0d.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include "nhs/format.hpp"
@@ -92,15 +93,6 @@ struct LinearBipendulum {
   }
 };
 
-template <class S>
-State<S> state_from_z(const System<S>& sys, const Vec<S>& q, const S& w1, const S& w2,
-                      const S& y0d) {
-  Vec<S> z(3), qd(5);
-  z << w1, w2, y0d;
-  sys.parametrization(q, z, qd);
-  return {q, qd};
-}
-
 // P0 at rest (y0d = 0) and g = 0: y0 stays fixed (y0dd = 0 always) and each
 // point is held on the circle about P0 through it ((P_k - P0) . v_k = 0 with
 // P0 fixed), with no force along it: uniform circular motion,
@@ -118,7 +110,7 @@ SpecialMotion<S> circles_motion() {
   q0 << from_string<S>("1.1"), from_string<S>("0.6"), from_string<S>("-0.7"),
       from_string<S>("-0.8"), from_string<S>("0.2");
   const S w1 = from_string<S>("0.8"), w2 = from_string<S>("-1.1");
-  mo.initial = state_from_z(describe<S, LinearBipendulum>(mo.parameters), q0, w1, w2, S(0));
+  mo.initial = state_from_chart(describe<S, LinearBipendulum>(mo.parameters), q0, {w1, w2, S(0)});
   mo.t_end = S(20);
   mo.excluded["voronec"] = "the split x_kd = -(y_k - y0) y_kd / x_k is singular at x_k = 0, "
                            "which the circles about P0 cross";
@@ -163,7 +155,7 @@ Study<S> linear_bipendulum_study() {
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(5);
     q << S(1), S(1) / S(2), S(-1), -(S(1) / S(2)), S(0);
-    return state_from_z<S>(sys, q, S(1), S(1) / S(2), S(1) / S(4));
+    return state_from_chart<S>(sys, q, {S(1), S(1) / S(2), S(1) / S(4)});
   };
   st.invariants = [](const System<S>& sys) {
     const S mass1 = sys.parameter("m1"), mass2 = sys.parameter("m2"), gr = sys.parameter("g");

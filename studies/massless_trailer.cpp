@@ -12,6 +12,7 @@
 // torque to P as the sideways pull lambda (sin(theta), -cos(theta)).
 // z = (u, v) = (xd, yd): thetad = (v cos(theta) - u sin(theta)) / L.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 namespace nhs {
@@ -137,11 +138,9 @@ template <class S>
 Study<S> massless_trailer_study() {
   Study<S> st = study_of<S, MasslessTrailer>();
   st.default_state = [](const System<S>& sys) {
-    Vec<S> q(3), z(2), qd(3);
+    Vec<S> q(3);
     q << S(0), S(0), S(1) / S(2);
-    z << S(1), S(3) / S(10);
-    sys.parametrization(q, z, qd);
-    return State<S>{q, qd};
+    return state_from_chart(sys, q, {S(1), S(3) / S(10)});
   };
   st.special_motions = [] {
     return std::vector<SpecialMotion<S>>{towed_straight_motion<S>(), tractrix_motion<S>()};

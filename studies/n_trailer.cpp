@@ -35,6 +35,7 @@
 // variable-first (a factor that depends on q, qdot or z comes before the
 // parameters), and intermediate results are kept in named T variables.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <boost/math/constants/constants.hpp>
@@ -168,15 +169,6 @@ SystemInfo n_trailer_info(int N, const std::string& name) {
   return info;
 }
 
-/// The state (q, psi(q, z)) with z = (v, omega); q size n.
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& v, const S& omega) {
-  Vec<S> z(2), qd(sys.n);
-  z << v, omega;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 /// The parameters of the special motions: m = 1.2, I = 0.3, L = 0.8, g.
 template <class S>
 std::vector<S> motion_parameters(const S& gr) {
@@ -203,7 +195,7 @@ SpecialMotion<S> straight_motion(int N) {
   q0[1] = y0;
   mo.initial = state_from_chart(
       describe<S, NTrailer>(mo.parameters, n_trailer_info(N, "n-trailer-" + std::to_string(N))),
-      q0, v0, S(0));
+      q0, {v0, S(0)});
   mo.t_end = S(20);
   mo.exact = [=](const S& t) {
     using std::cos;
@@ -253,7 +245,7 @@ SpecialMotion<S> circle_motion(int N, const std::string& t_end_text) {
   mo.parameters = params;
   mo.initial = state_from_chart(
       describe<S, NTrailer>(params, n_trailer_info(N, "n-trailer-" + std::to_string(N))), q0,
-      w * R0, w);
+      {w * R0, w});
   mo.t_end = from_string<S>(t_end_text);
   if (th0 + w * mo.t_end >= boost::math::constants::half_pi<S>())
     mo.excluded["voronec"] = "the split ydot = tan(theta0) xdot is singular at cos(theta0) = 0, "
@@ -282,7 +274,7 @@ Study<S> make_n_trailer_study(int N, const std::string& name) {
     return describe<S, NTrailer>(p, info, b);
   };
   st.default_state = [](const System<S>& sys) {
-    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(sys.n)), S(1), S(1) / S(2));
+    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(sys.n)), {S(1), S(1) / S(2)});
   };
   // The default motion turns at thetad_0 = 1/2 and reaches theta_0 = pi/2 at
   // t = pi, where Voronec's split ydot = tan(theta_0) xdot is singular.

@@ -14,6 +14,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include "nhs/format.hpp"
@@ -105,16 +106,6 @@ struct ParallelPoints {
   }
 };
 
-/// The state (q, psi(q, z)) with z = (rho, sigma, theta); q size 4.
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& rho, const S& sigma,
-                          const S& theta) {
-  Vec<S> z(3), qd(4);
-  z << rho, sigma, theta;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 // docs/special-motions.md parallel-points, "v1 = v2 on the incline: free fall"
 // (any masses): m1 = 0.7, m2 = 1.9, g = 4, q0 = (0.1, 0.2, -0.7, 1.1),
 // v1 = v2 = v = (-0.5, 0.9). Closed form x_k = x_k0 + v_x t + g t^2/2,
@@ -160,8 +151,8 @@ SpecialMotion<S> uniform_motion() {
   mo.source = "docs/special-motions.md parallel-points";
   mo.parameters = {mass1, mass2, S(0)};
   mo.initial = state_from_chart(describe<S, ParallelPoints>(mo.parameters), q0,
-                                from_string<S>("1.3"), from_string<S>("-0.4"),
-                                from_string<S>("0.7"));
+                                {from_string<S>("1.3"), from_string<S>("-0.4"),
+                                 from_string<S>("0.7")});
   mo.t_end = S(20);
   const Vec<S> qd0 = mo.initial.qdot;
   mo.exact = [=](const S& t) { return State<S>{Vec<S>(q0 + qd0 * t), qd0}; };
@@ -184,7 +175,7 @@ Study<S> parallel_points_study() {
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(4);
     q << S(0), S(0), S(0), S(1);
-    return state_from_chart<S>(sys, q, S(1), S(1) / S(2), S(1) / S(4));
+    return state_from_chart<S>(sys, q, {S(1), S(1) / S(2), S(1) / S(4)});
   };
   st.invariants = [](const System<S>& sys) {
     const S mass1 = sys.parameter("m1"), mass2 = sys.parameter("m2"), gr = sys.parameter("g");

@@ -15,6 +15,7 @@
 // derivative that is never resized, and combining it with a variable reads
 // out of bounds (Eigen's size assertion in debug builds; a crash in AD2).
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 namespace nhs {
@@ -110,15 +111,6 @@ struct RollingDisc {
   }
 };
 
-/// The state (q, psi(q, z)) with z = (thetad, psid); q size 4.
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& thetad, const S& psid) {
-  Vec<S> z(2), qd(4);
-  z << thetad, psid;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 // docs/special-motions.md rolling-disc: m = 1.1, R = 0.9, A = 0.45, B = 0.2, g = 0,
 // q0 = (0.1, 0.3, 0.2, -0.7), thetad0 = 1.5, psid = Omega = 0.8. With
 // kappa = k/(m R^2 + A):
@@ -142,7 +134,7 @@ SpecialMotion<S> disc_motion(const std::string& k_text) {
   mo.parameters = {mass, rad, a_in, b_in, S(0), kv};
   Vec<S> q0(4);
   q0 << x0, y0, th0, ps0;
-  mo.initial = state_from_chart(describe<S, RollingDisc>(mo.parameters), q0, thd0, om);
+  mo.initial = state_from_chart(describe<S, RollingDisc>(mo.parameters), q0, {thd0, om});
   mo.t_end = S(20);
   mo.exact = [=](const S& t) {
     using std::cos;
@@ -178,7 +170,7 @@ template <class S>
 Study<S> rolling_disc_study() {
   Study<S> st = study_of<S, RollingDisc>();
   st.default_state = [](const System<S>& sys) {
-    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(4)), S(1), S(1) / S(2));
+    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(4)), {S(1), S(1) / S(2)});
   };
   st.invariants = [](const System<S>&) {
     std::vector<Invariant<S>> inv;

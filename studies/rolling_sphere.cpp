@@ -21,6 +21,7 @@
 // q, qdot or z comes before the parameters and the ratio<T> constants), as in
 // rolling_disc.cpp.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <cmath>
@@ -194,16 +195,6 @@ Vec3<S> euler_zxz(const Mat3<S>& Rm, const Vec3<S>& near, const S& two_pi) {
   return a;
 }
 
-/// The state (q, psi(q, z)) with z = (phid, thetad, psid); q size 5.
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& phid, const S& thetad,
-                          const S& psid) {
-  Vec<S> z(3), qd(5);
-  z << phid, thetad, psid;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 // docs/special-motions.md rolling-sphere: m = 1.3, R = 0.6,
 // (phi, theta, psi) = (0.3, 1.0, -0.4), (phid, thetad, psid) = (0, 0.36, 1.2),
 // (x, y) = (0.2, -0.1). There is no reaction (002 errata: both multipliers
@@ -251,7 +242,7 @@ SpecialMotion<S> constant_omega_motion() {
   Vec<S> q0(5);
   q0 << phi0, theta0, psi0, x0, y0;
   mo.initial =
-      state_from_chart(describe<S, RollingSphere>(mo.parameters), q0, phid0, thetad0, psid0);
+      state_from_chart(describe<S, RollingSphere>(mo.parameters), q0, {phid0, thetad0, psid0});
   mo.t_end = S(20);
 
   const Vec3<S> w = space_angular_velocity<S>(mo.initial.q, mo.initial.qdot);
@@ -309,7 +300,7 @@ Study<S> rolling_sphere_study() {
   st.default_state = [](const System<S>& sys) {
     Vec<S> q(Vec<S>::Zero(5));
     q[1] = S(1);
-    return state_from_chart<S>(sys, q, S(1), S(1) / S(2), S(1) / S(4));
+    return state_from_chart<S>(sys, q, {S(1), S(1) / S(2), S(1) / S(4)});
   };
   st.invariants = [](const System<S>&) {
     std::vector<Invariant<S>> inv;

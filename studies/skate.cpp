@@ -3,6 +3,7 @@
 // incline g along +x. Parametrization z = (s, omega): s the speed along the
 // blade, omega = thetad.
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <boost/math/constants/constants.hpp>
@@ -67,14 +68,6 @@ struct Skate {
   }
 };
 
-template <class S>
-State<S> state_from_chart(const System<S>& sys, Vec<S> q, const S& s, const S& omega) {
-  Vec<S> z(2), qd(3);
-  z << s, omega;
-  sys.parametrization(q, z, qd);
-  return {std::move(q), std::move(qd)};
-}
-
 // docs/special-motions.md "skate on an incline": m = 1.2, I = 0.3, g = 3,
 // q0 = (0.5, -0.2, 0.4), s0 = 0.7, thetad = omega. The skate drifts across
 // the slope at mean speed g/(2 omega); omega = 0 is a straight line.
@@ -90,7 +83,7 @@ SpecialMotion<S> incline_motion(const std::string& omega_text, const std::string
   mo.parameters = {mass, inertia, gr};
   Vec<S> q0(3);
   q0 << x0, y0, th0;
-  mo.initial = state_from_chart(describe<S, Skate>(mo.parameters), q0, s0, w);
+  mo.initial = state_from_chart(describe<S, Skate>(mo.parameters), q0, {s0, w});
   mo.t_end = t_end;
   // theta = 0.4 + omega t reaches pi/2 at t = 1.30 for omega = 0.9: there the
   // Voronec split ydot = tan(theta) xdot is singular (docs/special-motions.md).
@@ -128,7 +121,7 @@ template <class S>
 Study<S> skate_study() {
   Study<S> st = study_of<S, Skate>();
   st.default_state = [](const System<S>& sys) {
-    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(3)), S(1), S(1) / S(2));
+    return state_from_chart<S>(sys, Vec<S>(Vec<S>::Zero(3)), {S(1), S(1) / S(2)});
   };
   // The default motion turns at thetad = 1/2 and reaches theta = pi/2 at
   // t = pi, where Voronec's split ydot = tan(theta) xdot is singular.
