@@ -220,7 +220,7 @@ void check_error_follows_tolerance(const Setup& s, const std::string& stepper, c
     opts.stepper = parse_stepper(stepper);
     opts.rtol = opts.atol = power_of_ten<T>(-e);
     IntegrationStats stats;
-    const T err = motion_error<T>(s.sys, s.f, s.motion, opts, stats);
+    const T err = motion_error<T>(s.sys, s.f, s.motion, opts, &stats);
     tols.push_back(std::pow(10.0, -e));
     errs.push_back(std::pow(10.0, log10_of(err)));
     std::cout << "[ order    ] " << ScalarName<T>::value << " " << stepper << " rtol 1e-" << e

@@ -6,6 +6,7 @@
 // accelerations; where the naive-reduced negative control agrees; the
 // registry's n-trailer-<N> ids and their thread-safe cache.
 // ctest-labels: study
+#include "motion_error.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -261,14 +262,7 @@ TEST(NTrailerDouble, CircleIntegratesToItsClosedFormAtFiveTrailers) {
   opts.t_end = 10;
   opts.dt_out = 1;
   opts.rtol = opts.atol = 1e-13;
-  double err = 0;
-  integrate<double>(sys, find_formulation<double>("second-kind"), mo.initial.q, mo.initial.qdot,
-                    opts, [&](const Sample<double>& s) {
-                      const State<double> e = mo.exact(s.t);
-                      err = std::max({err, (s.q - e.q).cwiseAbs().maxCoeff(),
-                                      (s.qdot - e.qdot).cwiseAbs().maxCoeff()});
-                    },
-                    nullptr);
+  const double err = motion_error<double>(sys, find_formulation<double>("second-kind"), mo, opts);
   EXPECT_LE(err, Tolerance<double>::analytic);
 }
 

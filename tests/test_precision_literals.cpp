@@ -30,6 +30,7 @@
 //      (t = 0.24).
 // test_precision_closed_forms.cpp shows that a parameter rounded through
 // double is seen by such a comparison (~1e-17 relative in mp100).
+#include "motion_error.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/formulation.hpp"
@@ -142,17 +143,7 @@ S integrated_error(const MotionCase& c, IntegrationStats& stats) {
   opts.t_end = c.t_end;
   opts.dt_out = c.t_end;  // one output interval (the cost note in (b) above)
   opts.rtol = opts.atol = power_of_ten<S>(-90);
-  S err(0);
-  integrate<S>(sys, find_formulation<S>(c.formulation), c.motion.initial.q, c.motion.initial.qdot,
-               opts,
-               [&](const Sample<S>& s) {
-                 using std::max;
-                 const State<S> e = c.motion.exact(s.t);
-                 err = max(err, max(max_abs<S>(Vec<S>(s.q - e.q)),
-                                    max_abs<S>(Vec<S>(s.qdot - e.qdot))));
-               },
-               &stats);
-  return err;
+  return motion_error<S>(sys, find_formulation<S>(c.formulation), c.motion, opts, &stats);
 }
 
 TEST(PrecisionLiterals, SpecialMotionsIntegratedTo90Digits) {

@@ -8,6 +8,7 @@
 // (default_stepper<S>(), default_tolerance<S>()), and the text round trip
 // of each scalar at full precision.
 // ctest-labels: study analytic mp
+#include "motion_error.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/integrate.hpp"
@@ -43,16 +44,8 @@ TYPED_TEST(PrecisionQuick, SkateOnTheInclineToT2) {
   IntegrationOptions<S> opts;  // default stepper and tolerance of S
   opts.t_end = S(2);
   opts.dt_out = S(1) / S(2);
-  S err(0);
   IntegrationStats stats;
-  integrate<S>(sys, find_formulation<S>("first-kind"), mo.initial.q, mo.initial.qdot, opts,
-               [&](const Sample<S>& s) {
-                 using std::max;
-                 const State<S> e = mo.exact(s.t);
-                 err = max(err, max((s.q - e.q).cwiseAbs().maxCoeff(),
-                                    (s.qdot - e.qdot).cwiseAbs().maxCoeff()));
-               },
-               &stats);
+  const S err = motion_error<S>(sys, find_formulation<S>("first-kind"), mo, opts, &stats);
   std::cout << "[ motion   ] " << ScalarName<S>::value << " " << mo.name << ": stepper "
             << stepper_name(stats.stepper) << ", rtol " << static_cast<double>(opts.rtol) << ", error "
             << static_cast<double>(err) << ", " << stats.rhs_calls << " RHS calls\n";

@@ -217,7 +217,7 @@ T integrated_error(const Setup& s, const T& t_end, const T& rtol, IntegrationSta
   opts.dt_out = t_end;
   opts.stepper = Stepper::verner87;
   opts.rtol = opts.atol = rtol;
-  const T err = motion_error<T>(s.sys, s.f, s.motion, opts, stats);
+  const T err = motion_error<T>(s.sys, s.f, s.motion, opts, &stats);
   EXPECT_EQ(stats.stepper, Stepper::verner87);
   return err;
 }

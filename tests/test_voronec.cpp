@@ -6,6 +6,7 @@
 // dependent velocities are declared; the singular dependent block (the
 // skate at cos theta = 0); the integration state (q, qdot_indep).
 // ctest-labels: unit cross
+#include "motion_error.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -239,15 +240,7 @@ TYPED_TEST(Voronec, SkateInclineMotionUntilTheSingularCrossing) {
   opts.t_end = S(6) / S(5);
   opts.dt_out = S(1) / S(10);
   opts.rtol = opts.atol = integration_tolerance<S>();
-  S err = 0;
-  integrate<S>(
-      sys, f, motion->initial.q, motion->initial.qdot, opts,
-      [&](const Sample<S>& s) {
-        using std::max;
-        const State<S> e = motion->exact(s.t);
-        err = max(err, max((s.q - e.q).cwiseAbs().maxCoeff(), (s.qdot - e.qdot).cwiseAbs().maxCoeff()));
-      },
-      nullptr);
+  const S err = motion_error<S>(sys, f, *motion, opts);
   EXPECT_LE(err, Tolerance<S>::analytic);
   std::cout << "[ voronec  ] skate incline to t = 1.2: error " << double(err) << "\n";
 }

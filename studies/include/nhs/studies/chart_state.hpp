@@ -12,7 +12,7 @@
 namespace nhs {
 
 /// The state (q, psi(q, z)) on the constraint manifold C: qdot from the
-/// system's parametrization psi (000 eq. 14), q of size n, z the m
+/// system's parametric representation psi of C (seed 000), q of size n, z the m
 /// quasi-velocities z^alpha in the order of SystemInfo::quasi_velocities.
 /// Throws UsageError when the system has no psi or a size differs.
 template <class S>
