@@ -15,6 +15,7 @@
 
 #include <Eigen/SVD>
 
+#include <limits>
 #include <random>
 
 namespace nhs {
@@ -136,6 +137,23 @@ TYPED_TEST(Gauss, HertzLeastCurvatureOnParallelPoints) {
     }
   }
   EXPECT_EQ(checked, 60);
+}
+
+// Z is quadratic in the forces, so it overflows before qddot does: the
+// parallel points with g = -1e308 have a finite qddot and an infinite Z,
+// which is a NonFiniteValue, never an inf returned (the CLI fuzz test found
+// `nhs accel parallel-points --formulation maggi --param g=-1e308` printing
+// gauss_z = inf with exit 0).
+TYPED_TEST(Gauss, OverflowingZIsANonFiniteValue) {
+  using S = TypeParam;
+  if (!std::numeric_limits<S>::is_iec559)  // MPFR's exponent range: about 1e(3e8)
+    GTEST_SKIP() << "an IEC 559 overflow";
+  const Study<S>& st = find_study<S>("parallel-points");
+  const System<S> sys = st.build(parameters_with(st, {{"g", "-1e308"}}));
+  const State<S> x = st.default_state(sys);
+  const UdwadiaKalabaField<S> U = udwadia_kalaba(sys, x.q, x.qdot);
+  ASSERT_TRUE(U.qddot.allFinite());
+  EXPECT_THROW(gauss_z(sys, x.q, x.qdot, U.qddot), NonFiniteValue);
 }
 
 }  // namespace

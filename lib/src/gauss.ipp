@@ -42,6 +42,8 @@ GaussFunction<S> gauss_function(const System<S>& sys, const Vec<S>& q, const Vec
   }
   const Vec<S> d = qddot - out.qddot_free;
   out.z = d.dot(M * d);
+  // Z is quadratic in the forces: it overflows before qddot does.
+  require_finite(Vec<S>::Constant(1, out.z), "Gauss's Z", context);
   return out;
 }
 
