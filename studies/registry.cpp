@@ -2,6 +2,11 @@
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 
+#include <iterator>
+#include <mutex>
+#include <string>
+#include <vector>
+
 namespace nhs {
 
 template <class S>
@@ -11,21 +16,68 @@ std::vector<S> Study<S>::default_parameters() const {
   return values;
 }
 
+namespace {
+
+// A built-in study's name is its id with '-' for '_' (list.hpp); the
+// registry test holds every study to it.
+std::string name_of_id(const char* id) {
+  std::string name = id;
+  for (char& c : name)
+    if (c == '_') c = '-';
+  return name;
+}
+
+const std::vector<std::string>& built_in_names() {
+#define NHS_STUDY_NAME_(ID) name_of_id(#ID),
+  static const std::vector<std::string> names = {NHS_FOR_EACH_STUDY(NHS_STUDY_NAME_)};
+#undef NHS_STUDY_NAME_
+  return names;
+}
+
+// The built-in studies in one vector, each slot built once, on first use:
+// `nhs run skate` builds the skate alone, not the whole list (start-up,
+// docs/numerics.md), and find_study and studies<S>() hand out the same
+// objects. Thread-safe: one once_flag per slot.
+template <class S>
+class BuiltIn {
+ public:
+  static BuiltIn& instance() {
+    static BuiltIn registry;
+    return registry;
+  }
+  const Study<S>& at(std::size_t k) {
+    std::call_once(built_[k], [&] { all_[k] = kMakers[k](); });
+    return all_[k];
+  }
+  const std::vector<Study<S>>& all() {
+    for (std::size_t k = 0; k < all_.size(); ++k) at(k);
+    return all_;
+  }
+
+ private:
+#define NHS_STUDY_MAKER_(ID) &ID##_study<S>,
+  static constexpr Study<S> (*kMakers[])() = {NHS_FOR_EACH_STUDY(NHS_STUDY_MAKER_)};
+#undef NHS_STUDY_MAKER_
+  static constexpr std::size_t kCount = std::size(kMakers);
+  std::vector<Study<S>> all_ = std::vector<Study<S>>(kCount);
+  std::once_flag built_[kCount];
+};
+
+}  // namespace
+
 template <class S>
 const std::vector<Study<S>>& studies() {
-#define NHS_STUDY_ENTRY_(ID) ID##_study<S>(),
-  static const std::vector<Study<S>> all = {NHS_FOR_EACH_STUDY(NHS_STUDY_ENTRY_)};
-#undef NHS_STUDY_ENTRY_
-  return all;
+  return BuiltIn<S>::instance().all();
 }
 
 template <class S>
 const Study<S>& find_study(const std::string& name) {
   if (is_system_file_name(name)) return cached_file_study<S>(name);
+  const std::vector<std::string>& names = built_in_names();
   std::string known;
-  for (const auto& s : studies<S>()) {
-    if (s.info.name == name) return s;
-    known += (known.empty() ? "" : ", ") + s.info.name;
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    if (names[k] == name) return BuiltIn<S>::instance().at(k);
+    known += (known.empty() ? "" : ", ") + names[k];
   }
   if (const Study<S>* sized = find_n_trailer_study<S>(name)) return *sized;
   throw UsageError("unknown study '" + name + "' (known: " + known +

@@ -22,6 +22,8 @@ TEST(Registry, OneListFeedsEveryRegistry) {
   for (std::size_t k = 0; k < all.size(); ++k) {
     EXPECT_EQ(all[k].info.name, traced[k].info.name) << k;
     EXPECT_TRUE(ids.insert(all[k].info.name).second) << "study id repeated: " << all[k].info.name;
+    // find_study finds a study by its name, the id of list.hpp with '-' for
+    // '_' (registry.cpp): this holds every study to that rule.
     EXPECT_EQ(&find_study<double>(all[k].info.name), &all[k]);
     EXPECT_EQ(studies<mp50>()[k].info.name, all[k].info.name);
   }
