@@ -36,7 +36,7 @@ const std::vector<std::string>& built_in_names() {
 
 // The built-in studies in one vector, each slot built once, on first use:
 // `nhs run skate` builds the skate alone, not the whole list (start-up,
-// docs/numerics.md), and find_study and studies<S>() hand out the same
+// docs/cli.md), and find_study and studies<S>() hand out the same
 // objects. Thread-safe: one once_flag per slot.
 template <class S>
 class BuiltIn {

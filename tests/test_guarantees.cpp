@@ -221,9 +221,9 @@ TEST(Tolerances, BelowThePrecisionsReachAreRefused) {
   EXPECT_EQ(minimum_tolerance<mp100>(Stepper::fehlberg78), from_string<mp100>("1e-48"));
   EXPECT_LT(minimum_tolerance<mp50>(Stepper::bulirsch_stoer), from_string<mp50>("1e-47"));
   // Every default tolerance is within reach of the default stepper.
-  EXPECT_GE(default_tolerance<double>(), minimum_tolerance<double>(default_stepper<double>()));
-  EXPECT_GE(default_tolerance<mp50>(), minimum_tolerance<mp50>(default_stepper<mp50>()));
-  EXPECT_GE(default_tolerance<mp100>(), minimum_tolerance<mp100>(default_stepper<mp100>()));
+  EXPECT_GE(default_tolerance<double>(), minimum_tolerance<double>(default_stepper<double>(default_tolerance<double>())));
+  EXPECT_GE(default_tolerance<mp50>(), minimum_tolerance<mp50>(default_stepper<mp50>(default_tolerance<mp50>())));
+  EXPECT_GE(default_tolerance<mp100>(), minimum_tolerance<mp100>(default_stepper<mp100>(default_tolerance<mp100>())));
   // mp50's default tolerance is out of dopri5's reach.
   const Study<mp50>& st50 = find_study<mp50>("skate");
   const System<mp50> sys50 = st50.build(st50.default_parameters());

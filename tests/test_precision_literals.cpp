@@ -139,7 +139,7 @@ struct MotionCase {
 
 S integrated_error(const MotionCase& c, IntegrationStats& stats) {
   const System<S> sys = find_study<S>(c.study).build(c.motion.parameters);
-  IntegrationOptions<S> opts;  // stepper "auto": default_stepper<mp100>()
+  IntegrationOptions<S> opts;  // stepper "auto": default_stepper<mp100>(rtol)
   opts.t_end = c.t_end;
   opts.dt_out = c.t_end;  // one output interval (the cost note in (b) above)
   opts.rtol = opts.atol = power_of_ten<S>(-90);

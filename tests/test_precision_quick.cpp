@@ -5,7 +5,7 @@
 // with the first-kind equations in long double, float128, mp50 and mp100
 // against its closed form (error <= Tolerance<S>::analytic: 1e-12, 1e-25,
 // 1e-40, 1e-80), with the default stepper and tolerance of each precision
-// (default_stepper<S>(), default_tolerance<S>()), and the text round trip
+// (default_stepper<S>(rtol), default_tolerance<S>()), and the text round trip
 // of each scalar at full precision.
 // ctest-labels: study analytic mp
 #include "motion_error.hpp"
@@ -49,7 +49,7 @@ TYPED_TEST(PrecisionQuick, SkateOnTheInclineToT2) {
   std::cout << "[ motion   ] " << ScalarName<S>::value << " " << mo.name << ": stepper "
             << stepper_name(stats.stepper) << ", rtol " << static_cast<double>(opts.rtol) << ", error "
             << static_cast<double>(err) << ", " << stats.rhs_calls << " RHS calls\n";
-  EXPECT_EQ(stats.stepper, default_stepper<S>());
+  EXPECT_EQ(stats.stepper, default_stepper<S>(opts.rtol));
   EXPECT_LE(err, Tolerance<S>::analytic);
 }
 

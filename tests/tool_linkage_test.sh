@@ -1,5 +1,5 @@
 #!/bin/bash
-# The nhs tool's start-up (docs/numerics.md, "Start-up"): with NHS_STATIC_TOOL
+# The nhs tool's start-up (docs/cli.md, "Start-up"): with NHS_STATIC_TOOL
 # the tool needs no shared libstdc++, GiNaC, CLN, MPFR, GMP, quadmath, fmt or
 # toml++ (each shared library loaded and relocated costs start-up time), and
 # still runs: a null run and a system file (GiNaC and toml++ inside).

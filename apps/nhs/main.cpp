@@ -153,8 +153,8 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--atol", run.atol, "absolute tolerance (default = rtol default)");
   run_cmd->add_option("--stepper", run.stepper,
                       "auto, " + join(stepper_names()) +
-                          " (auto: dopri5 in double and long-double, bulirsch-stoer in float128, "
-                          "mp50, mp100)")
+                          " (auto: in double and long-double verner87 at rtol <= 1e-7, dopri5 "
+                          "above; bulirsch-stoer in float128, mp50, mp100)")
       ->capture_default_str();
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");

@@ -97,7 +97,8 @@ int run_command(const RunOptions& opts) {
   if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
   io.stepper = parse_stepper(opts.stepper);
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
-  validated_stepper(io);  // refused before the output file is created (tolerance, grid)
+  // Refused before the output file is created (tolerance, grid).
+  validated_stepper(io, s.formulation->round_off_grows_with_speed());
 
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stdout;

@@ -198,6 +198,7 @@ template <class S>
 class Voronec final : public Formulation<S> {
  public:
   std::string name() const override { return "voronec"; }
+  bool round_off_grows_with_speed() const override { return true; }
   std::string summary() const override {
     return "Voronec's equations: reduced Lagrangian Lbar(q, qdot_indep), b coefficients by AD, "
            "state (q, qdot_indep); needs linear constraints and declared dependent velocities "
@@ -231,6 +232,7 @@ template <class S>
 class NaiveReduced final : public Formulation<S> {
  public:
   std::string name() const override { return "naive-reduced"; }
+  bool round_off_grows_with_speed() const override { return true; }
   std::string summary() const override {
     return "NEGATIVE CONTROL: the naive reduced Lagrangian of Hand-Finch that 002 refutes "
            "(eq. 6): Lagrange's equations of Lbar(q, qdot_indep) for the independent "

@@ -5,6 +5,7 @@
 #include "odeint/bulirsch_stoer_kmax.hpp"
 #include "detail/fehlberg78_step_doubling.hpp"
 #include "detail/verner87.hpp"
+#include "detail/verner87_dense.hpp"
 
 #include <boost/numeric/odeint.hpp>
 
@@ -41,6 +42,10 @@ using OdeState = std::vector<S>;
 // control its interpolant lost 8 digits (max|C| 2e-38 at rtol 1e-45), with
 // it the run took 98k calls.
 constexpr int kDenseBulirschStoerDigits = 33;
+// Verner 8(7)'s interpolant has 40-digit coefficients (detail/verner87_dense.hpp):
+// verner87 interpolates up to float128's 33 digits and, beyond, ends its steps
+// on the output times.
+constexpr int kVerner87DenseDigits = 33;
 // Columns of the controlled Bulirsch-Stoer: 16 up to 60 digits (mp50), 20
 // above (mp100). With 16 the order stops near 32, and at 1e-90 the steps
 // shrink to ~0.006 (mp100, rolling sphere, first kind, t in [0, 1], output
@@ -416,9 +421,18 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
     if (!(span.second > span.first))
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
     if (L.watch.active()) {
+      // Along the stepper's dense output, or, where that costs RHS calls
+      // (verner87's extra stages), the cubic Hermite interpolant of the
+      // step's ends, as for the controlled steppers.
       if (const auto c = L.watch.scan(span.first, span.second, [&](const S& ti, Vec<S>& out) {
-            stepper.calc_state(ti, xi);
-            out = to_vec(xi);
+            if constexpr (requires { stepper.current_derivative(); }) {
+              hermite(span.first, span.second, stepper.previous_state(),
+                      stepper.previous_derivative(), stepper.current_state(),
+                      stepper.current_derivative(), ti, out);
+            } else {
+              stepper.calc_state(ti, xi);
+              out = to_vec(xi);
+            }
           })) {
         observe_until(c->t, false);  // the samples before the crossing are kept
         throw SingularState(c->condition, c->message);
@@ -441,7 +455,7 @@ Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>
 }
 
 template <class S>
-Stepper validated_stepper(const IntegrationOptions<S>& opts) {
+Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grows_with_speed) {
   if (!(opts.t_end > 0) || !(opts.dt_out > 0) || !(opts.rtol > 0) || !(opts.atol >= 0))
     throw UsageError("t-end, dt-out and rtol must be positive and atol non-negative");
   using boost::multiprecision::isfinite;
@@ -450,7 +464,7 @@ Stepper validated_stepper(const IntegrationOptions<S>& opts) {
       !isfinite(opts.atol))
     throw UsageError("t-end, dt-out, rtol and atol must be finite");
 
-  const Stepper stepper = resolved_stepper<S>(opts.stepper);
+  const Stepper stepper = resolved_stepper<S>(opts.stepper, opts.rtol, round_off_grows_with_speed);
   if (const S floor = minimum_tolerance<S>(stepper); opts.rtol < floor) {
     const auto figure = [](const S& v) {  // 3 digits: a tolerance, not a result
       std::ostringstream os;
@@ -476,7 +490,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   IntegrationStats local;
   IntegrationStats& st = stats ? *stats : local;
   f.require_applicable(sys);
-  const Stepper stepper = validated_stepper(opts);
+  const Stepper stepper = validated_stepper(opts, f.round_off_grows_with_speed());
   st.stepper = stepper;
   const OutputTimes<S> times(opts.t_end, opts.dt_out, opts.max_samples);
 
@@ -522,16 +536,23 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       run_controlled<S>(s, x, dt0, loop);
       break;
     }
-    case Stepper::verner87: {
-      // Verner 8(7), exact rational coefficients (detail/verner87.hpp), under
-      // Odeint's controlled_runge_kutta (error checker and step adjuster).
-      using Verner = detail::Verner87<OdeState<S>, S>;
-      odeint::controlled_runge_kutta<Verner> s(
-          odeint::default_error_checker<S, typename Verner::algebra_type,
-                                        typename Verner::operations_type>(opts.atol, opts.rtol));
-      run_controlled<S>(s, x, dt0, loop);
+    case Stepper::verner87:
+      if constexpr (decimal_digits<S>() <= kVerner87DenseDigits) {
+        // Verner 8(7) with its 8th-order interpolant (detail/verner87_dense.hpp):
+        // output times interpolated, as dopri5's.
+        detail::Verner87Dense<OdeState<S>, S> s(opts.atol, opts.rtol);
+        run_dense<S>(s, x, dt0, loop);
+      } else {
+        // Verner 8(7), exact rational coefficients (detail/verner87.hpp), under
+        // Odeint's controlled_runge_kutta (error checker and step adjuster):
+        // the interpolant's 40-digit coefficients would cap mp50 and mp100.
+        using Verner = detail::Verner87<OdeState<S>, S>;
+        odeint::controlled_runge_kutta<Verner> s(
+            odeint::default_error_checker<S, typename Verner::algebra_type,
+                                          typename Verner::operations_type>(opts.atol, opts.rtol));
+        run_controlled<S>(s, x, dt0, loop);
+      }
       break;
-    }
     case Stepper::bulirsch_stoer:
     case Stepper::automatic:  // resolved by validated_stepper: not reached
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {

@@ -40,6 +40,17 @@ class Formulation {
   /// (naive-reduced, 002 eq. 6): comparisons report it apart and expect it
   /// to disagree; it is never one of the formulations that must agree.
   virtual bool is_negative_control() const { return false; }
+  /// True when the field's round-off grows with the speed rather than
+  /// staying a few eps of its size: Voronec's equations (and the naive
+  /// reduced procedure built the same way) give ~5 eps v^2 in an
+  /// acceleration that is exactly 0 on a straight motion
+  /// (reports/README.md, "Voronec's round-off grows with speed").
+  /// integrate's `auto` keeps dopri5 for such a field in double and long
+  /// double (default_stepper, nhs/stepper.hpp): Verner's weights amplify
+  /// the field's noise (sum |b_i| = 60, sum |e_i| = 57, against dopri5's
+  /// 1.6 and 0.16), and on the skate's straight motion to t = 20 verner87
+  /// took 13.6k RHS calls to an error of 4.7e-9 where dopri5 took 5 steps.
+  virtual bool round_off_grows_with_speed() const { return false; }
   /// Empty when the formulation applies to sys; otherwise why it does not.
   virtual std::string not_applicable_reason(const System<S>& sys) const {
     (void)sys;

@@ -32,7 +32,7 @@ struct IntegrationOptions {
   S dt_out = S(1) / S(10);     ///< output spacing; the last sample is at t_end
   S rtol = default_tolerance<S>();  ///< relative error tolerance per step
   S atol = default_tolerance<S>();  ///< absolute error tolerance per step
-  Stepper stepper = Stepper::automatic;  ///< automatic: default_stepper<S>()
+  Stepper stepper = Stepper::automatic;  ///< automatic: default_stepper<S>(rtol)
   std::uint64_t max_rhs_calls = 200000000;  ///< IntegrationFailure beyond this
   /// At most this many output samples (t_end / dt_out + 1); UsageError
   /// beyond. The output times are generated as the run goes, never stored.
@@ -42,8 +42,10 @@ struct IntegrationOptions {
   /// sigma_min of dC/dqdot and the system's own margins), also inside a
   /// step: every accepted step is scanned along the stepper's dense output
   /// (dopri5, Odeint's Bulirsch-Stoer) or a cubic Hermite interpolant of its
-  /// end points (fehlberg78, verner87, the high-order Bulirsch-Stoer: one more RHS
-  /// call per step): the margins at 5 equidistant times, a golden-section
+  /// end points (fehlberg78, the high-order Bulirsch-Stoer and verner87 in
+  /// mp50/mp100: one more RHS call per step; verner87 up to float128, whose
+  /// end derivatives are known, and whose interpolant would cost 7 calls:
+  /// none): the margins at 5 equidistant times, a golden-section
   /// search around every sampled minimum until a Lipschitz bound (twice the
   /// sampled slope) keeps it above the margin, and a bisection to the first
   /// time at or below it. The message names the margin, its value, the time
@@ -64,9 +66,11 @@ struct IntegrationOptions {
   /// g-orthogonal corrections, i.e. minimum-norm steps in the kinetic-energy
   /// metric, to |C^a| <= 10 eps max(1 + |qdot|^2, sum_i |C^a_i qdot^i|)),
   /// and x = to_state(q, qdot).
-  /// Dense-output steppers (dopri5, bulirsch-stoer) are re-initialized at
-  /// the projected state (dopri5 loses its first-same-as-last derivative:
-  /// one extra RHS call per step); the controlled fehlberg78 and verner87 need nothing.
+  /// Dense-output steppers (dopri5, bulirsch-stoer up to float128, verner87
+  /// up to float128) are re-initialized at the projected state (dopri5 and
+  /// verner87 lose their stored first derivative: one extra RHS call per
+  /// step); the controlled ones (fehlberg78, and beyond float128
+  /// bulirsch-stoer and verner87) need nothing.
   /// Output samples interpolated between two steps are projected the same
   /// way before they are observed. Formulations in (q, z) (first-kind,
   /// maggi, gibbs-appell, voronec) stay on C by construction: there the
@@ -102,13 +106,15 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
                const std::function<void(const Sample<S>&)>& observe, IntegrationStats* stats);
 
 /// Checks opts as integrate() does before any step and returns the stepper
-/// it will use (resolved_stepper<S>(opts.stepper)). Throws UsageError for
+/// it will use (resolved_stepper<S>(opts.stepper, opts.rtol,
+/// round_off_grows_with_speed), the last being the formulation's
+/// Formulation::round_off_grows_with_speed()). Throws UsageError for
 /// non-positive or non-finite t_end, dt_out, rtol or a negative atol, rtol
 /// below minimum_tolerance<S>(stepper) (nhs/stepper.hpp), or more
 /// than opts.max_samples output samples. For callers that must refuse bad
 /// options before they create anything (the CLI's output file).
 template <class S>
-Stepper validated_stepper(const IntegrationOptions<S>& opts);
+Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grows_with_speed = false);
 
 /// The projection of IntegrationOptions::project on one state: x (the
 /// integration coordinates of f, size of f.to_state) to (q, qdot) with
@@ -120,7 +126,7 @@ template <class S>
 Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x);
 
 #define NHS_INTEGRATE_INSTANTIATE(EXTERN, S)                                               \
-  EXTERN template Stepper validated_stepper<S>(const IntegrationOptions<S>&);              \
+  EXTERN template Stepper validated_stepper<S>(const IntegrationOptions<S>&, bool);              \
   EXTERN template Vec<S> project_state<S>(const System<S>&, const Formulation<S>&,         \
                                           const Vec<S>&);                                  \
   EXTERN template void integrate<S>(const System<S>&, const Formulation<S>&, const Vec<S>&, \
