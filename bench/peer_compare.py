@@ -635,8 +635,15 @@ def main():
     first = lambda prec: next((r for r in runs if r["tool"] == "nhs" and r["precision"] == prec
                                and r["status"] == "ok"), {})
     report["nhs_field"] = first("double").get("variant", "?")
-    report["nhs_stepper_double"] = first("double").get("method", "?")
-    report["nhs_stepper_mp50"] = first("mp50").get("method", "?")
+    def steppers(prec):  # `auto` depends on rtol: "verner87 at rtol 1e-07 ... 1e-13, ..."
+        by = {}
+        for r in runs:
+            if r["tool"] == "nhs" and r["precision"] == prec and r["status"] == "ok":
+                by.setdefault(r.get("method", "?"), set()).add(r["rtol"])
+        return ", ".join("%s at rtol %s" % (m, " ... ".join(
+            "%.0e" % x for x in sorted({min(t), max(t)}, reverse=True))) for m, t in by.items()) or "?"
+    report["nhs_stepper_double"] = steppers("double")
+    report["nhs_stepper_mp50"] = steppers("mp50")
 
     os.makedirs(args.out_dir, exist_ok=True)
     md = markdown(report, cmdline)  # also stores each nhs run's match in the report
