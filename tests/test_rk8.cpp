@@ -39,6 +39,10 @@
 //     cost no step (at most 5 more steps than with output at t_end only,
 //     from the smaller first step; each interpolated step costs its 7 extra
 //     stages).
+// (6) `auto` (default_stepper, nhs/stepper.hpp): verner87 in double and
+//     long double at rtol <= 1e-7, dopri5 above and for a field whose
+//     round-off grows with speed (Voronec's), Bulirsch-Stoer from float128
+//     on; integrate reports the stepper it used.
 #include "loglog.hpp"
 #include "rk_order_conditions.hpp"
 #include "motion_error.hpp"
@@ -306,6 +310,34 @@ TEST(Verner87, DenseOutputInDoubleLongDoubleAndFloat128) {
   check_dense_output<double>(1e-10);
   check_dense_output<long double>(1e-15L);
   check_dense_output<float128>(from_string<float128>("1e-25"));
+}
+
+// --- (6) auto -----------------------------------------------------------------
+
+TEST(Verner87, AutoByPrecisionToleranceAndField) {
+  EXPECT_EQ(default_stepper<double>(1e-12), Stepper::verner87);
+  EXPECT_EQ(default_stepper<double>(1e-7), Stepper::verner87);
+  EXPECT_EQ(default_stepper<double>(1e-6), Stepper::dopri5);
+  EXPECT_EQ(default_stepper<double>(1e-12, true), Stepper::dopri5);
+  EXPECT_EQ(default_stepper<long double>(1e-15L), Stepper::verner87);
+  EXPECT_EQ(default_stepper<float128>(from_string<float128>("1e-30")), Stepper::bulirsch_stoer);
+  EXPECT_EQ(default_stepper<P>(from_string<P>("1e-12")), Stepper::bulirsch_stoer);
+
+  // integrate resolves auto with the formulation's round_off_grows_with_speed.
+  const Skate<double> s;
+  for (const char* name : {"first-kind", "second-kind", "voronec"}) {
+    const Formulation<double>& f = find_formulation<double>(name);
+    IntegrationOptions<double> opts;  // auto, rtol 1e-12
+    opts.t_end = 0.5;
+    opts.dt_out = 0.5;
+    IntegrationStats stats;
+    (void)motion_error<double>(s.sys, f, s.motion, opts, &stats);
+    EXPECT_EQ(stats.stepper, f.round_off_grows_with_speed() ? Stepper::dopri5 : Stepper::verner87)
+        << name;
+    EXPECT_EQ(validated_stepper(opts, f.round_off_grows_with_speed()), stats.stepper) << name;
+  }
+  EXPECT_TRUE(find_formulation<double>("voronec").round_off_grows_with_speed());
+  EXPECT_FALSE(find_formulation<double>("second-kind").round_off_grows_with_speed());
 }
 
 }  // namespace
