@@ -36,7 +36,8 @@
 //      with x + d, one rounding. Upstream each substep rounded x itself to
 //      eps |x|, and the extrapolation, whose weights grow with the number
 //      of columns, amplified those roundings: mp50 stopped at 1e-47..1e-45
-//      on motions of size 1..10 whatever the tolerance. Same RHS calls.
+//      on motions of size 1..10 whatever the tolerance. The same RHS
+//      calls per step.
 //
 // Used by lib/src/integrate.ipp only. The diff against Boost's file is
 // patches/bulirsch_stoer_kmax.patch (third_party/odeint/README.md).
