@@ -74,19 +74,18 @@ double seconds_since(Clock::time_point t0) {
 /// job's budget of precision_policy<S>() (nhs/precision_policy.hpp, the one
 /// table, which says where each figure comes from and why mp50 runs here at
 /// 1e-30 with rtol 1e-36 while the tests assert 1e-40 at rtol 1e-46) and
-/// the default stepper.
+/// the default stepper (`auto`, resolved per formulation by integrate:
+/// auto_stepper_text).
 template <class S>
 struct Settings {
   S cross, analytic, invariants;  // invariants: energy, C and the study's own
   S rtol, atol;
-  Stepper stepper;
 };
 
 template <class S>
 Settings<S> settings() {
   const PrecisionPolicy<S>& p = precision_policy<S>();
-  return Settings<S>{p.cross, p.main.analytic, p.main.drift, p.main.rtol, p.main.rtol,
-                     Stepper::automatic};
+  return Settings<S>{p.cross, p.main.analytic, p.main.drift, p.main.rtol, p.main.rtol};
 }
 
 /// One line of the table.
@@ -201,7 +200,6 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   io.dt_out = dt_out;
   io.rtol = set.rtol;
   io.atol = set.atol;
-  io.stepper = set.stepper;
   RunRecord run{id.study, id.formulation, id.precision, id.run,
                 "trajectories/" + csv.filename().string()};
   run.exact = bool(exact);
@@ -311,7 +309,6 @@ double digits(const std::optional<S>& v) {
   return -static_cast<double>(log10(*v));
 }
 
-/// The settings line of summary.md and the settings of summary.json for S.
 // What `auto` stands for at rtol: "auto: verner87 (dopri5 for voronec,
 // naive-reduced)" where the formulations whose round-off grows with speed
 // get another stepper (nhs/stepper.hpp).
@@ -328,6 +325,7 @@ std::string auto_stepper_text(const S& rtol) {
   return text;
 }
 
+/// The settings line of summary.md and the settings of summary.json for S.
 template <class S>
 void add_settings(const VerifyOptions& opts, const Settings<S>& set, int n_states, Report& report) {
   const std::string precision(ScalarName<S>::value);
