@@ -23,11 +23,20 @@ nlohmann::ordered_json strings(const Vec<S>& v) {
 }  // namespace
 
 template <class S>
-int accel_command(const AccelOptions& opts) {
+AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   const Setup<S> s = make_setup<S>(opts);
   require_margins(s.sys, s.q, s.qdot, singular_margin_option<S>(opts, regularity_tolerance<S>()));
-  const Acceleration<S> acc = s.formulation->acceleration(s.sys, s.q, s.qdot);
-  // No NaN or infinity is printed: an overflow is an error (exit 4).
+  AccelAnswer<S> a{.study = s.sys.info.name,
+                   .formulation = s.formulation->name(),
+                   .parameters = {},
+                   .q = s.q,
+                   .qdot = s.qdot,
+                   .acceleration = s.formulation->acceleration(s.sys, s.q, s.qdot),
+                   .gauss_z = S(0)};
+  for (std::size_t i = 0; i < s.sys.info.parameters.size(); ++i)
+    a.parameters.emplace_back(s.sys.info.parameters[i].name, s.sys.parameters[i]);
+  const Acceleration<S>& acc = a.acceleration;
+  // No NaN or infinity is returned: an overflow is an error (exit 4).
   const Context context = [&] {
     return "from " + s.formulation->name() + " " + state_context(s.q, s.qdot);
   };
@@ -38,27 +47,34 @@ int accel_command(const AccelOptions& opts) {
   // that satisfy the constraints (for every formulation but the negative
   // control), 0 when the constraints exert no force.
   // NonFiniteValue (exit 4) where Z overflows.
-  const S z = gauss_z(s.sys, s.q, s.qdot, acc.qddot);
+  a.gauss_z = gauss_z(s.sys, s.q, s.qdot, acc.qddot);
+  return a;
+}
 
+template <class S>
+int accel_command(const AccelOptions& opts) {
+  const AccelAnswer<S> a = accel_answer<S>(opts);
+  const Acceleration<S>& acc = a.acceleration;
   nlohmann::ordered_json out;
-  out["study"] = s.sys.info.name;
-  out["formulation"] = s.formulation->name();
+  out["study"] = a.study;
+  out["formulation"] = a.formulation;
   out["precision"] = opts.precision;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
-  for (std::size_t i = 0; i < s.sys.info.parameters.size(); ++i)
-    params[s.sys.info.parameters[i].name] = to_string<S>(s.sys.parameters[i]);
+  for (const auto& [name, value] : a.parameters) params[name] = to_string<S>(value);
   out["parameters"] = params;
-  out["q"] = strings<S>(s.q);
-  out["qdot"] = strings<S>(s.qdot);
+  out["q"] = strings<S>(a.q);
+  out["qdot"] = strings<S>(a.qdot);
   out["qddot"] = strings<S>(acc.qddot);
   if (acc.multipliers) out["multipliers"] = strings<S>(*acc.multipliers);
   if (acc.reaction) out["reaction"] = strings<S>(*acc.reaction);
-  out["gauss_z"] = to_string<S>(z);
+  out["gauss_z"] = to_string<S>(a.gauss_z);
   fmt::print("{}\n", out.dump(2));
   return 0;
 }
 
-#define NHS_CLI_ACCEL_(S, NAME) template int accel_command<S>(const AccelOptions&);
+#define NHS_CLI_ACCEL_(S, NAME)                                   \
+  template AccelAnswer<S> accel_answer<S>(const AccelOptions&); \
+  template int accel_command<S>(const AccelOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_ACCEL_)
 #undef NHS_CLI_ACCEL_
 

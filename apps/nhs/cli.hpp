@@ -22,8 +22,46 @@ namespace nhs::cli {
 int list_command();
 /// `nhs list SYSTEM`: one system in detail.
 int list_system_command(const std::string& system);
+
+/// What `nhs accel` prints (accel_command) and the Python module's
+/// System.accel returns: the admitted state (make_setup: qdot projected onto
+/// C), the formulation's Acceleration (qddot size n; multipliers size r and
+/// reaction size n where the formulation defines them) and Gauss's Z at
+/// qddot (nhs/gauss.hpp).
+template <class S>
+struct AccelAnswer {
+  std::string study, formulation;
+  std::vector<std::pair<std::string, S>> parameters;  ///< every parameter, with its value
+  Vec<S> q, qdot;
+  Acceleration<S> acceleration;
+  S gauss_z;
+};
+
+/// The accelerations at the state of `opts` (make_setup; refused within
+/// --singular-margin, default 100 epsilon, of a singular set). Throws as
+/// make_setup does, SingularState near a singular set, NonFiniteValue where
+/// qddot, the multipliers, the reaction or Z is not finite.
+template <class S>
+AccelAnswer<S> accel_answer(const AccelOptions& opts);
+/// `nhs accel`: accel_answer as one JSON object, numbers as decimal strings.
 template <class S>
 int accel_command(const AccelOptions& opts);
+
+/// What `nhs run` integrates: the set-up (a built-in study's generated field
+/// by default where it has one, make_setup) and the integration options
+/// parsed from `opts`, checked (positive t_end, dt_out, rtol; atol >= 0;
+/// the stepper's tolerance floor and the output grid, validated_stepper),
+/// the initial state refused within the singular margin (default 1e-6).
+/// Throws UsageError naming the option, or as make_setup does.
+template <class S>
+struct RunPlan {
+  Setup<S> setup;
+  IntegrationOptions<S> options;
+};
+template <class S>
+RunPlan<S> plan_run(const RunOptions& opts);
+/// `nhs run`: plan_run, then the motion as CSV (CsvRecorder) with a summary
+/// on stderr.
 template <class S>
 int run_command(const RunOptions& opts);
 int verify_command(const VerifyOptions& opts);

@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -117,6 +118,7 @@ class CsvRecorder {
         csv_column_names(sys_.info, sys_.r, invariant_names, margin_columns_, bool(exact_));
     constraint_columns_ = cols.constraints;
     invariant_columns_ = cols.invariants;
+    columns_ = cols.all;
     header_ = join(cols.all, ",");
   }
 
@@ -128,8 +130,14 @@ class CsvRecorder {
   const std::vector<std::string>& margin_columns() const { return margin_columns_; }
   const std::vector<Invariant<S>>& invariants() const { return invariants_; }
 
-  /// Writes the row of sample s (q, qdot of size n).
-  void operator()(const Sample<S>& s) {
+  /// Every column name of a row, in order (the CSV header).
+  const std::vector<std::string>& columns() const { return columns_; }
+
+  /// The row of sample s (q, qdot of size n), one value per column: NaN
+  /// where an invariant is not finite (an empty CSV cell). Throws
+  /// NonFiniteValue where the energy, a constraint residual or a margin is
+  /// not finite.
+  std::vector<S> values(const Sample<S>& s) const {
     using std::max;
     using boost::multiprecision::isfinite;
     using std::isfinite;
@@ -145,27 +153,40 @@ class CsvRecorder {
     for (Eigen::Index a = 0; a < C.size(); ++a)
       require_finite("constraint " + constraint_columns_[static_cast<std::size_t>(a)], C[a]);
     for (const auto& m : margins) require_finite(m.name, m.value);
+    std::vector<S> row;
+    row.reserve(columns_.size());
+    row.push_back(s.t);
+    for (const auto& v : s.q) row.push_back(v);
+    for (const auto& v : s.qdot) row.push_back(v);
+    row.push_back(E);
+    for (const auto& v : C) row.push_back(v);
+    for (const auto& inv : invariants_) {
+      const S v = inv.value(s.q, s.qdot);
+      row.push_back(isfinite(v) ? v : std::numeric_limits<S>::quiet_NaN());
+    }
+    for (const auto& m : margins) row.push_back(m.value);
+    if (exact_) {
+      const State<S> x = exact_(s.t);
+      row.push_back(max(S((s.q - x.q).cwiseAbs().maxCoeff()), S((s.qdot - x.qdot).cwiseAbs().maxCoeff())));
+    }
+    return row;
+  }
+
+  /// Writes the row of sample s (values(s); a NaN, only an invariant's, as
+  /// an empty cell).
+  void operator()(const Sample<S>& s) {
+    using boost::multiprecision::isnan;
+    using std::isnan;
+    const std::vector<S> row = values(s);
     if (!out_) return;
     if (!header_.empty()) {
       write_line(header_);
       header_.clear();
     }
-    std::string row = to_string<S>(s.t);
-    for (const auto& v : s.q) row += "," + to_string<S>(v);
-    for (const auto& v : s.qdot) row += "," + to_string<S>(v);
-    row += "," + to_string<S>(E);
-    for (const auto& v : C) row += "," + to_string<S>(v);
-    for (const auto& inv : invariants_) {
-      const S v = inv.value(s.q, s.qdot);
-      row += "," + (isfinite(v) ? to_string<S>(v) : std::string());
-    }
-    for (const auto& m : margins) row += "," + to_string<S>(m.value);
-    if (exact_) {
-      const State<S> x = exact_(s.t);
-      row += "," + to_string<S>(max(S((s.q - x.q).cwiseAbs().maxCoeff()),
-                                    S((s.qdot - x.qdot).cwiseAbs().maxCoeff())));
-    }
-    write_line(row);
+    std::string line;
+    for (std::size_t k = 0; k < row.size(); ++k)
+      line += (k ? "," : "") + (isnan(row[k]) ? std::string() : to_string<S>(row[k]));
+    write_line(line);
   }
 
  private:
@@ -180,7 +201,7 @@ class CsvRecorder {
   std::vector<Invariant<S>> invariants_;
   std::FILE* out_;
   std::string header_;  ///< not yet written
-  std::vector<std::string> constraint_columns_, invariant_columns_, margin_columns_;
+  std::vector<std::string> columns_, constraint_columns_, invariant_columns_, margin_columns_;
   std::function<State<S>(const S&)> exact_;
 };
 }  // namespace nhs::cli

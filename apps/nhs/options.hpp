@@ -71,6 +71,9 @@ struct VerifyOptions {
   /// `nhs check --no-report`: do not run scripts/check_report.py after
   /// summary.md (run_check_report).
   bool no_report = false;
+  /// Nothing on stdout or stderr (the Python module's System.check, which
+  /// reads summary.json): summary.md and summary.json are still written.
+  bool quiet = false;
 };
 
 /// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.

@@ -79,10 +79,10 @@ RunOptions with_default_field(RunOptions o) {
 }  // namespace
 
 template <class S>
-int run_command(const RunOptions& opts) {
-  const Setup<S> s = make_setup<S>(with_default_field<S>(opts));
-
-  IntegrationOptions<S> io;
+RunPlan<S> plan_run(const RunOptions& opts) {
+  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = {}};
+  const Setup<S>& s = plan.setup;
+  IntegrationOptions<S>& io = plan.options;
   io.t_end = parse_number<S>("--t-end", opts.t_end);
   io.dt_out = parse_number<S>("--dt-out", opts.dt_out);
   if (!opts.rtol.empty()) io.rtol = parse_number<S>("--rtol", opts.rtol);
@@ -96,9 +96,17 @@ int run_command(const RunOptions& opts) {
   if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
   if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
   io.stepper = parse_stepper(opts.stepper);
-  if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
-  // Refused before the output file is created (tolerance, grid).
+  // Refused before anything is written (tolerance, grid).
   validated_stepper(io, s.formulation->round_off_grows_with_speed());
+  return plan;
+}
+
+template <class S>
+int run_command(const RunOptions& opts) {
+  if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
+  RunPlan<S> plan = plan_run<S>(opts);
+  const Setup<S>& s = plan.setup;
+  IntegrationOptions<S>& io = plan.options;
 
   std::unique_ptr<std::FILE, FileCloser> file;
   std::FILE* out = stdout;
@@ -197,7 +205,9 @@ int run_command(const RunOptions& opts) {
   return 0;
 }
 
-#define NHS_CLI_RUN_(S, NAME) template int run_command<S>(const RunOptions&);
+#define NHS_CLI_RUN_(S, NAME)                                \
+  template RunPlan<S> plan_run<S>(const RunOptions&);       \
+  template int run_command<S>(const RunOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_RUN_)
 #undef NHS_CLI_RUN_
 

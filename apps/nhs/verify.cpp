@@ -140,6 +140,8 @@ struct Report {
   std::vector<std::pair<std::string, double>> precision_seconds;
   /// Per precision: the thresholds and settings, for summary.json.
   std::vector<nlohmann::ordered_json> settings_json;
+  /// No progress lines on stderr (VerifyOptions::quiet).
+  bool quiet = false;
 };
 
 void add_check(Report& report, Check check) {
@@ -237,7 +239,8 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   };
   if (m.samples == 0) {  // nothing measured: no figure (the row shows "-")
     record_run();
-    fmt::print(stderr, "  {} / {}: {:<44} failed before its first sample\n", id.study, id.formulation, id.run);
+    if (!report.quiet)
+      fmt::print(stderr, "  {} / {}: {:<44} failed before its first sample\n", id.study, id.formulation, id.run);
     return;
   }
   if (exact) {
@@ -294,7 +297,8 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   }
   // One self-contained line per run: the runs of several formulations
   // finish in any order on the worker threads.
-  fmt::print(stderr, "  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.study, id.formulation, id.run,
+  if (!report.quiet)
+    fmt::print(stderr, "  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.study, id.formulation, id.run,
              short_figure(m.t_last), m.stats.rhs_calls, seconds_since(t0),
              exact ? "  error " + short_figure(m.max_error) : std::string());
 }
@@ -416,7 +420,8 @@ void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t 
                                             worst_cross[i]));
     }
   }
-  fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
+  if (!opts.quiet)
+    fmt::print(stderr, "  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s\n",
              st.info.name, n_states, fs.size(), seconds_since(t0));
 }
 
@@ -494,7 +499,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
   const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
   const auto start = Clock::now();
   add_settings(opts, set, n_states, report);
-  fmt::print(stderr, "{} {}:\n", opts.system.empty() ? "verify" : "check", precision);
+  if (!opts.quiet) fmt::print(stderr, "{} {}:\n", opts.system.empty() ? "verify" : "check", precision);
   std::vector<const Study<S>*> selected;
   if (opts.system.empty()) {
     for (const Study<S>& st : studies<S>()) selected.push_back(&st);
@@ -782,6 +787,7 @@ int verify_command(const VerifyOptions& opts) {
 
   const auto start = Clock::now();
   Report report;
+  report.quiet = opts.quiet;
 #define NHS_CLI_VERIFY_(T, NAME) \
   if (wanted(NAME)) verify_scalar<T>(o, report);
   NHS_FOR_EACH_SCALAR(NHS_CLI_VERIFY_)
@@ -852,6 +858,7 @@ int verify_command(const VerifyOptions& opts) {
     std::fputs((j.dump(1) + "\n").c_str(), f.get());
   }
 
+  if (opts.quiet) return pass ? 0 : 1;
   fmt::print("{}", table(report.rows, false));
   fmt::print("\ndigits reached (cross / analytic / drift):\n{}", digits_table(report.rows, names, false));
   for (const auto& f : report.failures) fmt::print("FAIL: {}\n", f);

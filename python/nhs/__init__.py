@@ -1,0 +1,291 @@
+"""nhs: the dynamics of non-holonomic mechanical systems, from Python.
+
+The module is the `nhs` command-line tool's library seen from Python: the
+same systems (built-in studies, system files, and systems written as sympy
+expressions), the same formulations and precisions, the same numbers.
+
+    >>> import nhs
+    >>> skate = nhs.study("skate")
+    >>> a = skate.accel(q=[0, 0, 0.3], qdot=[1, 0.309, 0.5])
+    >>> a.qddot, a.multipliers, a.reaction          # NumPy arrays (float64)
+    >>> run = skate.run(t_end=20, dt_out=0.1, precision="mp50")
+    >>> run["x"], run.summary["max_C"], run.to_pandas()
+
+Shapes: q, qdot, qddot and the reaction R_i have size n (the coordinates),
+the multipliers lambda_a size r (the constraints), z size m = n - r (the
+quasi-velocities). Units are the system's own (the studies are
+non-dimensional, docs/studies.md).
+
+Precisions: "double" and "long-double" return NumPy arrays of float64 and
+np.longdouble holding the binary values the library computed; "float128",
+"mp50" and "mp100" return object arrays of mpmath.mpf made exactly from the
+decimal strings `nhs accel` prints (strings when mpmath is missing). Every
+result also carries `.strings`: the numbers as the CLI prints them.
+
+Numbers going in are read as the CLI reads its options, exactly in the
+precision of the call: a str as written ("0.1" is the nearest value to 1/10
+in mp50), a float by its shortest repr (0.1 too), an mpmath.mpf with every
+digit of its mantissa.
+
+Errors are exceptions carrying the library's messages:
+  nhs.UsageError        unknown names, malformed numbers or files (ValueError)
+  nhs.InvalidState      a state off the constraint manifold C, or on a
+                        singular set: .condition names which (ValueError)
+  nhs.IntegrationError  a run that cannot go on, a value that overflows;
+                        .run holds the rows computed before (ArithmeticError)
+  nhs.IOError           output that cannot be written (OSError)
+all subclasses of nhs.Error. A run stopped by Ctrl-C raises
+KeyboardInterrupt and leaves the interpreter usable.
+
+Sources: the formulations follow Benenti's and Lemos's papers, cited in
+docs/references.md; the equations behind each are in docs/formulations
+and in the C++ headers' docstrings (lib/include/nhs/*.hpp).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+
+from . import _core
+from ._core import (Acceleration, Error, IntegrationError, InvalidState, IOError,
+                    UsageError, precisions, steppers)
+
+__all__ = ["System", "Run", "Acceleration", "study", "studies", "load", "precisions",
+           "steppers", "Error", "UsageError", "InvalidState", "IntegrationError", "IOError"]
+
+
+class Run:
+    """An integrated motion (System.run): the CSV of `nhs run` as columns.
+
+    Attributes:
+      columns: the column names, in the CLI's order: t, the coordinates
+        q^i, their velocities <name>_dot, energy, the constraint residuals
+        C^a (by the system's names), the invariants, the margins to the
+        singular sets, and "error" when the motion has a closed form.
+      t: the output times (column "t").
+      summary: dict: study, formulation, precision, stepper, completed,
+        failure, samples, t_last, steps, rhs_calls, projections, max_C,
+        E0, energy_drift (max |E - E0|), energy_conserved, invariants
+        (name -> {drift, conserved, undefined_rows}), min_margin_name and
+        min_margin (when the system has singular sets), wall_seconds.
+    run["x"] is a column: a NumPy array (float64, np.longdouble, or an
+    object array of mpmath.mpf above long double); NaN (None above long
+    double) where an invariant is not defined.
+    """
+
+    def __init__(self, raw):
+        import numpy as np
+        self.columns = list(raw["columns"])
+        self.summary = dict(raw["summary"])
+        data = raw["data"]
+        if isinstance(data, np.ndarray):
+            self._data = {c: data[:, k] for k, c in enumerate(self.columns)}
+        else:
+            convert = _mp_converter(self.summary["precision"])
+            cols = list(zip(*data)) if data else [()] * len(self.columns)
+            self._data = {c: np.array([convert(v) if v != "" else None for v in col], dtype=object)
+                          for c, col in zip(self.columns, cols)}
+
+    @property
+    def t(self):
+        return self._data["t"]
+
+    def __getitem__(self, column):
+        try:
+            return self._data[column]
+        except KeyError:
+            raise KeyError(f"no column {column!r} (columns: {', '.join(self.columns)})") from None
+
+    def __len__(self):
+        return len(self._data["t"])
+
+    def to_pandas(self):
+        """The columns as a pandas.DataFrame (pandas must be installed)."""
+        import pandas as pd
+        return pd.DataFrame({c: self._data[c] for c in self.columns})
+
+    def __repr__(self):
+        s = self.summary
+        return (f"Run({s['study']}, {s['formulation']}, {s['precision']}, {s['stepper']}: "
+                f"{len(self)} rows to t = {s['t_last']}, {s['rhs_calls']} RHS calls, "
+                f"max |C| = {s['max_C']})")
+
+
+def _mp_converter(precision):
+    """str -> mpmath.mpf, exact at the precision's binary digits (str when
+    mpmath is missing)."""
+    bits = _core.binary_digits().get(precision)
+    try:
+        import mpmath
+        from mpmath.libmp import from_str
+    except ImportError:
+        return str
+    return lambda s: mpmath.mp.make_mpf(from_str(s, bits, "n"))
+
+
+class System(_core.System):
+    """A non-holonomic system: a built-in study, a system file, or one made
+    from sympy expressions (System.from_sympy).
+
+    System(name): name is a study id (nhs.studies()) or the path of a system
+    file (docs/system-files.md); nhs.UsageError for an unknown name or a
+    file the loader refuses (with file:line:col).
+
+    Properties: name, title, source, coordinates (n names), quasi_velocities
+    (m), constraints (r), n, m, r, parameters (name -> default, decimal
+    strings), is_file; formulations() lists those that apply.
+    """
+
+    toml = None  # the system file's text, for a system made by from_sympy
+
+    def accel(self, q=None, qdot=None, z=None, formulation=None, precision="double",
+              params=None, field=None, manifold_tol=None, singular_margin=None):
+        """The accelerations at a state, as `nhs accel` computes them.
+
+        q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
+        for the system's default state. qdot is projected onto C when within
+        manifold_tol of it (default 1e-10 in double, scaled per precision),
+        else nhs.InvalidState. formulation: a name of nhs formulations
+        (default: second-kind, or udwadia-kalaba for a semidefinite metric).
+        precision: one of nhs.precisions(). params: {name: value} overrides.
+        field: None, "generated", "library" or "compiled" (as the CLI's
+        --generated, --library, --compiled). singular_margin: states within
+        it of a singular set are refused (default 100 epsilon).
+
+        Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
+        and .reaction R_i (n) where the formulation defines them (else
+        None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
+        .parameters, and .strings (the CLI's decimal strings).
+        Raises nhs.UsageError, nhs.InvalidState (.condition), or
+        nhs.IntegrationError where a value is not finite.
+        """
+        return _core.System.accel(self, q, qdot, z, formulation, precision, params, field,
+                                  manifold_tol, singular_margin)
+
+    def run(self, t_end=10, dt_out=0.1, formulation=None, precision="double", stepper="auto",
+            rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
+            field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None):
+        """Integrates a motion as `nhs run` does, and returns an nhs.Run.
+
+        t_end, dt_out: the output times 0, dt_out, ..., t_end. stepper: one
+        of nhs.steppers() ("auto": verner87 or dopri5 up to long double,
+        Bulirsch-Stoer above; docs/numerics.md). rtol, atol: per-step
+        tolerances (default: the precision's, docs/numerics.md). project:
+        project (q, qdot) onto C after every step. q0 and qdot0 or z0: the
+        initial state (default: the system's). The other arguments are as
+        in accel; singular_margin defaults to 1e-6 here. A built-in study
+        runs its generated field where it has one (field="library" for the
+        library's formulation), a system file its traced field.
+
+        The GIL is released while it runs; Ctrl-C raises KeyboardInterrupt.
+        Raises nhs.UsageError before any step; nhs.IntegrationError
+        (step-size failure, RHS budget, a value not finite) or
+        nhs.InvalidState (a singular set reached, .condition) during the
+        run, with the rows computed so far in the exception's .run.
+        """
+        raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
+                        q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
+                        manifold_tol)
+        run = Run(raw)
+        kind = run.summary.get("failure_kind")
+        if kind:
+            exc = (InvalidState if kind == "singular" else IntegrationError)(run.summary["failure"])
+            if kind == "singular":
+                exc.condition = run.summary["condition"]
+            exc.run = run
+            raise exc
+        return run
+
+    def check(self, precision="double,mp50", states=50, quick=False, jobs=0, out_dir=None):
+        """`nhs check` on this system: every applicable formulation against
+        the others at random states, the exact motions, energy, |C| and the
+        invariants, in each precision (a comma-separated list, or "all").
+
+        Returns a dict: "pass" (bool), "rows" (one dict per study,
+        formulation and precision, as summary.json's), "failures", "notes"
+        and the rest of summary.json; out_dir (a temporary directory when
+        None, removed afterwards) keeps summary.md, summary.json and the
+        trajectories. jobs: worker threads (0: one per core). The GIL is
+        released while it runs.
+        """
+        if out_dir is None:
+            with tempfile.TemporaryDirectory(prefix="nhs-check-") as d:
+                return self._checked(precision, states, quick, jobs, d)
+        return self._checked(precision, states, quick, jobs, str(out_dir))
+
+    def _checked(self, precision, states, quick, jobs, out_dir):
+        self._check(precision, states, quick, jobs, out_dir)
+        with open(os.path.join(out_dir, "summary.json"), encoding="utf-8") as f:
+            return json.load(f)
+
+    @classmethod
+    def from_sympy(cls, coordinates, constraints, kinetic_energy=None, **kwargs):
+        """A system from sympy expressions (sympy must be installed).
+
+        coordinates: n sympy dynamicsymbols (velocities written q.diff(t))
+          or plain Symbols, whose velocities are then given by
+          velocities=[...] (same order).
+        constraints: r expressions C^a(q, qdot) = 0, or {name: expression}.
+        kinetic_energy: T(q, qdot) (optional when bodies are given).
+        Optional: potential V(q); forces {coordinate: F_i(q, qdot)};
+          parameters {symbol: default} (a number or a decimal string, or
+          (default, meaning)); quasi_velocities [z symbols];
+          parametrization {coordinate: expression in q, z} (psi: the
+          coordinate's velocity); chart {z symbol: expression in q, qdot};
+          dependent_velocities [coordinates]; initial {"q": [...], "qdot":
+          [...]} or {"q": [...], "z": [...]} (numbers or expressions in the
+          parameters); bodies [{"mass", "position", "angular_velocity",
+          "inertia"}]; invariants {name: expression}; singular {name:
+          expression}; exact [{"name", "t_end", "q": [expressions in t],
+          "parameters": {...}}]; name, title, source.
+
+        The expressions are written as a system file (docs/system-files.md;
+        the text is System.toml) and loaded by the same loader and checks:
+        the result is the same system as that file. nhs.UsageError names an
+        expression the file syntax cannot hold (an unknown function, a
+        derivative of order 2) or what the loader refuses.
+        """
+        from ._sympy import system_file_text
+        text = system_file_text(coordinates, constraints, kinetic_energy, **kwargs)
+        path = _write_system_file(text)
+        system = cls(path)
+        system.toml = text
+        return system
+
+    def __repr__(self):
+        return f"nhs.System({self.name!r}: n = {self.n}, r = {self.r}, m = {self.m})"
+
+
+def _write_system_file(text):
+    """The text in a file named by its hash (the loader caches by path)."""
+    import hashlib
+    d = os.path.join(tempfile.gettempdir(), f"nhs-sympy-{os.getuid()}")
+    os.makedirs(d, mode=0o700, exist_ok=True)
+    path = os.path.join(d, hashlib.sha256(text.encode()).hexdigest()[:24] + ".toml")
+    if not os.path.exists(path):
+        tmp = path + f".{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    return path
+
+
+def studies():
+    """The ids of the built-in studies (docs/studies.md)."""
+    return _core.studies()
+
+
+def study(name):
+    """The built-in study `name` (nhs.studies()); nhs.UsageError otherwise."""
+    return System(name)
+
+
+def load(path):
+    """The system file at `path` (docs/system-files.md); nhs.UsageError with
+    file:line:col when the loader refuses it."""
+    path = os.fspath(path)
+    if not path.endswith(".toml"):
+        raise UsageError(f"{path}: a system file's name ends in .toml")
+    return System(path)

@@ -1,0 +1,225 @@
+"""sympy expressions -> the text of a system file (docs/system-files.md).
+
+System.from_sympy writes this text and loads it with the file loader, so a
+system made from sympy is the same system as the file: the same parser,
+the same checks (metric, constraints, chart, bodies), the same traced field.
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy
+from sympy.printing.str import StrPrinter
+
+from ._core import UsageError
+
+# sympy function class name -> the file syntax's function (Expressions, in
+# docs/system-files.md).
+_FUNCTIONS = {
+    "sin": "sin", "cos": "cos", "tan": "tan", "asin": "asin", "acos": "acos", "atan": "atan",
+    "atan2": "atan2", "sinh": "sinh", "cosh": "cosh", "tanh": "tanh", "asinh": "asinh",
+    "acosh": "acosh", "atanh": "atanh", "exp": "exp", "log": "log", "Abs": "abs",
+}
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*\Z")
+
+
+class _FilePrinter(StrPrinter):
+    """sympy's str, with the file syntax's names: ^ for powers, abs, exp(1)
+    for E, exact rationals and decimals."""
+
+    def _print_Pow(self, expr, rational=False):
+        return super()._print_Pow(expr, rational).replace("**", "^")
+
+    def _print_Abs(self, expr):
+        return f"abs({self._print(expr.args[0])})"
+
+    def _print_Exp1(self, expr):
+        return "exp(1)"
+
+    def _print_Pi(self, expr):
+        return "pi"
+
+    def _print_Function(self, expr):
+        name = type(expr).__name__
+        if name not in _FUNCTIONS:
+            raise UsageError(f"from_sympy: function {name} cannot be written in a system file "
+                             f"(known: {', '.join(sorted(set(_FUNCTIONS.values())))}, sqrt, pow)")
+        return f"{_FUNCTIONS[name]}({', '.join(self._print(a) for a in expr.args)})"
+
+    def _print_Derivative(self, expr):
+        raise UsageError(f"from_sympy: {expr}: only first derivatives of the coordinates "
+                         f"(their velocities) may appear")
+
+    def _print_Symbol(self, expr):
+        name = expr.name
+        if not _NAME.match(name):
+            raise UsageError(f"from_sympy: symbol name {name!r} is not a file name (letters, "
+                             f"digits and '_', starting with a letter)")
+        return name
+
+    def emptyPrinter(self, expr):
+        raise UsageError(f"from_sympy: {expr!r} ({type(expr).__name__}) cannot be written in a "
+                         f"system file")
+
+
+def _quote(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+class _Writer:
+    def __init__(self, coordinates, velocities):
+        t = sympy.Symbol("t")
+        self.names = []
+        self.subs = {}
+        if velocities is not None and len(velocities) != len(coordinates):
+            raise UsageError(f"from_sympy: {len(velocities)} velocities for "
+                             f"{len(coordinates)} coordinates")
+        for k, c in enumerate(coordinates):
+            if isinstance(c, sympy.Symbol):
+                name = c.name
+                if velocities is None:
+                    raise UsageError(f"from_sympy: coordinate {name} is a plain Symbol: give "
+                                     f"velocities=[...], or use dynamicsymbols")
+                self.subs[velocities[k]] = sympy.Symbol(name + "_dot")
+            elif isinstance(c, sympy.core.function.AppliedUndef) and len(c.args) == 1:
+                name = type(c).__name__
+                t = c.args[0]
+                self.subs[c.diff(t)] = sympy.Symbol(name + "_dot")
+                self.subs[c] = sympy.Symbol(name)
+            else:
+                raise UsageError(f"from_sympy: coordinate {c!r} is neither a Symbol nor a "
+                                 f"dynamicsymbol q(t)")
+            if not _NAME.match(name):
+                raise UsageError(f"from_sympy: coordinate name {name!r} is not a file name")
+            self.names.append(name)
+        self.by_coordinate = dict(zip(coordinates, self.names))
+        self.printer = _FilePrinter()
+
+    def coordinate_name(self, key):
+        if isinstance(key, str):
+            return key
+        if key in self.by_coordinate:
+            return self.by_coordinate[key]
+        sub = self.subs.get(key)  # q.diff(t) or a plain velocity symbol
+        if sub is not None and sub.name.endswith("_dot"):
+            return sub.name[:-4]
+        raise UsageError(f"from_sympy: {key!r} is not one of the coordinates")
+
+    def expr(self, e):
+        if isinstance(e, str):
+            return e
+        e = sympy.sympify(e)
+        # derivatives first (q.diff(t) contains q(t))
+        derivs = {k: v for k, v in self.subs.items() if isinstance(k, sympy.Derivative)}
+        rest = {k: v for k, v in self.subs.items() if not isinstance(k, sympy.Derivative)}
+        e = e.subs(derivs).subs(rest)
+        return self.printer.doprint(e)
+
+    def value(self, v):
+        if isinstance(v, str):
+            return v
+        if isinstance(v, bool):
+            raise UsageError(f"from_sympy: expected a number, got {v!r}")
+        if isinstance(v, float):
+            return repr(v)
+        if isinstance(v, int):
+            return str(v)
+        return self.expr(v)
+
+
+def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocities=None,
+                     potential=None, forces=None, parameters=None, quasi_velocities=None,
+                     parametrization=None, chart=None, dependent_velocities=None, initial=None,
+                     bodies=None, invariants=None, singular=None, exact=None, name="sympy-system",
+                     title="a system from sympy expressions", source="nhs.System.from_sympy"):
+    """The system file's text for System.from_sympy (see its docstring)."""
+    w = _Writer(list(coordinates), velocities)
+    lines = [f"name = {_quote(name)}", f"title = {_quote(title)}", f"source = {_quote(source)}",
+             "coordinates = [" + ", ".join(_quote(n) for n in w.names) + "]"]
+    if quasi_velocities is None and parametrization:
+        # the symbols of psi that are neither coordinates, velocities nor parameters
+        known = set(w.names) | {n + "_dot" for n in w.names}
+        known |= {str(p) for p in (parameters or {})}
+        found = []
+        for e in parametrization.values():
+            for s in sorted(sympy.sympify(e).free_symbols, key=str):
+                if str(s) not in known and s not in found and str(s) != "t":
+                    found.append(s)
+        if chart:
+            found = list(chart.keys())
+        quasi_velocities = found
+    if quasi_velocities:
+        lines.append("quasi_velocities = [" + ", ".join(_quote(str(z)) for z in quasi_velocities) + "]")
+    if dependent_velocities:
+        lines.append("dependent_velocities = [" + ", ".join(
+            _quote(w.coordinate_name(c)) for c in dependent_velocities) + "]")
+    if parameters:
+        lines.append("\n[parameters]")
+        for p, v in parameters.items():
+            if isinstance(v, tuple):
+                lines.append(f"{p} = {{ default = {_quote(w.value(v[0]))}, meaning = {_quote(v[1])} }}")
+            else:
+                lines.append(f"{p} = {_quote(w.value(v))}")
+    if kinetic_energy is not None or potential is not None or forces:
+        lines.append("\n[dynamics]")
+        if kinetic_energy is not None:
+            lines.append(f"kinetic_energy = {_quote(w.expr(kinetic_energy))}")
+        if potential is not None:
+            lines.append(f"potential = {_quote(w.expr(potential))}")
+        if forces:
+            lines.append("forces = { " + ", ".join(
+                f"{w.coordinate_name(c)} = {_quote(w.expr(f))}" for c, f in forces.items()) + " }")
+    lines.append("\n[constraints]")
+    items = constraints.items() if isinstance(constraints, dict) else \
+        ((f"C{a + 1}", c) for a, c in enumerate(constraints))
+    for cname, c in items:
+        lines.append(f"{_quote(str(cname))} = {_quote(w.expr(c))}")
+    if parametrization:
+        lines.append("\n[parametrization]")
+        for c, e in parametrization.items():
+            lines.append(f"{w.coordinate_name(c)}_dot = {_quote(w.expr(e))}")
+    if chart:
+        lines.append("\n[chart]")
+        for z, e in chart.items():
+            lines.append(f"{z} = {_quote(w.expr(e))}")
+    if initial:
+        lines.append("\n[initial]")
+        for key in ("q", "qdot", "z"):
+            if key in initial:
+                lines.append(f"{key} = [" + ", ".join(_quote(w.value(v)) for v in initial[key]) + "]")
+        unknown = set(initial) - {"q", "qdot", "z"}
+        if unknown:
+            raise UsageError(f"from_sympy: initial: unknown keys {sorted(unknown)} (q, qdot, z)")
+    for body in bodies or []:
+        lines.append("\n[[bodies]]")
+        for key, v in body.items():
+            if key in ("position", "angular_velocity") and isinstance(v, (list, tuple)):
+                lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
+            elif key == "inertia" and isinstance(v, (list, tuple, sympy.MatrixBase)):
+                rows = [list(r) for r in (v.tolist() if isinstance(v, sympy.MatrixBase) else v)]
+                lines.append("inertia = [" + ", ".join(
+                    "[" + ", ".join(_quote(w.expr(e)) for e in r) + "]" for r in rows) + "]")
+            else:
+                lines.append(f"{key} = {_quote(w.expr(v))}")
+    if invariants:
+        lines.append("\n[invariants]")
+        for iname, e in invariants.items():
+            lines.append(f"{iname} = {_quote(w.expr(e))}")
+    if singular:
+        lines.append("\n[singular]")
+        for sname, e in singular.items():
+            lines.append(f"{sname} = {_quote(w.expr(e))}")
+    for motion in exact or []:
+        lines.append("\n[[exact]]")
+        for key, v in motion.items():
+            if key in ("q", "qdot"):
+                lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
+            elif key == "parameters":
+                lines.append("parameters = { " + ", ".join(
+                    f"{p} = {_quote(w.value(x))}" for p, x in v.items()) + " }")
+            elif key == "name":
+                lines.append(f"name = {_quote(v)}")
+            else:
+                lines.append(f"{key} = {_quote(w.value(v))}")
+    return "\n".join(lines) + "\n"

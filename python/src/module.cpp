@@ -1,0 +1,538 @@
+// nhs._core: the C++ half of the Python module `nhs` (pybind11). It calls
+// the commands of the `nhs` tool (apps/nhs, library nhs_app) with the same
+// options, so that System.accel returns what `nhs accel` prints and
+// System.run integrates what `nhs run` integrates, by construction:
+//   - numbers go in as text, exactly as the CLI reads them (a Python float
+//     as its shortest round-trip repr, an mpmath.mpf with all its digits);
+//   - double and long double come out as NumPy arrays holding the binary
+//     values (float64, np.longdouble); float128, mp50 and mp100 as
+//     mpmath.mpf made exactly from the decimal strings the CLI prints
+//     (strings when mpmath is missing).
+// The library's typed errors become nhs.UsageError, nhs.InvalidState
+// (.condition), nhs.IntegrationError and nhs.IOError; an interrupted run
+// becomes KeyboardInterrupt. Long calls release the GIL.
+#include "cli.hpp"
+
+#include "nhs/studies/system_file.hpp"
+#include "nhs/studies/verification.hpp"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <chrono>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+using namespace pybind11::literals;
+
+namespace nhs::python {
+
+namespace {
+
+// The Python exception types (created once in PYBIND11_MODULE, never freed).
+PyObject* g_error = nullptr;
+PyObject* g_usage = nullptr;
+PyObject* g_invalid = nullptr;
+PyObject* g_integration = nullptr;
+PyObject* g_io = nullptr;
+
+void raise(PyObject* type, const char* message, const char* condition = nullptr) {
+  py::object exc = py::reinterpret_steal<py::object>(PyObject_CallFunction(type, "s", message));
+  if (!exc) return;  // the call's own error stays set
+  if (type == g_invalid)
+    exc.attr("condition") = condition ? py::object(py::str(condition)) : py::object(py::none());
+  PyErr_SetObject(type, exc.ptr());
+}
+
+// Raised from a GIL-released run when Python's SIGINT handler has set
+// KeyboardInterrupt (PyErr_CheckSignals): the error stays set.
+struct PythonSignal : std::exception {};
+
+void translate(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const PythonSignal&) {
+    if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
+  } catch (const SingularState& e) {
+    raise(g_invalid, e.what(), e.condition.c_str());
+  } catch (const InvalidState& e) {
+    raise(g_invalid, e.what(), "off the constraint manifold C");
+  } catch (const UsageError& e) {  // FileError, NotApplicable too
+    raise(g_usage, e.what());
+  } catch (const MalformedNumber& e) {
+    raise(g_usage, e.what());
+  } catch (const IntegrationFailure& e) {
+    raise(g_integration, e.what());
+  } catch (const NonFiniteValue& e) {
+    raise(g_integration, e.what());
+  } catch (const IoError& e) {
+    raise(g_io, e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    raise(g_io, e.what());
+  } catch (const Interrupted& e) {
+    PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+  }
+}
+
+// --- numbers in ----------------------------------------------------------
+
+/// A Python number as the text the CLI would read: str as given; float (and
+/// np.float64) as its shortest round-trip repr; int in full; mpmath.mpf with
+/// every digit of its mantissa; anything else by str() (np.longdouble's
+/// str round-trips). UsageError for bool and None.
+std::string number_text(py::handle h, const std::string& what) {
+  if (PyUnicode_Check(h.ptr())) return h.cast<std::string>();
+  if (PyBool_Check(h.ptr()) || h.is_none())
+    throw UsageError(what + ": expected a number, got " + py::repr(h).cast<std::string>());
+  if (PyFloat_Check(h.ptr())) return fmt::format("{}", PyFloat_AS_DOUBLE(h.ptr()));
+  if (PyLong_Check(h.ptr())) return py::str(h).cast<std::string>();
+  if (py::hasattr(h, "_mpf_")) {
+    static py::object* to_str =
+        new py::object(py::module_::import("mpmath.libmp").attr("to_str"));
+    const py::tuple mpf = h.attr("_mpf_");
+    const long bits = mpf[3].cast<long>();  // the mantissa's bit count
+    return (*to_str)(mpf, std::max(20L, bits * 30103L / 100000L + 3L)).cast<std::string>();
+  }
+  return py::str(h).cast<std::string>();
+}
+
+/// A vector argument as the CLI's comma-separated text: None -> "", a str
+/// as given ("1,2,3"), else each item by number_text.
+std::string vector_text(const py::object& v, const std::string& what) {
+  if (v.is_none()) return {};
+  if (PyUnicode_Check(v.ptr())) return v.cast<std::string>();
+  std::string out;
+  for (py::handle item : py::iter(v)) {
+    if (!out.empty()) out += ',';
+    out += number_text(item, what);
+  }
+  if (out.empty()) throw UsageError(what + ": empty vector");
+  return out;
+}
+
+std::string option_text(const py::object& v, const std::string& what) {
+  return v.is_none() ? std::string() : number_text(v, what);
+}
+
+/// {name: value} as the CLI's "name=value" items.
+std::vector<std::string> param_items(const py::object& params) {
+  std::vector<std::string> items;
+  if (params.is_none()) return items;
+  for (auto [k, v] : py::cast<py::dict>(params))
+    items.push_back(py::str(k).cast<std::string>() + "=" + number_text(v, "params[" + py::str(k).cast<std::string>() + "]"));
+  return items;
+}
+
+// --- numbers out ---------------------------------------------------------
+
+/// A value of S for Python: float for double, np.longdouble for long
+/// double, an exact mpmath.mpf otherwise (the decimal string when mpmath is
+/// missing).
+template <class S>
+py::object scalar(const S& x) {
+  if constexpr (std::is_same_v<S, double>) {
+    return py::float_(x);
+  } else if constexpr (std::is_same_v<S, long double>) {
+    return py::array_t<long double>(std::vector<py::ssize_t>{}, &x)[py::tuple()];
+  } else {
+    static py::object* make = [] {
+      try {
+        py::object mpmath = py::module_::import("mpmath");
+        py::object from_str = py::module_::import("mpmath.libmp").attr("from_str");
+        py::object make_mpf = mpmath.attr("mp").attr("make_mpf");
+        const int bits = std::numeric_limits<S>::digits;
+        return new py::object(py::cpp_function([from_str, make_mpf, bits](const std::string& s) {
+          return make_mpf(from_str(s, bits, "n"));
+        }));
+      } catch (const py::error_already_set&) {
+        return new py::object(py::none());
+      }
+    }();
+    const std::string s = to_string<S>(x);
+    return make->is_none() ? py::object(py::str(s)) : (*make)(s);
+  }
+}
+
+/// A vector of S for Python: a NumPy array (float64, np.longdouble; an
+/// object array of mpmath.mpf, or of str without mpmath, otherwise).
+template <class S>
+py::object vector(const Vec<S>& v) {
+  if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) {
+    return py::array_t<S>(static_cast<py::ssize_t>(v.size()), v.data());
+  } else {
+    py::list items;
+    for (const auto& x : v) items.append(scalar<S>(x));
+    return py::module_::import("numpy").attr("array")(items, "dtype"_a = "object");
+  }
+}
+
+template <class S>
+py::list strings(const Vec<S>& v) {
+  py::list out;
+  for (const auto& x : v) out.append(to_string<S>(x));
+  return out;
+}
+
+/// Calls f.template operator()<S>() for the scalar named `precision`.
+template <class F>
+py::object with_precision(const std::string& precision, F&& f) {
+  std::optional<py::object> out;
+  cli::with_scalar(precision, [&]<class S>() {
+    out = f.template operator()<S>();
+    return 0;
+  });
+  return *out;
+}
+
+/// The field option: None (the CLI's default), "generated", "library" or
+/// "compiled".
+void set_field(cli::StateOptions& o, const py::object& field) {
+  if (field.is_none()) return;
+  const std::string f = field.cast<std::string>();
+  if (f == "generated") o.generated = true;
+  else if (f == "library") o.library = true;
+  else if (f == "compiled") o.compiled = true;
+  else if (f != "default")
+    throw UsageError("field: unknown field '" + f + "' (known: default, generated, library, compiled)");
+}
+
+/// The accelerations at a state (the result of System.accel).
+struct AccelResult {
+  py::object qddot, multipliers, reaction, gauss_z, q, qdot;
+  std::string study, formulation, precision;
+  py::dict parameters;  ///< name -> value (as the precision returns numbers)
+  py::dict strings;     ///< every number as the CLI's decimal strings
+};
+
+// --- the system -----------------------------------------------------------
+
+/// A built-in study or a system file, by name (see the Python docstrings).
+class SystemHandle {
+ public:
+  explicit SystemHandle(std::string name) : name_(std::move(name)) {
+    const Study<double>& st = find_study<double>(name_);  // loads a file; FileError
+    info_ = st.info;
+    for (const auto& p : info_.parameters) defaults_[p.name] = p.default_value;
+  }
+
+  const std::string& name() const { return name_; }
+  const SystemInfo& info() const { return info_; }
+  py::dict parameters() const {
+    py::dict d;
+    for (const auto& p : info_.parameters) d[py::str(p.name)] = p.default_value;
+    return d;
+  }
+  bool is_file() const { return is_system_file_name(name_); }
+
+  /// The formulations that apply to the system at its default parameters.
+  std::vector<std::string> formulations() const {
+    const Study<double>& st = find_study<double>(name_);
+    const System<double> sys = st.build(st.default_parameters());
+    std::vector<std::string> out;
+    for (const auto& f : nhs::formulations<double>()) {
+      try {
+        f->require_applicable(sys);
+        out.push_back(f->name());
+      } catch (const NotApplicable&) {
+      }
+    }
+    return out;
+  }
+
+  AccelResult accel(const py::object& q, const py::object& qdot, const py::object& z,
+                    const py::object& formulation, const std::string& precision, const py::object& params,
+                    const py::object& field, const py::object& manifold_tol,
+                    const py::object& singular_margin) const {
+    cli::AccelOptions o;
+    o.study = name_;
+    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    o.precision = precision;
+    o.params = param_items(params);
+    o.q = vector_text(q, "q");
+    o.qdot = vector_text(qdot, "qdot");
+    o.z = vector_text(z, "z");
+    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
+    o.singular_margin = option_text(singular_margin, "singular_margin");
+    set_field(o, field);
+    AccelResult r;
+    r.precision = precision;
+    with_precision(precision, [&]<class S>() {
+      std::optional<cli::AccelAnswer<S>> a;
+      if constexpr (std::is_same_v<S, double>) {
+        a.emplace(cli::accel_answer<S>(o));
+      } else {
+        py::gil_scoped_release release;
+        a.emplace(cli::accel_answer<S>(o));
+      }
+      const Acceleration<S>& acc = a->acceleration;
+      r.study = a->study;
+      r.formulation = a->formulation;
+      r.q = vector<S>(a->q);
+      r.qdot = vector<S>(a->qdot);
+      r.qddot = vector<S>(acc.qddot);
+      r.multipliers = acc.multipliers ? vector<S>(*acc.multipliers) : py::object(py::none());
+      r.reaction = acc.reaction ? vector<S>(*acc.reaction) : py::object(py::none());
+      r.gauss_z = scalar<S>(a->gauss_z);
+      py::dict ps;
+      for (const auto& [n, v] : a->parameters) {
+        r.parameters[py::str(n)] = scalar<S>(v);
+        ps[py::str(n)] = to_string<S>(v);
+      }
+      r.strings["parameters"] = ps;
+      r.strings["q"] = strings<S>(a->q);
+      r.strings["qdot"] = strings<S>(a->qdot);
+      r.strings["qddot"] = strings<S>(acc.qddot);
+      if (acc.multipliers) r.strings["multipliers"] = strings<S>(*acc.multipliers);
+      if (acc.reaction) r.strings["reaction"] = strings<S>(*acc.reaction);
+      r.strings["gauss_z"] = to_string<S>(a->gauss_z);
+      return py::object(py::none());
+    });
+    return r;
+  }
+
+  /// The motion as {columns, data, summary}: data a 2-D NumPy array (float64
+  /// or np.longdouble, NaN where an invariant is undefined) or, above long
+  /// double, a list of rows of decimal strings ("" where undefined).
+  py::dict run(const py::object& t_end, const py::object& dt_out, const py::object& formulation,
+               const std::string& precision, const std::string& stepper, const py::object& rtol,
+               const py::object& atol, bool project, const py::object& q0, const py::object& qdot0,
+               const py::object& z0, const py::object& params, const py::object& field,
+               const py::object& max_rhs_calls, const py::object& singular_margin,
+               const py::object& manifold_tol) const {
+    cli::RunOptions o;
+    o.study = name_;
+    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    o.precision = precision;
+    o.params = param_items(params);
+    o.q = vector_text(q0, "q0");
+    o.qdot = vector_text(qdot0, "qdot0");
+    o.z = vector_text(z0, "z0");
+    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
+    o.singular_margin = option_text(singular_margin, "singular_margin");
+    set_field(o, field);
+    o.t_end = number_text(t_end, "t_end");
+    o.dt_out = number_text(dt_out, "dt_out");
+    o.rtol = option_text(rtol, "rtol");
+    o.atol = option_text(atol, "atol");
+    o.stepper = stepper;
+    o.project = project;
+    if (!max_rhs_calls.is_none()) o.max_rhs_calls = py::str(max_rhs_calls).cast<std::string>();
+    return with_precision(precision, [&]<class S>() { return run_scalar<S>(o); }).cast<py::dict>();
+  }
+
+  /// `nhs check` on this system, quietly, into out_dir (summary.md,
+  /// summary.json, trajectories/): returns the exit code (0 pass, 1 fail).
+  int check(const std::string& precision, int states, bool quick, unsigned jobs, const std::string& out_dir) const {
+    cli::VerifyOptions o;
+    o.system = name_;
+    o.precision = precision;
+    o.states = states;
+    o.quick = quick;
+    o.jobs = jobs;
+    o.out_dir = out_dir;
+    o.no_report = true;
+    o.quiet = true;
+    py::gil_scoped_release release;
+    return cli::verify_command(o);
+  }
+
+ private:
+  template <class S>
+  py::object run_scalar(const cli::RunOptions& o) const {
+    using Clock = std::chrono::steady_clock;
+    std::optional<cli::RunPlan<S>> plan;
+    std::vector<std::vector<S>> rows;
+    std::optional<cli::CsvRecorder<S>> recorder;
+    std::optional<MotionFigures<S>> figures;
+    IntegrationStats stats;
+    std::string failure, failure_kind, condition;
+    const auto t0 = Clock::now();
+    {
+      py::gil_scoped_release release;
+      plan.emplace(cli::plan_run<S>(o));
+      const cli::Setup<S>& s = plan->setup;
+      IntegrationOptions<S>& io = plan->options;
+      const MotionReference<S> reference = motion_reference(*s.study, s.sys);
+      recorder.emplace(s.sys, reference.invariants, nullptr);
+      figures.emplace(s.sys, reference);
+      // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
+      // asked at most every 20 ms.
+      auto last_check = Clock::now();
+      const auto check_signals = [&] {
+        const auto now = Clock::now();
+        if (now - last_check < std::chrono::milliseconds(20)) return;
+        last_check = now;
+        py::gil_scoped_acquire acquire;
+        if (PyErr_CheckSignals() != 0) throw PythonSignal();
+      };
+      io.on_step = [&](const S&, const IntegrationStats&) { check_signals(); };
+      const auto observe = [&](const Sample<S>& sample) {
+        rows.push_back(recorder->values(sample));
+        figures->fold(sample);
+      };
+      try {
+        integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
+      } catch (const PythonSignal&) {
+        throw;
+      } catch (const IntegrationFailure& e) {  // the rows so far are kept: the caller raises
+        failure = e.what();
+        failure_kind = "integration";
+      } catch (const NonFiniteValue& e) {
+        failure = e.what();
+        failure_kind = "integration";
+      } catch (const SingularState& e) {
+        failure = e.what();
+        failure_kind = "singular";
+        condition = e.condition;
+      }
+    }
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    const cli::Setup<S>& s = plan->setup;
+    const MotionCheck<S>& f = figures->figures();
+    py::dict out;
+    out["columns"] = recorder->columns();
+    if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) {
+      const py::ssize_t nr = static_cast<py::ssize_t>(rows.size());
+      const py::ssize_t nc = static_cast<py::ssize_t>(recorder->columns().size());
+      py::array_t<S> data({nr, nc});
+      auto d = data.template mutable_unchecked<2>();
+      for (py::ssize_t i = 0; i < nr; ++i)
+        for (py::ssize_t k = 0; k < nc; ++k) d(i, k) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)];
+      out["data"] = data;
+    } else {
+      using boost::multiprecision::isnan;
+      py::list data;
+      for (const auto& row : rows) {
+        py::list r;
+        for (const auto& x : row) r.append(isnan(x) ? std::string() : to_string<S>(x));
+        data.append(r);
+      }
+      out["data"] = data;
+    }
+    py::dict sm;
+    sm["study"] = s.sys.info.name;
+    sm["formulation"] = s.formulation->name();
+    sm["precision"] = o.precision;
+    sm["stepper"] = std::string(stepper_name(stats.stepper));
+    sm["completed"] = failure.empty();
+    sm["failure"] = failure;
+    sm["failure_kind"] = failure_kind;  // "", "integration" or "singular"
+    sm["condition"] = condition;        // the singular set reached
+    sm["samples"] = f.samples;
+    sm["t_last"] = scalar<S>(f.t_last);
+    sm["steps"] = stats.steps;
+    sm["rhs_calls"] = stats.rhs_calls;
+    sm["projections"] = stats.projections;
+    sm["max_C"] = scalar<S>(f.max_C);
+    sm["E0"] = scalar<S>(f.E0);
+    sm["energy_drift"] = scalar<S>(f.energy_drift);
+    sm["energy_conserved"] = f.energy_checked();
+    py::dict inv;
+    for (const InvariantDrift<S>& i : f.invariants) {
+      py::dict d;
+      d["drift"] = scalar<S>(i.drift);
+      d["conserved"] = i.conserved;
+      d["undefined_rows"] = i.undefined;
+      inv[py::str(i.name)] = d;
+    }
+    sm["invariants"] = inv;
+    if (!f.min_margin_name.empty()) {
+      sm["min_margin_name"] = f.min_margin_name;
+      sm["min_margin"] = scalar<S>(f.min_margin);
+    }
+    sm["wall_seconds"] = seconds;
+    out["summary"] = sm;
+    return out;
+  }
+
+  std::string name_;
+  SystemInfo info_;
+  std::map<std::string, std::string> defaults_;
+};
+
+}  // namespace
+
+}  // namespace nhs::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace nhs::python;
+  using namespace pybind11::literals;
+  m.doc() = "The C++ half of the nhs module (see nhs/__init__.py).";
+
+  g_error = PyErr_NewException("nhs.Error", PyExc_Exception, nullptr);
+  g_usage = PyErr_NewException("nhs.UsageError", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
+  g_invalid = PyErr_NewException("nhs.InvalidState", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
+  g_integration = PyErr_NewException("nhs.IntegrationError", py::make_tuple(py::handle(g_error), py::handle(PyExc_ArithmeticError)).release().ptr(), nullptr);
+  g_io = PyErr_NewException("nhs.IOError", py::make_tuple(py::handle(g_error), py::handle(PyExc_OSError)).release().ptr(), nullptr);
+  m.attr("Error") = py::handle(g_error);
+  m.attr("UsageError") = py::handle(g_usage);
+  m.attr("InvalidState") = py::handle(g_invalid);
+  m.attr("IntegrationError") = py::handle(g_integration);
+  m.attr("IOError") = py::handle(g_io);
+  py::register_exception_translator(&translate);
+
+  m.def("precisions", &nhs::cli::precision_names, "The precisions, lowest first.");
+  m.def("studies", [] {
+    std::vector<std::string> names;
+    for (const auto& st : nhs::studies<double>()) names.push_back(st.info.name);
+    return names;
+  }, "The ids of the built-in studies, in the order of docs/studies.md.");
+  m.def("binary_digits", [] {
+    py::dict d;
+#define NHS_PY_DIGITS_(T, NAME) d[NAME] = std::numeric_limits<T>::digits;
+    NHS_FOR_EACH_SCALAR(NHS_PY_DIGITS_)
+#undef NHS_PY_DIGITS_
+    return d;
+  }, "precision -> its binary digits (the mantissa's bits).");
+  m.def("steppers", [] {
+    std::vector<std::string> names{"auto"};
+    for (const auto& n : nhs::stepper_names()) names.push_back(n);
+    return names;
+  }, "The stepper names ('auto' first).");
+
+  py::class_<AccelResult>(m, "Acceleration", "The accelerations at a state (System.accel).")
+      .def_readonly("qddot", &AccelResult::qddot, "q'' (size n)")
+      .def_readonly("multipliers", &AccelResult::multipliers, "lambda_a (size r), or None")
+      .def_readonly("reaction", &AccelResult::reaction, "R_i (size n), or None")
+      .def_readonly("gauss_z", &AccelResult::gauss_z, "Gauss's Z at qddot")
+      .def_readonly("q", &AccelResult::q, "the state's q (size n)")
+      .def_readonly("qdot", &AccelResult::qdot, "the admitted q' (projected onto C), size n")
+      .def_readonly("study", &AccelResult::study)
+      .def_readonly("formulation", &AccelResult::formulation)
+      .def_readonly("precision", &AccelResult::precision)
+      .def_readonly("parameters", &AccelResult::parameters)
+      .def_readonly("strings", &AccelResult::strings,
+                    "every number as `nhs accel` prints it (decimal strings)")
+      .def("__repr__", [](const AccelResult& r) {
+        return "Acceleration(" + r.study + ", " + r.formulation + ", " + r.precision +
+               ", qddot=" + py::repr(r.qddot).cast<std::string>() + ")";
+      });
+
+  py::class_<SystemHandle>(m, "System")
+      .def(py::init<std::string>(), "name"_a)
+      .def_property_readonly("name", &SystemHandle::name)
+      .def_property_readonly("title", [](const SystemHandle& s) { return s.info().title; })
+      .def_property_readonly("source", [](const SystemHandle& s) { return s.info().source; })
+      .def_property_readonly("coordinates", [](const SystemHandle& s) { return s.info().coordinates; })
+      .def_property_readonly("quasi_velocities", [](const SystemHandle& s) { return s.info().quasi_velocities; })
+      .def_property_readonly("constraints", [](const SystemHandle& s) { return s.info().constraint_names; })
+      .def_property_readonly("n", [](const SystemHandle& s) { return s.info().coordinates.size(); })
+      .def_property_readonly("r", [](const SystemHandle& s) { return s.info().constraint_names.size(); })
+      .def_property_readonly("m", [](const SystemHandle& s) { return s.info().quasi_velocities.size(); })
+      .def_property_readonly("parameters", &SystemHandle::parameters)
+      .def_property_readonly("is_file", &SystemHandle::is_file)
+      .def("formulations", &SystemHandle::formulations)
+      .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
+           "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
+           "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none())
+      .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
+           "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
+           "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a)
+      .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
+}
