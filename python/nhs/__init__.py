@@ -140,30 +140,6 @@ class System(_core.System):
 
     toml = None  # the system file's text, for a system made by from_sympy
 
-    def accel(self, q=None, qdot=None, z=None, formulation=None, precision="double",
-              params=None, field=None, manifold_tol=None, singular_margin=None):
-        """The accelerations at a state, as `nhs accel` computes them.
-
-        q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
-        for the system's default state. qdot is projected onto C when within
-        manifold_tol of it (default 1e-10 in double, scaled per precision),
-        else nhs.InvalidState. formulation: a name of nhs formulations
-        (default: second-kind, or udwadia-kalaba for a semidefinite metric).
-        precision: one of nhs.precisions(). params: {name: value} overrides.
-        field: None, "generated", "library" or "compiled" (as the CLI's
-        --generated, --library, --compiled). singular_margin: states within
-        it of a singular set are refused (default 100 epsilon).
-
-        Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
-        and .reaction R_i (n) where the formulation defines them (else
-        None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
-        .parameters, and .strings (the CLI's decimal strings).
-        Raises nhs.UsageError, nhs.InvalidState (.condition), or
-        nhs.IntegrationError where a value is not finite.
-        """
-        return _core.System.accel(self, q, qdot, z, formulation, precision, params, field,
-                                  manifold_tol, singular_margin)
-
     def run(self, t_end=10, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
             field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None):

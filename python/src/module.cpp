@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -202,12 +203,78 @@ void set_field(cli::StateOptions& o, const py::object& field) {
     throw UsageError("field: unknown field '" + f + "' (known: default, generated, library, compiled)");
 }
 
-/// The accelerations at a state (the result of System.accel).
-struct AccelResult {
-  py::object qddot, multipliers, reaction, gauss_z, q, qdot;
-  std::string study, formulation, precision;
-  py::dict parameters;  ///< name -> value (as the precision returns numbers)
-  py::dict strings;     ///< every number as the CLI's decimal strings
+/// The accelerations at a state (the result of System.accel): the C++
+/// answer, turned into Python objects when an attribute is first read (so
+/// that a call costs the computation, not conversions nobody reads).
+class AccelResult {
+ public:
+  struct Answer {
+    virtual ~Answer() = default;
+    virtual py::object vector(int which) const = 0;  // kQ ... kReaction
+    virtual py::object gauss_z() const = 0;
+    virtual py::dict parameters(bool as_strings) const = 0;
+    virtual py::list strings(int which) const = 0;
+    virtual bool has(int which) const = 0;
+    std::string study, formulation, precision;
+  };
+  enum { kQ, kQdot, kQddot, kMultipliers, kReaction, kCount };
+
+  explicit AccelResult(std::shared_ptr<const Answer> a) : a_(std::move(a)) {}
+
+  const Answer& answer() const { return *a_; }
+  py::object get(int which) const {
+    py::object& slot = cache_[which];
+    if (!slot) slot = a_->has(which) ? a_->vector(which) : py::object(py::none());
+    return slot;
+  }
+  py::object gauss_z() const { return a_->gauss_z(); }
+  py::dict parameters() const { return a_->parameters(false); }
+  py::dict strings() const {
+    py::dict d;
+    d["parameters"] = a_->parameters(true);
+    static const char* names[] = {"q", "qdot", "qddot", "multipliers", "reaction"};
+    for (int k = 0; k < kCount; ++k)
+      if (a_->has(k)) d[names[k]] = a_->strings(k);
+    d["gauss_z"] = a_->gauss_z().is_none() ? py::object(py::none()) : a_->strings(-1)[0];
+    return d;
+  }
+
+ private:
+  std::shared_ptr<const Answer> a_;
+  mutable py::object cache_[kCount];
+};
+
+template <class S>
+struct AccelAnswerOf : AccelResult::Answer {
+  explicit AccelAnswerOf(cli::AccelAnswer<S> answer) : a(std::move(answer)) {}
+  cli::AccelAnswer<S> a;
+  const Vec<S>* pick(int which) const {
+    switch (which) {
+      case AccelResult::kQ: return &a.q;
+      case AccelResult::kQdot: return &a.qdot;
+      case AccelResult::kQddot: return &a.acceleration.qddot;
+      case AccelResult::kMultipliers: return a.acceleration.multipliers ? &*a.acceleration.multipliers : nullptr;
+      case AccelResult::kReaction: return a.acceleration.reaction ? &*a.acceleration.reaction : nullptr;
+    }
+    return nullptr;
+  }
+  bool has(int which) const override { return pick(which) != nullptr; }
+  py::object vector(int which) const override { return python::vector<S>(*pick(which)); }
+  py::object gauss_z() const override { return scalar<S>(a.gauss_z); }
+  py::list strings(int which) const override {
+    if (which < 0) {
+      py::list l;
+      l.append(to_string<S>(a.gauss_z));
+      return l;
+    }
+    return python::strings<S>(*pick(which));
+  }
+  py::dict parameters(bool as_strings) const override {
+    py::dict d;
+    for (const auto& [n, v] : a.parameters)
+      d[py::str(n)] = as_strings ? py::object(py::str(to_string<S>(v))) : scalar<S>(v);
+    return d;
+  }
 };
 
 // --- the system -----------------------------------------------------------
@@ -260,40 +327,38 @@ class SystemHandle {
     o.manifold_tol = option_text(manifold_tol, "manifold_tol");
     o.singular_margin = option_text(singular_margin, "singular_margin");
     set_field(o, field);
-    AccelResult r;
-    r.precision = precision;
+    std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
-      std::optional<cli::AccelAnswer<S>> a;
       if constexpr (std::is_same_v<S, double>) {
-        a.emplace(cli::accel_answer<S>(o));
+        answer = std::make_shared<AccelAnswerOf<S>>(cli::accel_answer<S>(o));
       } else {
         py::gil_scoped_release release;
-        a.emplace(cli::accel_answer<S>(o));
+        answer = std::make_shared<AccelAnswerOf<S>>(cli::accel_answer<S>(o));
       }
-      const Acceleration<S>& acc = a->acceleration;
-      r.study = a->study;
-      r.formulation = a->formulation;
-      r.q = vector<S>(a->q);
-      r.qdot = vector<S>(a->qdot);
-      r.qddot = vector<S>(acc.qddot);
-      r.multipliers = acc.multipliers ? vector<S>(*acc.multipliers) : py::object(py::none());
-      r.reaction = acc.reaction ? vector<S>(*acc.reaction) : py::object(py::none());
-      r.gauss_z = scalar<S>(a->gauss_z);
-      py::dict ps;
-      for (const auto& [n, v] : a->parameters) {
-        r.parameters[py::str(n)] = scalar<S>(v);
-        ps[py::str(n)] = to_string<S>(v);
-      }
-      r.strings["parameters"] = ps;
-      r.strings["q"] = strings<S>(a->q);
-      r.strings["qdot"] = strings<S>(a->qdot);
-      r.strings["qddot"] = strings<S>(acc.qddot);
-      if (acc.multipliers) r.strings["multipliers"] = strings<S>(*acc.multipliers);
-      if (acc.reaction) r.strings["reaction"] = strings<S>(*acc.reaction);
-      r.strings["gauss_z"] = to_string<S>(a->gauss_z);
-      return py::object(py::none());
+      const auto& typed = static_cast<const AccelAnswerOf<S>&>(*answer);
+      answer->study = typed.a.study;
+      answer->formulation = typed.a.formulation;
+      return py::object();
     });
-    return r;
+    answer->precision = precision;
+    return AccelResult(std::move(answer));
+  }
+
+  /// Benchmark hook (bench/python_overhead.py): seconds per call of the C++
+  /// accel_answer with the options accel builds from these arguments
+  /// (double), over `repeats` calls: the baseline of the Python call's cost.
+  double bench_accel(int repeats, const py::object& q, const py::object& qdot,
+                     const py::object& formulation) const {
+    cli::AccelOptions o;
+    o.study = name_;
+    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    o.q = vector_text(q, "q");
+    o.qdot = vector_text(qdot, "qdot");
+    const auto t0 = std::chrono::steady_clock::now();
+    double sink = 0;
+    for (int k = 0; k < repeats; ++k) sink += cli::accel_answer<double>(o).acceleration.qddot[0];
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return sink == sink ? s / repeats : s / repeats;
   }
 
   /// The motion as {columns, data, summary}: data a 2-D NumPy array (float64
@@ -497,21 +562,26 @@ PYBIND11_MODULE(_core, m) {
   }, "The stepper names ('auto' first).");
 
   py::class_<AccelResult>(m, "Acceleration", "The accelerations at a state (System.accel).")
-      .def_readonly("qddot", &AccelResult::qddot, "q'' (size n)")
-      .def_readonly("multipliers", &AccelResult::multipliers, "lambda_a (size r), or None")
-      .def_readonly("reaction", &AccelResult::reaction, "R_i (size n), or None")
-      .def_readonly("gauss_z", &AccelResult::gauss_z, "Gauss's Z at qddot")
-      .def_readonly("q", &AccelResult::q, "the state's q (size n)")
-      .def_readonly("qdot", &AccelResult::qdot, "the admitted q' (projected onto C), size n")
-      .def_readonly("study", &AccelResult::study)
-      .def_readonly("formulation", &AccelResult::formulation)
-      .def_readonly("precision", &AccelResult::precision)
-      .def_readonly("parameters", &AccelResult::parameters)
-      .def_readonly("strings", &AccelResult::strings,
-                    "every number as `nhs accel` prints it (decimal strings)")
+      .def_property_readonly("qddot", [](const AccelResult& r) { return r.get(AccelResult::kQddot); },
+                             "q'' (size n)")
+      .def_property_readonly("multipliers", [](const AccelResult& r) { return r.get(AccelResult::kMultipliers); },
+                             "the multipliers lambda_a (size r), or None where the formulation has none")
+      .def_property_readonly("reaction", [](const AccelResult& r) { return r.get(AccelResult::kReaction); },
+                             "the reactive forces R_i (size n), or None where the formulation has none")
+      .def_property_readonly("gauss_z", &AccelResult::gauss_z, "Gauss's Z at qddot (nhs/gauss.hpp)")
+      .def_property_readonly("q", [](const AccelResult& r) { return r.get(AccelResult::kQ); },
+                             "the state's q (size n)")
+      .def_property_readonly("qdot", [](const AccelResult& r) { return r.get(AccelResult::kQdot); },
+                             "the admitted q' (size n; projected onto C)")
+      .def_property_readonly("study", [](const AccelResult& r) { return r.answer().study; })
+      .def_property_readonly("formulation", [](const AccelResult& r) { return r.answer().formulation; })
+      .def_property_readonly("precision", [](const AccelResult& r) { return r.answer().precision; })
+      .def_property_readonly("parameters", &AccelResult::parameters, "name -> value, every parameter")
+      .def_property_readonly("strings", &AccelResult::strings,
+                             "every number as `nhs accel` prints it (decimal strings, same keys as its JSON)")
       .def("__repr__", [](const AccelResult& r) {
-        return "Acceleration(" + r.study + ", " + r.formulation + ", " + r.precision +
-               ", qddot=" + py::repr(r.qddot).cast<std::string>() + ")";
+        return "Acceleration(" + r.answer().study + ", " + r.answer().formulation + ", " +
+               r.answer().precision + ", qddot=" + py::repr(r.get(AccelResult::kQddot)).cast<std::string>() + ")";
       });
 
   py::class_<SystemHandle>(m, "System")
@@ -530,9 +600,28 @@ PYBIND11_MODULE(_core, m) {
       .def("formulations", &SystemHandle::formulations)
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
-           "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none())
+           "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
+           R"doc(The accelerations at a state, as `nhs accel` computes them.
+
+        q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
+        for the system's default state. qdot is projected onto C when within
+        manifold_tol of it (default 1e-10 in double, scaled per precision),
+        else nhs.InvalidState. formulation: a name of nhs formulations
+        (default: second-kind, or udwadia-kalaba for a semidefinite metric).
+        precision: one of nhs.precisions(). params: {name: value} overrides.
+        field: None, "generated", "library" or "compiled" (as the CLI's
+        --generated, --library, --compiled). singular_margin: states within
+        it of a singular set are refused (default 100 epsilon).
+
+        Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
+        and .reaction R_i (n) where the formulation defines them (else
+        None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
+        .parameters, and .strings (the CLI's decimal strings).
+        Raises nhs.UsageError, nhs.InvalidState (.condition), or
+        nhs.IntegrationError where a value is not finite.)doc")
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a)
+      .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
       .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
 }
