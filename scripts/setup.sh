@@ -7,11 +7,14 @@ set -euo pipefail
 # Needed to build and test.
 required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libtomlplusplus-dev libginac-dev pkg-config)
-# Nice to have: faster rebuilds, profiling (perf, callgrind); plots and the
-# sympy comparison of scripts/bench.sh (installed without recommends).
+          libtomlplusplus-dev libginac-dev pkg-config python3-dev pybind11-dev)
+# Nice to have: faster rebuilds, profiling (perf, callgrind). Installed
+# without recommends: plots, the sympy comparisons, and the Python module's
+# tests (pytest; the notebook run by nbclient in an ipykernel; mpmath for
+# the multiprecision results; SciPy for bench/python_vs_sympy.py).
 optional=(ccache linux-perf valgrind)
-optional_no_recommends=(python3-matplotlib python3-sympy python3-numpy)
+optional_no_recommends=(python3-matplotlib python3-sympy python3-numpy python3-mpmath python3-scipy
+                        python3-pytest python3-nbclient python3-nbformat python3-ipykernel)
 
 if ! command -v dpkg >/dev/null 2>&1; then
   echo "setup: no dpkg here (not Debian); install the equivalents of: ${required[*]}" >&2
