@@ -20,6 +20,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <limits>
@@ -317,16 +318,8 @@ class SystemHandle {
                     const py::object& field, const py::object& manifold_tol,
                     const py::object& singular_margin) const {
     cli::AccelOptions o;
-    o.study = name_;
-    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
-    o.precision = precision;
-    o.params = param_items(params);
-    o.q = vector_text(q, "q");
-    o.qdot = vector_text(qdot, "qdot");
-    o.z = vector_text(z, "z");
-    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
-    o.singular_margin = option_text(singular_margin, "singular_margin");
-    set_field(o, field);
+    state_options(o, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field, manifold_tol,
+                  singular_margin);
     std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
       if constexpr (std::is_same_v<S, double>) {
@@ -371,16 +364,8 @@ class SystemHandle {
                const py::object& max_rhs_calls, const py::object& singular_margin,
                const py::object& manifold_tol) const {
     cli::RunOptions o;
-    o.study = name_;
-    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
-    o.precision = precision;
-    o.params = param_items(params);
-    o.q = vector_text(q0, "q0");
-    o.qdot = vector_text(qdot0, "qdot0");
-    o.z = vector_text(z0, "z0");
-    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
-    o.singular_margin = option_text(singular_margin, "singular_margin");
-    set_field(o, field);
+    state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
+                  manifold_tol, singular_margin);
     o.t_end = number_text(t_end, "t_end");
     o.dt_out = number_text(dt_out, "dt_out");
     o.rtol = option_text(rtol, "rtol");
@@ -408,6 +393,24 @@ class SystemHandle {
   }
 
  private:
+  /// The options accel and run share, as the CLI's text: the state
+  /// (q, qdot, z) under the argument names `names`.
+  void state_options(cli::StateOptions& o, const py::object& formulation, const std::string& precision,
+                     const py::object& params, const std::array<py::object, 3>& state,
+                     const std::array<const char*, 3>& names, const py::object& field,
+                     const py::object& manifold_tol, const py::object& singular_margin) const {
+    o.study = name_;
+    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    o.precision = precision;
+    o.params = param_items(params);
+    o.q = vector_text(state[0], names[0]);
+    o.qdot = vector_text(state[1], names[1]);
+    o.z = vector_text(state[2], names[2]);
+    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
+    o.singular_margin = option_text(singular_margin, "singular_margin");
+    set_field(o, field);
+  }
+
   template <class S>
   py::object run_scalar(const cli::RunOptions& o) const {
     using Clock = std::chrono::steady_clock;
