@@ -26,7 +26,7 @@ namespace {
 // ("--q=-.5,1") before CLI11 sees it, so that it is never taken for an option.
 const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
-    "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls",
+    "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls", "--step",
     "--out",         "--out-dir",   "--states", "--z", "--singular-margin"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
@@ -108,8 +108,12 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--stepper", run.stepper,
                       "auto, " + join(stepper_names()) +
                           " (auto: in double and long-double verner87 at rtol <= 1e-7, dopri5 "
-                          "above; bulirsch-stoer in float128, mp50, mp100)")
+                          "above; bulirsch-stoer in float128, mp50, mp100; dla and nh-rattle: the fixed-step "
+                          "discrete Lagrange-d'Alembert methods, linear constraints only, see --step)")
       ->capture_default_str();
+  run_cmd->add_option("--step", run.step,
+                      "the fixed step of dla and nh-rattle: each output interval in the fewest equal steps "
+                      "not longer than this (default 0.01)");
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");

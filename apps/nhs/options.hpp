@@ -48,6 +48,7 @@ struct RunOptions : StateOptions {
   std::string dt_out = "0.1";
   std::string rtol, atol;  ///< empty: IntegrationOptions<S> defaults
   std::string stepper = "auto";
+  std::string step;           ///< dla, nh-rattle: empty: IntegrationOptions<S> default
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
   std::string out;            ///< CSV file; empty: stdout
   bool out_given = false;     ///< --out was given (an empty name is refused)

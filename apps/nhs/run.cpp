@@ -96,6 +96,13 @@ RunPlan<S> plan_run(const RunOptions& opts) {
   if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
   if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
   io.stepper = parse_stepper(opts.stepper);
+  if (!opts.step.empty()) {
+    io.step = parse_number<S>("--step", opts.step);
+    if (!(io.step > 0)) throw UsageError("--step must be positive, got '" + opts.step + "'");
+    if (!is_discrete_stepper(io.stepper))
+      throw UsageError("--step sets the fixed step of dla and nh-rattle; stepper " + opts.stepper +
+                       " chooses its own steps (tolerances --rtol, --atol)");
+  }
   // Refused before anything is written (tolerance, grid).
   validated_stepper(io, s.formulation->round_off_grows_with_speed());
   return plan;
@@ -179,7 +186,11 @@ int run_command(const RunOptions& opts) {
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
                "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
-               how, s.sys.info.name, s.formulation->name(), opts.precision, stepper_name(stats.stepper),
+               how, s.sys.info.name,
+               // The fixed-step steppers discretize the principle itself: no formulation's field.
+               is_discrete_stepper(stats.stepper) ? std::string("the discrete Lagrange-d'Alembert principle")
+                                                  : s.formulation->name(),
+               opts.precision, stepper_name(stats.stepper),
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
                stats.rhs_calls,
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)

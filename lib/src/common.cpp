@@ -17,6 +17,8 @@ std::string_view stepper_name(Stepper s) {
     case Stepper::fehlberg78: return "fehlberg78";
     case Stepper::verner87: return "verner87";
     case Stepper::bulirsch_stoer: return "bulirsch-stoer";
+    case Stepper::dla: return "dla";
+    case Stepper::nh_rattle: return "nh-rattle";
   }
   return "?";
 }
@@ -24,12 +26,15 @@ std::string_view stepper_name(Stepper s) {
 std::vector<std::string> stepper_names() {
   std::vector<std::string> names;
   for (const Stepper s : kSteppers) names.emplace_back(stepper_name(s));
+  for (const Stepper s : kDiscreteSteppers) names.emplace_back(stepper_name(s));
   return names;
 }
 
 Stepper parse_stepper(std::string_view name) {
   if (name == stepper_name(Stepper::automatic)) return Stepper::automatic;
   for (const Stepper s : kSteppers)
+    if (name == stepper_name(s)) return s;
+  for (const Stepper s : kDiscreteSteppers)
     if (name == stepper_name(s)) return s;
   std::string known;
   for (const auto& n : stepper_names()) known += ", " + n;

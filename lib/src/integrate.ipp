@@ -1,5 +1,6 @@
 #include "nhs/format.hpp"
 #include "nhs/integrate.hpp"
+#include "nhs/discrete_lagrange_dalembert.hpp"
 
 #include "odeint/bulirsch_stoer_dense_out.hpp"
 #include "odeint/bulirsch_stoer_kmax.hpp"
@@ -480,8 +481,104 @@ Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grow
                           : " (10 epsilon of the precision)"));
   }
   (void)OutputTimes<S>(opts.t_end, opts.dt_out, opts.max_samples);  // the grid's size
+  if (is_discrete_stepper(stepper)) {
+    if (!(opts.step >= 0) || !isfinite(opts.step))
+      throw UsageError("the step must be positive and finite (0: the default 1/100)");
+    if (opts.project)
+      throw UsageError(std::string("--project: stepper ") + std::string(stepper_name(stepper)) +
+                       " keeps its own constraints (the discrete constraint at every step; nh-rattle also C "
+                       "at the step's ends): run it without --project");
+    const S step = opts.step > 0 ? opts.step : S(1) / S(100);
+    if (!(opts.t_end / step < S(1e12)))
+      throw UsageError("t-end / step = " + to_string<S>(opts.t_end / step) +
+                       " fixed steps; at most 1e12 (raise the step)");
+  }
   return stepper;
 }
+
+namespace {
+
+// The fixed-step run of the discrete Lagrange-d'Alembert steppers
+// (nhs/discrete_lagrange_dalembert.hpp): each output interval in the fewest
+// equal steps not longer than opts.step. Samples carry q at the nodes and
+// the velocity of the node's momentum (dla: the mean of the momenta on
+// either side, which needs the next step, made ahead; nh-rattle: the end
+// momentum, on C). The margins to the singular sets are checked at every
+// node (not within steps: the steppers have no dense output).
+template <class S>
+void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const Vec<S>& qd0,
+                  const IntegrationOptions<S>& opts, const OutputTimes<S>& times,
+                  const std::function<void(const Sample<S>&)>& observe, IntegrationStats& st) {
+  using std::ceil;
+  const DiscreteScheme scheme = stepper == Stepper::dla ? DiscreteScheme::dla : DiscreteScheme::nh_rattle;
+  const DiscreteLagrangeDAlembert<S> method(sys, scheme, q0, qd0);
+  const S requested = opts.step > 0 ? opts.step : S(1) / S(100);
+  const auto steps_in = [&](std::uint64_t i) {  // interval i: [times[i], times[i + 1]]
+    const S length = times[i + 1] - times[i];
+    const S ratio = ceil(length / requested * (S(1) - S(16) * epsilon<S>()));
+    const std::uint64_t count = ratio < S(1) ? 1 : static_cast<std::uint64_t>(ratio);
+    return std::pair<std::uint64_t, S>{count, length / S(count)};
+  };
+  const auto budget = [&](const S& t) {
+    if (st.rhs_calls > opts.max_rhs_calls)
+      throw IntegrationFailure("more than " + std::to_string(opts.max_rhs_calls) +
+                               " evaluations of the discrete equations before t = " + to_string<S>(t));
+  };
+  const auto check_node = [&](const S& t, const Vec<S>& q, const Vec<S>& p) {
+    if (!q.allFinite() || !p.allFinite())
+      throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", q = " +
+                           to_string(q) + ", p = " + to_string(p));
+    if (opts.singular_margin > 0) {
+      try {
+        require_margins(sys, q, method.velocity(q, p), opts.singular_margin);
+      } catch (const SingularState& e) {
+        throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")");
+      }
+    }
+  };
+  const Eigen::Index r = sys.r;
+  Vec<S> q = q0, v = qd0, lambda = Vec<S>::Zero(r), mu = Vec<S>::Zero(r);
+  const Vec<S> p_given = method.momentum(q0, qd0);
+  Vec<S> p = p_given;
+  std::optional<DiscreteStep<S>> ahead;  // dla: the step from the current node, made to report it
+  if (scheme == DiscreteScheme::dla) {
+    // The momentum arriving at q0 such that the mean with the one leaving
+    // (p + h A^T lambda) is the given momentum: p = p_given - h A^T lambda / 2,
+    // by two passes (the second from the first's lambda).
+    const S h = steps_in(0).second;
+    DiscreteStep<S> first = method.step(q, p, h, v, lambda, mu, &st.rhs_calls);
+    p = p_given - (first.p0_plus - p) / S(2);
+    ahead = method.step(q, p, h, first.v, first.lambda, mu, &st.rhs_calls);
+  }
+  observe(Sample<S>{S(0), q0, qd0});
+  for (std::uint64_t i = 0; i + 1 < times.size(); ++i) {
+    const auto [count, h] = steps_in(i);
+    for (std::uint64_t j = 0; j < count; ++j) {
+      const S t = j + 1 == count ? times[i + 1] : times[i] + S(j + 1) * h;
+      DiscreteStep<S> s = ahead ? std::move(*ahead) : method.step(q, p, h, v, lambda, mu, &st.rhs_calls);
+      ahead.reset();
+      q = s.q1;
+      p = s.p1;
+      v = s.v;
+      lambda = s.lambda;
+      if (scheme == DiscreteScheme::nh_rattle) mu = s.mu;
+      ++st.steps;
+      budget(t);
+      check_node(t, q, p);
+      if (opts.on_step) opts.on_step(t, st);
+    }
+    Vec<S> p_node = p;
+    if (scheme == DiscreteScheme::dla) {
+      const S h_next = i + 2 < times.size() ? steps_in(i + 1).second : h;
+      ahead = method.step(q, p, h_next, v, lambda, mu, &st.rhs_calls);
+      budget(times[i + 1]);
+      p_node = (p + ahead->p0_plus) / S(2);
+    }
+    observe(Sample<S>{times[i + 1], q, method.velocity(q, p_node)});
+  }
+}
+
+}  // namespace
 
 template <class S>
 void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
@@ -496,6 +593,12 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
 
   SingularSetWatch<S> watch(sys, f, opts.singular_margin);
   if (watch.active()) require_margins(sys, q0, qd0, opts.singular_margin);
+  if (is_discrete_stepper(stepper)) {
+    // The Lagrange-d'Alembert principle discretized itself: f's field is
+    // not used (f is only checked applicable, as for every stepper).
+    run_discrete<S>(sys, stepper, q0, qd0, opts, times, observe, st);
+    return;
+  }
 
   const Vec<S> x0 = f.to_state(sys, q0, qd0);
   OdeState<S> x(x0.data(), x0.data() + x0.size());
@@ -553,6 +656,8 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
         run_controlled<S>(s, x, dt0, loop);
       }
       break;
+    case Stepper::dla:
+    case Stepper::nh_rattle:  // run_discrete above: not reached
     case Stepper::bulirsch_stoer:
     case Stepper::automatic:  // resolved by validated_stepper: not reached
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {

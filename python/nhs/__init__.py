@@ -142,12 +142,14 @@ class System(_core.System):
 
     def run(self, t_end=10, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
-            field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None):
+            field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end. stepper: one
         of nhs.steppers() ("auto": verner87 or dopri5 up to long double,
-        Bulirsch-Stoer above; docs/numerics.md). rtol, atol: per-step
+        Bulirsch-Stoer above; docs/numerics.md; "dla" and "nh-rattle": the
+        fixed-step discrete Lagrange-d'Alembert methods, of step `step`,
+        default 0.01, for linear constraints). rtol, atol: per-step
         tolerances (default: the precision's, docs/numerics.md). project:
         project (q, qdot) onto C after every step. q0 and qdot0 or z0: the
         initial state (default: the system's). The other arguments are as
@@ -163,7 +165,7 @@ class System(_core.System):
         """
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
                         q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol)
+                        manifold_tol, step)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:

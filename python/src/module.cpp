@@ -362,7 +362,7 @@ class SystemHandle {
                const py::object& atol, bool project, const py::object& q0, const py::object& qdot0,
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
-               const py::object& manifold_tol) const {
+               const py::object& manifold_tol, const py::object& step) const {
     cli::RunOptions o;
     state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
                   manifold_tol, singular_margin);
@@ -371,6 +371,7 @@ class SystemHandle {
     o.rtol = option_text(rtol, "rtol");
     o.atol = option_text(atol, "atol");
     o.stepper = stepper;
+    o.step = option_text(step, "step");
     o.project = project;
     if (!max_rhs_calls.is_none()) o.max_rhs_calls = py::str(max_rhs_calls).cast<std::string>();
     return with_precision(precision, [&]<class S>() { return run_scalar<S>(o); }).cast<py::dict>();
@@ -485,7 +486,9 @@ class SystemHandle {
     }
     py::dict sm;
     sm["study"] = s.sys.info.name;
-    sm["formulation"] = s.formulation->name();
+    // The fixed-step steppers discretize the principle itself: no formulation's field.
+    sm["formulation"] = is_discrete_stepper(stats.stepper) ? std::string("the discrete Lagrange-d'Alembert principle")
+                                                           : s.formulation->name();
     sm["precision"] = o.precision;
     sm["stepper"] = std::string(stepper_name(stats.stepper));
     sm["completed"] = failure.empty();
@@ -624,7 +627,7 @@ PYBIND11_MODULE(_core, m) {
         nhs.IntegrationError where a value is not finite.)doc")
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
-           "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a)
+           "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none())
       .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
       .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
 }

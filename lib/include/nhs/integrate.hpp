@@ -76,6 +76,11 @@ struct IntegrationOptions {
   /// maggi, gibbs-appell, voronec) stay on C by construction: there the
   /// projection is a no-op to round-off.
   bool project = false;
+  /// The step of the fixed-step steppers (Stepper::dla, Stepper::nh_rattle;
+  /// ignored by the others): each output interval is cut into the fewest
+  /// equal steps not longer than this. 0: 1/100 (or the interval, if
+  /// shorter).
+  S step = S(0);
 };
 
 /// One output sample of a motion.

@@ -28,18 +28,35 @@ namespace nhs {
 ///                  Odeint's with dense output; above, a controlled variant
 ///                  with 16 extrapolation columns (mp50) or 20 (mp100)
 ///                  (third_party/odeint/, docs/numerics.md "Steppers")
-enum class Stepper { automatic, dopri5, fehlberg78, verner87, bulirsch_stoer };
+/// The fixed-step, structure-preserving steppers for linear constraints
+/// (nhs/discrete_lagrange_dalembert.hpp; IntegrationOptions::step):
+///   dla            the discrete Lagrange-d'Alembert method (Cortes &
+///                  Martinez 2001): trapezoidal discrete Lagrangian, the
+///                  discrete constraint at the midpoint, one multiplier per
+///                  step at its start
+///   nh_rattle      its symmetric, RATTLE-like variant: the constraint
+///                  forces split between the step's ends, the end velocity
+///                  on C at every step
+/// They take no tolerance: their accuracy is set by the step.
+enum class Stepper { automatic, dopri5, fehlberg78, verner87, bulirsch_stoer, dla, nh_rattle };
 
-/// The concrete steppers (every value but automatic), in the order the CLI
-/// lists them.
+/// The adaptive, error-controlled steppers (every value but automatic and
+/// the fixed-step ones), in the order the CLI lists them.
 inline constexpr Stepper kSteppers[] = {Stepper::dopri5, Stepper::fehlberg78, Stepper::verner87,
                                         Stepper::bulirsch_stoer};
 
+/// The fixed-step, structure-preserving steppers.
+inline constexpr Stepper kDiscreteSteppers[] = {Stepper::dla, Stepper::nh_rattle};
+
+/// Whether s is one of kDiscreteSteppers.
+constexpr bool is_discrete_stepper(Stepper s) { return s == Stepper::dla || s == Stepper::nh_rattle; }
+
 /// The stepper's name as the CLI and the outputs write it: "auto",
-/// "dopri5", "fehlberg78", "verner87", "bulirsch-stoer".
+/// "dopri5", "fehlberg78", "verner87", "bulirsch-stoer", "dla",
+/// "nh-rattle".
 std::string_view stepper_name(Stepper s);
 
-/// The names of kSteppers (without "auto").
+/// The names of kSteppers, then of kDiscreteSteppers (without "auto").
 std::vector<std::string> stepper_names();
 
 /// The stepper of a name as stepper_name writes it ("auto" included).

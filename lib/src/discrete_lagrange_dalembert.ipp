@@ -1,0 +1,206 @@
+// The discrete Lagrange-d'Alembert steppers (nhs/discrete_lagrange_dalembert.hpp).
+#pragma once
+
+#include "nhs/discrete_lagrange_dalembert.hpp"
+
+#include "nhs/derivatives.hpp"
+#include "nhs/errors.hpp"
+#include "nhs/format.hpp"
+
+#include <Eigen/Cholesky>
+#include <Eigen/LU>
+
+#include <cmath>
+#include <string>
+
+namespace nhs {
+
+namespace dla_detail {
+
+/// (dT/dq, dT/dqdot) at (q, v) by one jet of T (outer directions: the 2n
+/// unit vectors of (q, qdot)).
+template <class S>
+void kinetic_gradients(const System<S>& sys, const Vec<S>& q, const Vec<S>& v, Vec<S>& T_q, Vec<S>& T_v) {
+  const Eigen::Index n = sys.n;
+  KineticEnergySeed<S> seed;
+  seed.outer = 2 * n;
+  seed.inner = 1;  // no inner derivative is read; one zero slot
+  seed.q = q;
+  seed.qd = v;
+  seed.q_inner = Mat<S>::Zero(n, 1);
+  seed.qd_inner = Mat<S>::Zero(n, 1);
+  seed.q_outer = Mat<S>::Zero(n, 2 * n);
+  seed.q_outer.leftCols(n) = Mat<S>::Identity(n, n);
+  seed.qd_outer = Mat<S>::Zero(n, 2 * n);
+  seed.qd_outer.rightCols(n) = Mat<S>::Identity(n, n);
+  const KineticEnergyJet<S> jet = kinetic_energy_jet(sys, seed);
+  T_q = jet.T_outer.head(n);
+  T_v = jet.T_outer.tail(n);
+}
+
+}  // namespace dla_detail
+
+template <class S>
+DiscreteLagrangeDAlembert<S>::DiscreteLagrangeDAlembert(const System<S>& sys, DiscreteScheme scheme,
+                                                        const Vec<S>& q, const Vec<S>& qd)
+    : sys_(sys), scheme_(scheme), a_(scheme == DiscreteScheme::dla ? S(1) : S(1) / S(2)),
+      b_(scheme == DiscreteScheme::dla ? S(0) : S(1) / S(2)) {
+  const std::string name = scheme == DiscreteScheme::dla ? "dla" : "nh-rattle";
+  if (!sys.info.linear_constraints) {
+    std::string names;
+    for (const auto& c : sys.info.constraint_names) names += (names.empty() ? "" : ", ") + c;
+    throw NotApplicable("stepper " + name + " applies to constraints linear in qdot, A(q) qdot = 0 "
+                        "(the discrete constraint A((q0 + q1)/2) (q1 - q0) = 0 needs them); the "
+                        "constraints of '" + sys.info.name + "' (" + names +
+                        ") are not all linear: use an adaptive stepper");
+  }
+  if (sys.info.semidefinite_metric)
+    throw NotApplicable("stepper " + name + " needs a positive-definite metric g (the velocity of a "
+                        "momentum is g^-1 p); '" + sys.info.name +
+                        "' has massless parts (a semidefinite g): use an adaptive stepper");
+  // T must be the quadratic form qd^T g qd / 2: the velocity of a momentum
+  // is then g^-1 p. Checked at (q, qd) and at (q, 2 qd).
+  using std::abs;
+  const Mat<S> g = inertia(sys, q, qd).g;
+  for (int k = 1; k <= 2; ++k) {
+    const Vec<S> w = S(k) * qd;
+    const S T = sys.kinetic_energy(q, w);
+    const S quadratic = w.dot(g * w) / S(2);
+    if (!(abs(T - quadratic) <= S(64) * epsilon<S>() * (abs(T) + abs(quadratic) + S(1))))
+      throw NotApplicable("stepper " + name + " needs T quadratic in qdot (T = qdot^T g qdot / 2); at q = " +
+                          to_string(q) + ", qdot = " + to_string(w) + " T = " + to_string<S>(T) +
+                          " but qdot^T g qdot / 2 = " + to_string<S>(quadratic));
+  }
+}
+
+template <class S>
+Vec<S> DiscreteLagrangeDAlembert<S>::momentum(const Vec<S>& q, const Vec<S>& qd) const {
+  Vec<S> T_q, T_v;
+  dla_detail::kinetic_gradients(sys_, q, qd, T_q, T_v);
+  return T_v;
+}
+
+template <class S>
+Vec<S> DiscreteLagrangeDAlembert<S>::velocity(const Vec<S>& q, const Vec<S>& p) const {
+  const Mat<S> g = inertia(sys_, q, Vec<S>(Vec<S>::Zero(sys_.n))).g;
+  return g.ldlt().solve(p);
+}
+
+// The step's equations at x = (v, h lambda, h mu) (mu for nh-rattle only):
+//   E1 = -D1 L_d - f- - p0 - a A(q0)^T (h lambda)          (n)
+//   E2 = C((q0 + q1)/2, v)                                   (r)
+//   E3 = C(q1, g(q1)^-1 p1),  p1 = D2 L_d + f+ + b A(q1)^T (h mu)   (r, nh-rattle)
+// with q1 = q0 + h v. The unknowns are scaled (v; impulses h lambda, h mu)
+// so that the Jacobian stays of order 1 as h -> 0.
+template <class S>
+Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0, const S& h,
+                                              const Vec<S>& x, DiscreteStep<S>* out) const {
+  const Eigen::Index n = sys_.n, r = sys_.r;
+  const bool rattle = scheme_ == DiscreteScheme::nh_rattle;
+  const Vec<S> v = x.head(n);
+  const Vec<S> l = x.segment(n, r);
+  const Vec<S> q1 = q0 + h * v;
+  Vec<S> Tq0, Tv0, Tq1, Tv1;
+  dla_detail::kinetic_gradients(sys_, q0, v, Tq0, Tv0);
+  dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv1);
+  const Vec<S> F0 = active_force(sys_, q0, v);
+  const Vec<S> F1 = active_force(sys_, q1, v);
+  const Mat<S> A0 = constraint_jacobians(sys_, q0, v).C_qdot;
+  const Vec<S> Tv = (Tv0 + Tv1) / S(2);
+  const Vec<S> p0_plus = Tv - h / S(2) * (Tq0 + F0);
+  Vec<S> p1 = Tv + h / S(2) * (Tq1 + F1);
+  Vec<S> E(n + (rattle ? 2 : 1) * r);
+  E.head(n) = p0_plus - p0 - a_ * (A0.transpose() * l);
+  const Vec<S> qm = (q0 + q1) / S(2);
+  E.segment(n, r) = constraint_residuals(sys_, qm, v);
+  Vec<S> m;
+  if (rattle) {
+    m = x.tail(r);
+    const Mat<S> A1 = constraint_jacobians(sys_, q1, v).C_qdot;
+    p1 += b_ * (A1.transpose() * m);
+    E.tail(r) = constraint_residuals(sys_, q1, velocity(q1, p1));
+  }
+  if (out) {
+    out->q1 = q1;
+    out->p1 = p1;
+    out->v = v;
+    out->lambda = l / h;
+    out->mu = rattle ? Vec<S>(m / h) : Vec<S>();
+    out->p0_plus = p0_plus;
+  }
+  return E;
+}
+
+template <class S>
+DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S>& p0, const S& h,
+                                                   const Vec<S>& v, const Vec<S>& lambda, const Vec<S>& mu,
+                                                   std::uint64_t* evaluations) const {
+  using std::abs;
+  using std::max;
+  using std::sqrt;
+  const Eigen::Index n = sys_.n, r = sys_.r;
+  const bool rattle = scheme_ == DiscreteScheme::nh_rattle;
+  const Eigen::Index N = n + (rattle ? 2 : 1) * r;
+  Vec<S> x(N);
+  x.head(n) = v;
+  x.segment(n, r) = lambda.size() == r ? Vec<S>(h * lambda) : Vec<S>(Vec<S>::Zero(r));
+  if (rattle) x.tail(r) = mu.size() == r ? Vec<S>(h * mu) : Vec<S>(Vec<S>::Zero(r));
+  const auto eval = [&](const Vec<S>& y, DiscreteStep<S>* out) {
+    if (evaluations) ++*evaluations;
+    Vec<S> E = residual(q0, p0, h, y, out);
+    if (!E.allFinite())
+      throw NonFiniteValue("non-finite value: the discrete Lagrange-d'Alembert equations at q = " +
+                           to_string(q0) + ", p = " + to_string(p0) + ", h = " + to_string<S>(h) +
+                           " (an overflow)");
+    return E;
+  };
+  const S eps = epsilon<S>();
+  const S root_eps = sqrt(eps);
+  Eigen::PartialPivLU<Mat<S>> lu;
+  const auto jacobian = [&](const Vec<S>& y, const Vec<S>& Ey) {
+    Mat<S> J(N, N);
+    for (Eigen::Index j = 0; j < N; ++j) {
+      Vec<S> yj = y;
+      const S d = root_eps * (S(1) + abs(y[j]));
+      yj[j] += d;
+      J.col(j) = (eval(yj, nullptr) - Ey) / (yj[j] - y[j]);
+    }
+    lu.compute(J);
+  };
+  Vec<S> E = eval(x, nullptr);
+  jacobian(x, E);
+  S last = S(-1);
+  int fresh = 0;  // iterations since the Jacobian was computed
+  for (int it = 1; it <= 60; ++it) {
+    const Vec<S> dx = lu.solve(E);
+    if (!dx.allFinite())
+      throw IntegrationFailure("the discrete Lagrange-d'Alembert step is singular at q = " + to_string(q0) +
+                               " (h = " + to_string<S>(h) + "): its Jacobian has no inverse");
+    x -= dx;
+    const S size = dx.cwiseAbs().maxCoeff();
+    const S scale = S(1) + x.cwiseAbs().maxCoeff();
+    ++fresh;
+    // Converged: a correction at round-off, or no longer shrinking below
+    // sqrt(eps) (the iteration has reached round-off: the corrections are
+    // noise).
+    const bool done = size <= S(4) * eps * scale || (last >= S(0) && size > last / S(2) && size <= root_eps * scale);
+    if (done) {
+      DiscreteStep<S> out;
+      eval(x, &out);
+      out.iterations = it;
+      return out;
+    }
+    E = eval(x, nullptr);
+    // A slow iteration (the Jacobian of the start no longer fits): refresh it.
+    if (last >= S(0) && size > last / S(4) && fresh > 1) {
+      jacobian(x, E);
+      fresh = 0;
+    }
+    last = size;
+  }
+  throw IntegrationFailure("the discrete Lagrange-d'Alembert step did not converge in 60 Newton "
+                           "iterations at q = " + to_string(q0) + " (h = " + to_string<S>(h) +
+                           "; a smaller --step may help)");
+}
+
+}  // namespace nhs
