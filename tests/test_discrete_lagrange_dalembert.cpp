@@ -63,8 +63,8 @@ TEST(DiscreteLagrangeDAlembert, SecondOrderOnClosedForms) {
   }
 }
 
-// nh-rattle keeps every reported state on C: |C(q, qdot)| at round-off at
-// every sample, in double and mp50, on the skate (A(q) turns with theta) and
+// nh-rattle and nh-midpoint keep every reported state on C: |C(q, qdot)|
+// at round-off at every sample, in double and mp50, on the skate (A(q) turns with theta) and
 // the contact oscillator; dla, which imposes the discrete constraint
 // A((q0 + q1)/2)(q1 - q0) = 0, does so to round-off at each step.
 template <class S>
@@ -73,21 +73,24 @@ void expect_constraints_per_step(const S& bound) {
     const Study<S>& st = find_study<S>(study);
     const System<S> sys = st.build(st.default_parameters());
     const State<S> x0 = st.default_state(sys);
-    IntegrationOptions<S> o;
-    o.t_end = S(2);
-    o.dt_out = S(1) / S(10);
-    o.stepper = Stepper::nh_rattle;
-    o.step = S(1) / S(20);
-    S worst(0);
-    integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, o,
-                 [&](const Sample<S>& s) {
-                   using std::max;
-                   const S scale = S(1) + s.qdot.squaredNorm();
-                   worst = max(worst, S(constraint_residuals(sys, s.q, s.qdot).cwiseAbs().maxCoeff() / scale));
-                 },
-                 nullptr);
-    std::printf("%s, nh-rattle: max |C| / (1 + |qdot|^2) = %.3g\n", study.c_str(), static_cast<double>(worst));
-    EXPECT_LE(worst, bound) << "nh-rattle on " << study;
+    for (const Stepper stepper : {Stepper::nh_rattle, Stepper::nh_midpoint}) {
+      IntegrationOptions<S> o;
+      o.t_end = S(2);
+      o.dt_out = S(1) / S(10);
+      o.stepper = stepper;
+      o.step = S(1) / S(20);
+      S worst(0);
+      integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, o,
+                   [&](const Sample<S>& s) {
+                     using std::max;
+                     const S scale = S(1) + s.qdot.squaredNorm();
+                     worst = max(worst, S(constraint_residuals(sys, s.q, s.qdot).cwiseAbs().maxCoeff() / scale));
+                   },
+                   nullptr);
+      std::printf("%s, %s: max |C| / (1 + |qdot|^2) = %.3g\n", study.c_str(),
+                  std::string(stepper_name(stepper)).c_str(), static_cast<double>(worst));
+      EXPECT_LE(worst, bound) << stepper_name(stepper) << " on " << study;
+    }
 
     const DiscreteLagrangeDAlembert<S> dla(sys, DiscreteScheme::dla, x0.q, x0.qdot);
     Vec<S> q = x0.q, p = dla.momentum(x0.q, x0.qdot), v = x0.qdot, l = Vec<S>::Zero(sys.r);
@@ -113,16 +116,17 @@ TEST(DiscreteLagrangeDAlembert, ConstraintsPerStepMp50) {
   expect_constraints_per_step<mp50>(from_string<mp50>("1e-47"));
 }
 
-// nh-rattle is symmetric: n steps of h from (q0, p0), then n steps of -h,
-// return to (q0, p0) at round-off (the step's equations solved to
-// round-off each way).
+// nh-rattle and nh-midpoint are symmetric: n steps of h from (q0, p0),
+// then n steps of -h, return to (q0, p0) at round-off (the step's
+// equations solved to round-off each way).
 template <class S>
 void expect_symmetric(const S& bound) {
+  for (const auto scheme : {DiscreteScheme::nh_rattle, DiscreteScheme::nh_midpoint})
   for (const std::string study : {"skate", "contact-oscillator"}) {
     const Study<S>& st = find_study<S>(study);
     const System<S> sys = st.build(st.default_parameters());
     const State<S> x0 = st.default_state(sys);
-    const DiscreteLagrangeDAlembert<S> m(sys, DiscreteScheme::nh_rattle, x0.q, x0.qdot);
+    const DiscreteLagrangeDAlembert<S> m(sys, scheme, x0.q, x0.qdot);
     const Vec<S> p0 = m.momentum(x0.q, x0.qdot);
     Vec<S> q = x0.q, p = p0, v = x0.qdot, l = Vec<S>::Zero(sys.r), mu = l;
     const S h = S(1) / S(10);
@@ -136,13 +140,46 @@ void expect_symmetric(const S& bound) {
     }
     using std::max;
     const S err = max(S((q - x0.q).cwiseAbs().maxCoeff()), S((p - p0).cwiseAbs().maxCoeff()));
-    std::printf("%s: nh-rattle forward and back: %.3g\n", study.c_str(), static_cast<double>(err));
-    EXPECT_LE(err, bound) << "nh-rattle forward and back on " << study;
+    const char* name = scheme == DiscreteScheme::nh_rattle ? "nh-rattle" : "nh-midpoint";
+    std::printf("%s: %s forward and back: %.3g\n", study.c_str(), name, static_cast<double>(err));
+    EXPECT_LE(err, bound) << name << " forward and back on " << study;
   }
 }
 
-TEST(DiscreteLagrangeDAlembert, NhRattleIsSymmetricDouble) { expect_symmetric<double>(1e-12); }
-TEST(DiscreteLagrangeDAlembert, NhRattleIsSymmetricMp50) { expect_symmetric<mp50>(from_string<mp50>("1e-45")); }
+TEST(DiscreteLagrangeDAlembert, SymmetricDouble) { expect_symmetric<double>(1e-12); }
+TEST(DiscreteLagrangeDAlembert, SymmetricMp50) { expect_symmetric<mp50>(from_string<mp50>("1e-45")); }
+
+// nh-rattle's configurations are dla's (the header's argument: the same
+// two-step recurrence from the same first step), to round-off over 400
+// steps; nh-midpoint's are others (a different discrete Lagrangian), apart
+// by O(h^2), on the contact oscillator (on the skate, whose metric is
+// constant and V linear, the two discrete Lagrangians coincide).
+TEST(DiscreteLagrangeDAlembert, NhRattleSharesDlasConfigurations) {
+  const Study<double>& st = find_study<double>("contact-oscillator");
+  const System<double> sys = st.build(st.default_parameters());
+  const State<double> x0 = st.default_state(sys);
+  std::vector<Vec<double>> q[3];
+  int k = 0;
+  for (const Stepper stepper : kDiscreteSteppers) {
+    IntegrationOptions<double> o;
+    o.t_end = 4;
+    o.dt_out = 0.01;
+    o.stepper = stepper;
+    o.step = 0.01;
+    integrate<double>(sys, find_formulation<double>("second-kind"), x0.q, x0.qdot, o,
+                      [&](const Sample<double>& s) { q[k].push_back(s.q); }, nullptr);
+    ++k;
+  }
+  double rattle = 0, midpoint = 0;
+  for (std::size_t i = 0; i < q[0].size(); ++i) {
+    rattle = std::max(rattle, (q[1][i] - q[0][i]).cwiseAbs().maxCoeff());
+    midpoint = std::max(midpoint, (q[2][i] - q[0][i]).cwiseAbs().maxCoeff());
+  }
+  std::printf("contact oscillator: max |q| apart from dla: nh-rattle %.3g, nh-midpoint %.3g\n", rattle, midpoint);
+  EXPECT_LE(rattle, 1e-12);
+  EXPECT_GE(midpoint, 1e-7);
+  EXPECT_LE(midpoint, 1e-3);
+}
 
 // Energy on the reversible contact oscillator (McLachlan & Perlmutter 2006,
 // Ex. 5.2; reversible and integrable: Modin & Verdier 2020) with h = 0.1 to

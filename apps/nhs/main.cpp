@@ -108,11 +108,11 @@ int run_main(int argc, char** argv) {
   run_cmd->add_option("--stepper", run.stepper,
                       "auto, " + join(stepper_names()) +
                           " (auto: in double and long-double verner87 at rtol <= 1e-7, dopri5 "
-                          "above; bulirsch-stoer in float128, mp50, mp100; dla and nh-rattle: the fixed-step "
+                          "above; bulirsch-stoer in float128, mp50, mp100; dla, nh-rattle, nh-midpoint: the fixed-step "
                           "discrete Lagrange-d'Alembert methods, linear constraints only, see --step)")
       ->capture_default_str();
   run_cmd->add_option("--step", run.step,
-                      "the fixed step of dla and nh-rattle: each output interval in the fewest equal steps "
+                      "the fixed step of dla, nh-rattle and nh-midpoint: each output interval in the fewest equal steps "
                       "not longer than this (default 0.01)");
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");

@@ -100,7 +100,7 @@ RunPlan<S> plan_run(const RunOptions& opts) {
     io.step = parse_number<S>("--step", opts.step);
     if (!(io.step > 0)) throw UsageError("--step must be positive, got '" + opts.step + "'");
     if (!is_discrete_stepper(io.stepper))
-      throw UsageError("--step sets the fixed step of dla and nh-rattle; stepper " + opts.stepper +
+      throw UsageError("--step sets the fixed step of dla, nh-rattle and nh-midpoint; stepper " + opts.stepper +
                        " chooses its own steps (tolerances --rtol, --atol)");
   }
   // Refused before anything is written (tolerance, grid).

@@ -19,6 +19,7 @@ std::string_view stepper_name(Stepper s) {
     case Stepper::bulirsch_stoer: return "bulirsch-stoer";
     case Stepper::dla: return "dla";
     case Stepper::nh_rattle: return "nh-rattle";
+    case Stepper::nh_midpoint: return "nh-midpoint";
   }
   return "?";
 }

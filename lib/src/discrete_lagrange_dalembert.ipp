@@ -45,7 +45,9 @@ DiscreteLagrangeDAlembert<S>::DiscreteLagrangeDAlembert(const System<S>& sys, Di
                                                         const Vec<S>& q, const Vec<S>& qd)
     : sys_(sys), scheme_(scheme), a_(scheme == DiscreteScheme::dla ? S(1) : S(1) / S(2)),
       b_(scheme == DiscreteScheme::dla ? S(0) : S(1) / S(2)) {
-  const std::string name = scheme == DiscreteScheme::dla ? "dla" : "nh-rattle";
+  const std::string name = scheme == DiscreteScheme::dla         ? "dla"
+                           : scheme == DiscreteScheme::nh_rattle ? "nh-rattle"
+                                                                 : "nh-midpoint";
   if (!sys.info.linear_constraints) {
     std::string names;
     for (const auto& c : sys.info.constraint_names) names += (names.empty() ? "" : ", ") + c;
@@ -96,22 +98,31 @@ template <class S>
 Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0, const S& h,
                                               const Vec<S>& x, DiscreteStep<S>* out) const {
   const Eigen::Index n = sys_.n, r = sys_.r;
-  const bool rattle = scheme_ == DiscreteScheme::nh_rattle;
+  const bool rattle = scheme_ != DiscreteScheme::dla;  // the end constraint and mu
   const Vec<S> v = x.head(n);
   const Vec<S> l = x.segment(n, r);
   const Vec<S> q1 = q0 + h * v;
-  Vec<S> Tq0, Tv0, Tq1, Tv1;
-  dla_detail::kinetic_gradients(sys_, q0, v, Tq0, Tv0);
-  dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv1);
-  const Vec<S> F0 = active_force(sys_, q0, v);
-  const Vec<S> F1 = active_force(sys_, q1, v);
+  const Vec<S> qm = (q0 + q1) / S(2);
   const Mat<S> A0 = constraint_jacobians(sys_, q0, v).C_qdot;
-  const Vec<S> Tv = (Tv0 + Tv1) / S(2);
-  const Vec<S> p0_plus = Tv - h / S(2) * (Tq0 + F0);
-  Vec<S> p1 = Tv + h / S(2) * (Tq1 + F1);
+  Vec<S> p0_plus, p1;
+  if (scheme_ == DiscreteScheme::nh_midpoint) {
+    // L_d = h L(qm, v): D1 L_d = h/2 L_q - L_v, D2 L_d = h/2 L_q + L_v at (qm, v).
+    Vec<S> Tq, Tv;
+    dla_detail::kinetic_gradients(sys_, qm, v, Tq, Tv);
+    const Vec<S> half = h / S(2) * (Tq + active_force(sys_, qm, v));
+    p0_plus = Tv - half;
+    p1 = Tv + half;
+  } else {
+    // L_d = h/2 [L(q0, v) + L(q1, v)].
+    Vec<S> Tq0, Tv0, Tq1, Tv1;
+    dla_detail::kinetic_gradients(sys_, q0, v, Tq0, Tv0);
+    dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv1);
+    const Vec<S> Tv = (Tv0 + Tv1) / S(2);
+    p0_plus = Tv - h / S(2) * (Tq0 + active_force(sys_, q0, v));
+    p1 = Tv + h / S(2) * (Tq1 + active_force(sys_, q1, v));
+  }
   Vec<S> E(n + (rattle ? 2 : 1) * r);
   E.head(n) = p0_plus - p0 - a_ * (A0.transpose() * l);
-  const Vec<S> qm = (q0 + q1) / S(2);
   E.segment(n, r) = constraint_residuals(sys_, qm, v);
   Vec<S> m;
   if (rattle) {
@@ -139,7 +150,7 @@ DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S
   using std::max;
   using std::sqrt;
   const Eigen::Index n = sys_.n, r = sys_.r;
-  const bool rattle = scheme_ == DiscreteScheme::nh_rattle;
+  const bool rattle = scheme_ != DiscreteScheme::dla;
   const Eigen::Index N = n + (rattle ? 2 : 1) * r;
   Vec<S> x(N);
   x.head(n) = v;

@@ -486,7 +486,7 @@ Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grow
       throw UsageError("the step must be positive and finite (0: the default 1/100)");
     if (opts.project)
       throw UsageError(std::string("--project: stepper ") + std::string(stepper_name(stepper)) +
-                       " keeps its own constraints (the discrete constraint at every step; nh-rattle also C "
+                       " keeps its own constraints (the discrete constraint at every step; nh-rattle and nh-midpoint also C "
                        "at the step's ends): run it without --project");
     const S step = opts.step > 0 ? opts.step : S(1) / S(100);
     if (!(opts.t_end / step < S(1e12)))
@@ -502,15 +502,17 @@ namespace {
 // (nhs/discrete_lagrange_dalembert.hpp): each output interval in the fewest
 // equal steps not longer than opts.step. Samples carry q at the nodes and
 // the velocity of the node's momentum (dla: the mean of the momenta on
-// either side, which needs the next step, made ahead; nh-rattle: the end
-// momentum, on C). The margins to the singular sets are checked at every
+// either side, which needs the next step, made ahead; nh-rattle,
+// nh-midpoint: the end momentum, on C). The margins to the singular sets are checked at every
 // node (not within steps: the steppers have no dense output).
 template <class S>
 void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const Vec<S>& qd0,
                   const IntegrationOptions<S>& opts, const OutputTimes<S>& times,
                   const std::function<void(const Sample<S>&)>& observe, IntegrationStats& st) {
   using std::ceil;
-  const DiscreteScheme scheme = stepper == Stepper::dla ? DiscreteScheme::dla : DiscreteScheme::nh_rattle;
+  const DiscreteScheme scheme = stepper == Stepper::dla         ? DiscreteScheme::dla
+                               : stepper == Stepper::nh_rattle ? DiscreteScheme::nh_rattle
+                                                               : DiscreteScheme::nh_midpoint;
   const DiscreteLagrangeDAlembert<S> method(sys, scheme, q0, qd0);
   const S requested = opts.step > 0 ? opts.step : S(1) / S(100);
   const auto steps_in = [&](std::uint64_t i) {  // interval i: [times[i], times[i + 1]]
@@ -561,7 +563,7 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       p = s.p1;
       v = s.v;
       lambda = s.lambda;
-      if (scheme == DiscreteScheme::nh_rattle) mu = s.mu;
+      if (scheme != DiscreteScheme::dla) mu = s.mu;
       ++st.steps;
       budget(t);
       check_node(t, q, p);
@@ -657,7 +659,8 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       }
       break;
     case Stepper::dla:
-    case Stepper::nh_rattle:  // run_discrete above: not reached
+    case Stepper::nh_rattle:
+    case Stepper::nh_midpoint:  // run_discrete above: not reached
     case Stepper::bulirsch_stoer:
     case Stepper::automatic:  // resolved by validated_stepper: not reached
       if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {

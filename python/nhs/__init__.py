@@ -147,7 +147,7 @@ class System(_core.System):
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end. stepper: one
         of nhs.steppers() ("auto": verner87 or dopri5 up to long double,
-        Bulirsch-Stoer above; docs/numerics.md; "dla" and "nh-rattle": the
+        Bulirsch-Stoer above; docs/numerics.md; "dla", "nh-rattle", "nh-midpoint": the
         fixed-step discrete Lagrange-d'Alembert methods, of step `step`,
         default 0.01, for linear constraints). rtol, atol: per-step
         tolerances (default: the precision's, docs/numerics.md). project:

@@ -25,7 +25,15 @@
 //   nh-rattle  a = b = 1/2: the constraint forces split between the ends,
 //              and the end velocity on C at every step, as RATTLE does for
 //              holonomic constraints: a symmetric (time-reversible) method
-//              whose states stay on C to round-off.
+//              whose states stay on C to round-off. Its configurations are
+//              dla's: both satisfy the same two-step recurrence
+//              D2 L_d(q_k-1, q_k) + D1 L_d(q_k, q_k+1) + f = A(q_k)^T (...)
+//              with D_d on every step, from the same first step (the mean
+//              momentum at q0 is the given one in both); they differ in the
+//              momentum carried, hence in the velocities reported.
+//   nh-midpoint as nh-rattle with the midpoint discrete Lagrangian
+//              L_d = h L((q0 + q1)/2, v) and forces f+- = h/2 A((q0 + q1)/2, v):
+//              symmetric, on C at the step's ends, and other configurations.
 // The step's equations are solved by Newton's method (a finite-difference
 // Jacobian, refreshed when the iteration slows) to round-off in S.
 #pragma once
@@ -37,7 +45,7 @@
 namespace nhs {
 
 /// The two discretizations (see the header comment).
-enum class DiscreteScheme { dla, nh_rattle };
+enum class DiscreteScheme { dla, nh_rattle, nh_midpoint };
 
 /// One step (q0, p0) -> (q1, p1) of size h.
 template <class S>
@@ -45,7 +53,7 @@ struct DiscreteStep {
   Vec<S> q1, p1;     ///< size n; p1 = dT/dqdot at the end (discrete Legendre transform)
   Vec<S> v;          ///< the discrete velocity (q1 - q0)/h, size n
   Vec<S> lambda;     ///< the multipliers at q0, size r (times h: impulses h lambda)
-  Vec<S> mu;         ///< at q1 (nh-rattle), size r; empty for dla
+  Vec<S> mu;         ///< at q1 (nh-rattle, nh-midpoint), size r; empty for dla
   Vec<S> p0_plus;    ///< the momentum leaving q0: p0 + a h A(q0)^T lambda, size n
   int iterations = 0;  ///< Newton iterations
 };

@@ -36,9 +36,12 @@ namespace nhs {
 ///                  step at its start
 ///   nh_rattle      its symmetric, RATTLE-like variant: the constraint
 ///                  forces split between the step's ends, the end velocity
-///                  on C at every step
+///                  on C at every step (the same configurations as dla,
+///                  other velocities)
+///   nh_midpoint    the same with the midpoint discrete Lagrangian
+///                  h L((q0 + q1)/2, (q1 - q0)/h): symmetric, on C
 /// They take no tolerance: their accuracy is set by the step.
-enum class Stepper { automatic, dopri5, fehlberg78, verner87, bulirsch_stoer, dla, nh_rattle };
+enum class Stepper { automatic, dopri5, fehlberg78, verner87, bulirsch_stoer, dla, nh_rattle, nh_midpoint };
 
 /// The adaptive, error-controlled steppers (every value but automatic and
 /// the fixed-step ones), in the order the CLI lists them.
@@ -46,14 +49,16 @@ inline constexpr Stepper kSteppers[] = {Stepper::dopri5, Stepper::fehlberg78, St
                                         Stepper::bulirsch_stoer};
 
 /// The fixed-step, structure-preserving steppers.
-inline constexpr Stepper kDiscreteSteppers[] = {Stepper::dla, Stepper::nh_rattle};
+inline constexpr Stepper kDiscreteSteppers[] = {Stepper::dla, Stepper::nh_rattle, Stepper::nh_midpoint};
 
 /// Whether s is one of kDiscreteSteppers.
-constexpr bool is_discrete_stepper(Stepper s) { return s == Stepper::dla || s == Stepper::nh_rattle; }
+constexpr bool is_discrete_stepper(Stepper s) {
+  return s == Stepper::dla || s == Stepper::nh_rattle || s == Stepper::nh_midpoint;
+}
 
 /// The stepper's name as the CLI and the outputs write it: "auto",
 /// "dopri5", "fehlberg78", "verner87", "bulirsch-stoer", "dla",
-/// "nh-rattle".
+/// "nh-rattle", "nh-midpoint".
 std::string_view stepper_name(Stepper s);
 
 /// The names of kSteppers, then of kDiscreteSteppers (without "auto").
