@@ -18,17 +18,20 @@ namespace nhs {
 namespace dla_detail {
 
 /// (dT/dq, dT/dqdot) at (q, v) by one jet of T (outer directions: the 2n
-/// unit vectors of (q, qdot)).
+/// unit vectors of (q, qdot)); with g, also the metric d^2T/dqdot^2 (inner
+/// variables: qdot).
 template <class S>
-void kinetic_gradients(const System<S>& sys, const Vec<S>& q, const Vec<S>& v, Vec<S>& T_q, Vec<S>& T_v) {
+void kinetic_gradients(const System<S>& sys, const Vec<S>& q, const Vec<S>& v, Vec<S>& T_q, Vec<S>& T_v,
+                       Mat<S>* g = nullptr) {
   const Eigen::Index n = sys.n;
+  const Eigen::Index inner = g ? n : 1;  // without g, one zero slot: no inner derivative is read
   KineticEnergySeed<S> seed;
   seed.outer = 2 * n;
-  seed.inner = 1;  // no inner derivative is read; one zero slot
+  seed.inner = inner;
   seed.q = q;
   seed.qd = v;
-  seed.q_inner = Mat<S>::Zero(n, 1);
-  seed.qd_inner = Mat<S>::Zero(n, 1);
+  seed.q_inner = Mat<S>::Zero(n, inner);
+  seed.qd_inner = g ? Mat<S>(Mat<S>::Identity(n, n)) : Mat<S>(Mat<S>::Zero(n, 1));
   seed.q_outer = Mat<S>::Zero(n, 2 * n);
   seed.q_outer.leftCols(n) = Mat<S>::Identity(n, n);
   seed.qd_outer = Mat<S>::Zero(n, 2 * n);
@@ -36,6 +39,7 @@ void kinetic_gradients(const System<S>& sys, const Vec<S>& q, const Vec<S>& v, V
   const KineticEnergyJet<S> jet = kinetic_energy_jet(sys, seed);
   T_q = jet.T_outer.head(n);
   T_v = jet.T_outer.tail(n);
+  if (g) *g = jet.T_outer_inner.bottomRows(n);
 }
 
 }  // namespace dla_detail
@@ -60,18 +64,22 @@ DiscreteLagrangeDAlembert<S>::DiscreteLagrangeDAlembert(const System<S>& sys, Di
     throw NotApplicable("stepper " + name + " needs a positive-definite metric g (the velocity of a "
                         "momentum is g^-1 p); '" + sys.info.name +
                         "' has massless parts (a semidefinite g): use an adaptive stepper");
-  // T must be the quadratic form qd^T g qd / 2: the velocity of a momentum
-  // is then g^-1 p. Checked at (q, qd) and at (q, 2 qd).
+  // T must be at most quadratic in qdot, T = T0(q) + b(q).qd + qd^T g qd / 2
+  // (a gyroscopic b allowed): the velocity of a momentum is then
+  // g^-1 (p - b). Checked at (q, qd) and (q, 2 qd).
   using std::abs;
+  const Vec<S> zero = Vec<S>::Zero(sys.n);
   const Mat<S> g = inertia(sys, q, qd).g;
+  const S T0 = sys.kinetic_energy(q, zero);
+  const Vec<S> b = momentum(q, zero);
   for (int k = 1; k <= 2; ++k) {
     const Vec<S> w = S(k) * qd;
     const S T = sys.kinetic_energy(q, w);
-    const S quadratic = w.dot(g * w) / S(2);
+    const S quadratic = T0 + b.dot(w) + w.dot(g * w) / S(2);
     if (!(abs(T - quadratic) <= S(64) * epsilon<S>() * (abs(T) + abs(quadratic) + S(1))))
-      throw NotApplicable("stepper " + name + " needs T quadratic in qdot (T = qdot^T g qdot / 2); at q = " +
-                          to_string(q) + ", qdot = " + to_string(w) + " T = " + to_string<S>(T) +
-                          " but qdot^T g qdot / 2 = " + to_string<S>(quadratic));
+      throw NotApplicable("stepper " + name + " needs T at most quadratic in qdot (T = T0(q) + b(q).qdot + "
+                          "qdot^T g qdot / 2); at q = " + to_string(q) + ", qdot = " + to_string(w) +
+                          " T = " + to_string<S>(T) + " but that form gives " + to_string<S>(quadratic));
   }
 }
 
@@ -84,8 +92,9 @@ Vec<S> DiscreteLagrangeDAlembert<S>::momentum(const Vec<S>& q, const Vec<S>& qd)
 
 template <class S>
 Vec<S> DiscreteLagrangeDAlembert<S>::velocity(const Vec<S>& q, const Vec<S>& p) const {
-  const Mat<S> g = inertia(sys_, q, Vec<S>(Vec<S>::Zero(sys_.n))).g;
-  return g.ldlt().solve(p);
+  const Vec<S> zero = Vec<S>::Zero(sys_.n);
+  const Mat<S> g = inertia(sys_, q, zero).g;
+  return g.ldlt().solve(p - momentum(q, zero));  // p = b(q) + g qdot
 }
 
 // The step's equations at x = (v, h lambda, h mu) (mu for nh-rattle only):
@@ -105,6 +114,8 @@ Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0
   const Vec<S> qm = (q0 + q1) / S(2);
   const Mat<S> A0 = constraint_jacobians(sys_, q0, v).C_qdot;
   Vec<S> p0_plus, p1;
+  Mat<S> g1;     // g(q1), for the end velocity (rattle)
+  Vec<S> Tv_q1;  // dT/dqdot (q1, v)
   if (scheme_ == DiscreteScheme::nh_midpoint) {
     // L_d = h L(qm, v): D1 L_d = h/2 L_q - L_v, D2 L_d = h/2 L_q + L_v at (qm, v).
     Vec<S> Tq, Tv;
@@ -112,11 +123,14 @@ Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0
     const Vec<S> half = h / S(2) * (Tq + active_force(sys_, qm, v));
     p0_plus = Tv - half;
     p1 = Tv + half;
+    Vec<S> Tq1;
+    dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv_q1, &g1);
   } else {
     // L_d = h/2 [L(q0, v) + L(q1, v)].
     Vec<S> Tq0, Tv0, Tq1, Tv1;
     dla_detail::kinetic_gradients(sys_, q0, v, Tq0, Tv0);
-    dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv1);
+    dla_detail::kinetic_gradients(sys_, q1, v, Tq1, Tv1, rattle ? &g1 : nullptr);
+    Tv_q1 = Tv1;
     const Vec<S> Tv = (Tv0 + Tv1) / S(2);
     p0_plus = Tv - h / S(2) * (Tq0 + active_force(sys_, q0, v));
     p1 = Tv + h / S(2) * (Tq1 + active_force(sys_, q1, v));
@@ -129,7 +143,10 @@ Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0
     m = x.tail(r);
     const Mat<S> A1 = constraint_jacobians(sys_, q1, v).C_qdot;
     p1 += b_ * (A1.transpose() * m);
-    E.tail(r) = constraint_residuals(sys_, q1, velocity(q1, p1));
+    // The velocity of p1 at q1: p1 = b(q1) + g(q1) w and dT/dqdot(q1, v) =
+    // b(q1) + g(q1) v, so w = v + g^-1 (p1 - dT/dqdot(q1, v)).
+    const Vec<S> w1 = v + g1.ldlt().solve(p1 - Tv_q1);
+    E.tail(r) = constraint_residuals(sys_, q1, w1);
   }
   if (out) {
     out->q1 = q1;
@@ -167,46 +184,64 @@ DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S
   };
   const S eps = epsilon<S>();
   const S root_eps = sqrt(eps);
-  Eigen::PartialPivLU<Mat<S>> lu;
   const auto jacobian = [&](const Vec<S>& y, const Vec<S>& Ey) {
-    Mat<S> J(N, N);
+    J_.resize(N, N);
     for (Eigen::Index j = 0; j < N; ++j) {
       Vec<S> yj = y;
       const S d = root_eps * (S(1) + abs(y[j]));
       yj[j] += d;
-      J.col(j) = (eval(yj, nullptr) - Ey) / (yj[j] - y[j]);
+      J_.col(j) = (eval(yj, nullptr) - Ey) / (yj[j] - y[j]);
     }
-    lu.compute(J);
+    lu_.compute(J_);
+    lu_h_ = h;
   };
   Vec<S> E = eval(x, nullptr);
-  jacobian(x, E);
+  // The last step's matrix serves, improved by Broyden's rank-one updates
+  // after every iteration (superlinear convergence without new
+  // evaluations); a finite-difference one is made when the step size
+  // changed, when an iteration does not halve the correction, or after 8
+  // iterations on the old one.
+  const bool reuse = lu_h_ == h && J_.rows() == N;
+  if (!reuse) jacobian(x, E);
+  bool fresh = !reuse;  // the matrix was made by finite differences at this step
+  int on_old = 0;       // iterations since
   S last = S(-1);
-  int fresh = 0;  // iterations since the Jacobian was computed
   for (int it = 1; it <= 60; ++it) {
-    const Vec<S> dx = lu.solve(E);
-    if (!dx.allFinite())
+    const Vec<S> dx = lu_.solve(E);
+    const S size = dx.allFinite() ? S(dx.cwiseAbs().maxCoeff()) : S(-1);
+    if (!fresh && (size < S(0) || (last >= S(0) && size > last / S(2)) || on_old >= 8)) {
+      jacobian(x, E);
+      fresh = true;
+      on_old = 0;
+      last = S(-1);
+      continue;
+    }
+    if (size < S(0))
       throw IntegrationFailure("the discrete Lagrange-d'Alembert step is singular at q = " + to_string(q0) +
                                " (h = " + to_string<S>(h) + "): its Jacobian has no inverse");
-    x -= dx;
-    const S size = dx.cwiseAbs().maxCoeff();
-    const S scale = S(1) + x.cwiseAbs().maxCoeff();
-    ++fresh;
+    const Vec<S> x_new = x - dx;
+    // The round-off floor of v = (q1 - q0)/h is eps |q0| / |h|: q1 is
+    // rounded at the size of q.
+    const S scale = S(1) + x_new.cwiseAbs().maxCoeff() + q0.cwiseAbs().maxCoeff() / abs(h);
     // Converged: a correction at round-off, or no longer shrinking below
     // sqrt(eps) (the iteration has reached round-off: the corrections are
     // noise).
-    const bool done = size <= S(4) * eps * scale || (last >= S(0) && size > last / S(2) && size <= root_eps * scale);
+    const bool done =
+        size <= S(4) * eps * scale || (last >= S(0) && size > last / S(2) && size <= root_eps * scale);
+    DiscreteStep<S> out;
+    const Vec<S> E_new = eval(x_new, &out);
     if (done) {
-      DiscreteStep<S> out;
-      eval(x, &out);
       out.iterations = it;
       return out;
     }
-    E = eval(x, nullptr);
-    // A slow iteration (the Jacobian of the start no longer fits): refresh it.
-    if (last >= S(0) && size > last / S(4) && fresh > 1) {
-      jacobian(x, E);
-      fresh = 0;
-    }
+    // Broyden: J += (dE - J s) s^T / |s|^2 with s = x_new - x = -dx.
+    const Vec<S> step = -dx;
+    J_ += ((E_new - E) - J_ * step) * step.transpose() / step.squaredNorm();
+    lu_.compute(J_);
+    fresh = false;
+    ++on_old;
+    x = x_new;
+    E = E_new;
     last = size;
   }
   throw IntegrationFailure("the discrete Lagrange-d'Alembert step did not converge in 60 Newton "

@@ -34,11 +34,14 @@
 //   nh-midpoint as nh-rattle with the midpoint discrete Lagrangian
 //              L_d = h L((q0 + q1)/2, v) and forces f+- = h/2 A((q0 + q1)/2, v):
 //              symmetric, on C at the step's ends, and other configurations.
-// The step's equations are solved by Newton's method (a finite-difference
-// Jacobian, refreshed when the iteration slows) to round-off in S.
+// The step's equations are solved to round-off in S by a quasi-Newton
+// iteration: a finite-difference Jacobian, improved by Broyden's updates and
+// kept from step to step, made anew when the iteration slows.
 #pragma once
 
 #include "nhs/system.hpp"
+
+#include <Eigen/LU>
 
 #include <cstdint>
 
@@ -62,8 +65,9 @@ struct DiscreteStep {
 /// Preconditions, checked by the constructor (NotApplicable, a UsageError,
 /// naming the condition): constraints linear in qdot
 /// (SystemInfo::linear_constraints), a positive-definite metric g (not
-/// SystemInfo::semidefinite_metric), T a quadratic form in qdot (checked at
-/// `q`, `qd`: T(q, qd) = qd^T g qd / 2 to 64 epsilon). Non-linear
+/// SystemInfo::semidefinite_metric), T at most quadratic in qdot,
+/// T0(q) + b(q).qdot + qdot^T g qdot / 2 (a gyroscopic b allowed; checked
+/// at `q`, `qd` and `q`, 2 `qd` to 64 epsilon). Non-linear
 /// constraints have no discrete constraint manifold D_d of this form; the
 /// literature cited above treats linear ones only.
 template <class S>
@@ -74,7 +78,7 @@ class DiscreteLagrangeDAlembert {
 
   /// p = dT/dqdot (q, qd), size n.
   Vec<S> momentum(const Vec<S>& q, const Vec<S>& qd) const;
-  /// The velocity with momentum p at q: g(q)^-1 p (T quadratic), size n.
+  /// The velocity with momentum p at q: g(q)^-1 (p - b(q)), size n.
   Vec<S> velocity(const Vec<S>& q, const Vec<S>& p) const;
 
   /// One step of size h > 0 (or h < 0: backward) from (q0, p0); v, lambda,
@@ -94,6 +98,12 @@ class DiscreteLagrangeDAlembert {
   const System<S>& sys_;
   DiscreteScheme scheme_;
   S a_, b_;
+  // The Newton matrix of the last step (its LU) and the step size it was
+  // made for: reused by the next step of the same size while the
+  // iteration contracts fast. One object serves one run (not thread-safe).
+  mutable Mat<S> J_;
+  mutable Eigen::PartialPivLU<Mat<S>> lu_;
+  mutable S lu_h_ = S(0);
 };
 
 #define NHS_DLA_INSTANTIATE(EXTERN, S) EXTERN template class DiscreteLagrangeDAlembert<S>;
