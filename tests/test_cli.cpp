@@ -465,6 +465,26 @@ TEST_F(Cli, RunProjectKeepsTheMotionOnC) {
   EXPECT_GE(summary_figure(proj.err, "max |E - E0| = "), 0) << proj.err;
 }
 
+// The geometric steppers from the command line: a run keeps C at
+// round-off (nh-rattle), and what they cannot take is refused by name
+// (exit 2): a non-linear constraint, --project, --step with an adaptive
+// stepper, a step that is not positive.
+TEST_F(Cli, GeometricSteppersRunAndRefuseByName) {
+  const Result r = nhs({"run", "skate", "--stepper", "nh-rattle", "--step", "0.02", "--t-end", "5",
+                        "--dt-out", "1", "--out", (dir_ / "g.csv").string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("stepper nh-rattle"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("discrete Lagrange-d'Alembert principle"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(" 250 steps"), std::string::npos) << r.err;  // 5 intervals of 50 steps
+  EXPECT_LE(summary_figure(r.err, "max |C| = "), 1e-15) << r.err;
+  if (have_study("parallel-points"))
+    expect_error({"run", "parallel-points", "--stepper", "dla"}, 2,
+                 "constraints of 'parallel-points' (C1) are not all linear");
+  expect_error({"run", "skate", "--stepper", "dla", "--project"}, 2, "--project: stepper dla");
+  expect_error({"run", "skate", "--stepper", "dopri5", "--step", "0.1"}, 2, "--step sets the fixed step");
+  expect_error({"run", "skate", "--stepper", "nh-midpoint", "--step", "-1"}, 2, "--step must be positive");
+}
+
 TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
   // --generated evaluates the field by the study's generated code: the same
   // run (same steps, the same CSV rows to rounding), named in the summary;
