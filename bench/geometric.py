@@ -14,8 +14,9 @@ Bulirsch-Stoer (second kind) with and without --project; dopri5 on the
 first-kind field. The runs go through the Python module (System.run), two
 at a time on threads (it releases the GIL).
 
-Writes reports/bench/geometric.json and .md, and the figures
-reports/figures/geometric_<problem>.png and geometric_work_precision.png.
+Writes <out>/bench/geometric.json and .md (out: reports, or runs for a
+quick report); scripts/report.py draws its figures in the report's section
+"Geometric integrators".
 Usage: PYTHONPATH=build/python /usr/bin/python3 bench/geometric.py [--quick] [--jobs N]
 """
 import argparse
@@ -186,13 +187,11 @@ def main():
         wp = list(pool.map(lambda j: work_precision(*j), jobs))
 
     os.makedirs(os.path.join(args.out, "bench"), exist_ok=True)
-    os.makedirs(os.path.join(args.out, "figures"), exist_ok=True)
     meta = {"command": command, "step": args.step, "rtol": args.rtol, "t_end": t_end,
             "checkpoints": checkpoints, "dt_out": dt_out}
     with open(os.path.join(args.out, "bench", "geometric.json"), "w") as f:
         json.dump({"meta": meta, "long_runs": results, "work_precision": wp}, f, indent=1)
     write_markdown(args, meta, probs, results, wp, checkpoints)
-    plot(args, probs, meths, results, wp)
 
 
 def fmt(x):
@@ -229,45 +228,6 @@ def write_markdown(args, meta, probs, results, wp, checkpoints):
         lines.append(f"| {r['case']} | {r['method']} | {knob} | {r['rhs_calls']} | {r['error']:.2e} |")
     with open(os.path.join(args.out, "bench", "geometric.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-
-
-def plot(args, probs, meths, results, wp):
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("geometric.py: matplotlib missing: no figures", file=sys.stderr)
-        return
-    for key, _, _, label in probs:
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for r in results:
-            if r["problem"] != key or "error" in r:
-                continue
-            t = np.array(r["series"]["t"])
-            e = np.array(r["series"]["energy"])
-            keep = t > 0
-            ax.loglog(t[keep], np.maximum(e[keep], 1e-18), label=r["method"], lw=1)
-        ax.set_xlabel("t")
-        ax.set_ylabel("|E(t) - E(0)|")
-        ax.set_title(f"{label}: energy error", fontsize=9)
-        ax.legend(fontsize=7)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.out, "figures", f"geometric_{key}.png"), dpi=110)
-        plt.close(fig)
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    for ax, case in zip(axes, sorted({r["case"] for r in wp})):
-        for name in dict.fromkeys(r["method"] for r in wp):
-            pts = sorted((r["rhs_calls"], r["error"]) for r in wp if r["case"] == case and r["method"] == name)
-            if pts:
-                ax.loglog([p[0] for p in pts], [max(p[1], 1e-17) for p in pts], "o-", label=name, ms=3)
-        ax.set_xlabel("RHS calls")
-        ax.set_ylabel("max error to t = 20")
-        ax.set_title(case, fontsize=9)
-        ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "figures", "geometric_work_precision.png"), dpi=110)
-    plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Makes a report (REPORT.md and figures/*.png): builds the tool and the
-# measurement programs, runs `nhs verify`, `nhs findings`, bench/drift and
-# bench/work_precision, then scripts/report.py.
+# Makes a report (REPORT.md and figures/*.png): builds the tool, the
+# measurement programs and the Python module, runs `nhs verify`, `nhs
+# findings`, bench/drift, bench/work_precision and bench/geometric.py (the
+# geometric integrators: to t = 1e3 quick, 1e5 reference), then
+# scripts/report.py.
 #
 #   bash scripts/report.sh --quick   # a few minutes on 2 cores, into runs/ (ignored by
 #                                    # git): verify --quick in double (runs/quick/),
@@ -40,7 +42,7 @@ fi
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON >/dev/null
-cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli drift work_precision
+cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli drift work_precision nhs_python
 
 jobs="${NHS_JOBS:-$(nproc)}"
 status=0
@@ -56,6 +58,7 @@ if [ "$quick" = 1 ]; then
   drift_cmd=(./build/bench/drift --quick --jobs "$jobs" --out "$out/bench/drift.json")
   wp_cmd=(./build/bench/work_precision --quick --jobs "$jobs" --out "$out/bench/work_precision.json")
   findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
+  geo_cmd=(env PYTHONPATH=build/python /usr/bin/python3 bench/geometric.py --quick --jobs "$jobs" --out "$out")
   what="bash scripts/report.sh --quick"
 else
   out=reports
@@ -64,6 +67,7 @@ else
   drift_cmd=(./build/bench/drift --jobs "$jobs" --out "$out/bench/drift.json")
   wp_cmd=(./build/bench/work_precision --jobs "$jobs" --out "$out/bench/work_precision.json")
   findings_cmd=(./build/nhs findings --out-dir "$verify_dir")
+  geo_cmd=(env PYTHONPATH=build/python /usr/bin/python3 bench/geometric.py --jobs "$jobs" --out "$out")
   what="bash scripts/report.sh --reference"
 fi
 if [ "$verify" = 0 ]; then
@@ -74,7 +78,7 @@ else
   echo "report: ${verify_cmd[*]}" >&2
   "${verify_cmd[@]}" || status=$?
 fi
-for cmd in findings_cmd drift_cmd wp_cmd; do
+for cmd in findings_cmd drift_cmd wp_cmd geo_cmd; do
   declare -n c="$cmd"
   echo "report: ${c[*]}" >&2
   "${c[@]}" || status=$?
