@@ -11,8 +11,10 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <filesystem>
 #include <map>
 #include <mutex>
+#include <vector>
 
 namespace nhs {
 namespace {
@@ -284,19 +286,27 @@ System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
 }
 
 std::shared_ptr<const SystemFile> cached_system_file(const std::string& path) {
+  // Keyed by the path, and loaded again when the file's modification time
+  // or size changed (a notebook edits and reloads a file in one process).
+  struct Entry {
+    std::shared_ptr<const SystemFile> file;
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+  };
   static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<const SystemFile>> cache;
+  static std::map<std::string, Entry> cache;
+  std::error_code ec_time, ec_size;
+  const auto mtime = std::filesystem::last_write_time(path, ec_time);
+  const auto size = std::filesystem::file_size(path, ec_size);
   const std::lock_guard<std::mutex> lock(mutex);
-  auto& entry = cache[path];
-  if (!entry) {
-    try {
-      entry = load_system_file(path);
-    } catch (...) {
-      cache.erase(path);
-      throw;
-    }
+  if (const auto it = cache.find(path); it != cache.end()) {
+    if (!ec_time && !ec_size && it->second.mtime == mtime && it->second.size == size) return it->second.file;
+    cache.erase(it);
   }
-  return entry;
+  // A file that cannot be read (or is gone) is the loader's to report.
+  Entry e{load_system_file(path), mtime, size};
+  if (ec_time || ec_size) return e.file;  // not cached: nothing to compare with later
+  return cache.emplace(path, std::move(e)).first->second.file;
 }
 
 codegen::TracedFormulation trace_file_formulation(const std::shared_ptr<const SystemFile>& file,
@@ -306,21 +316,50 @@ codegen::TracedFormulation trace_file_formulation(const std::shared_ptr<const Sy
       static_cast<int>(file->info.parameters.size()), formulation);
 }
 
+std::shared_ptr<const codegen::TracedFormulation> cached_trace_file_formulation(const std::string& path,
+                                                                               const std::string& formulation) {
+  // Keyed by the loaded file (cached_system_file: a new one when the file
+  // changed) and the formulation.
+  using Key = std::pair<const SystemFile*, std::string>;
+  struct Entry {
+    std::shared_ptr<const SystemFile> file;  // keeps the key's file alive
+    std::shared_ptr<const codegen::TracedFormulation> traced;
+  };
+  static std::mutex mutex;
+  static std::map<Key, Entry> cache;
+  const std::shared_ptr<const SystemFile> file = cached_system_file(path);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = cache.find({file.get(), formulation}); it != cache.end()) return it->second.traced;
+  }
+  // Traced outside the lock (tens of ms for a large file); a thread that
+  // traced the same pair meanwhile keeps the first one stored. Errors
+  // (NotApplicable, TracingError) are not cached.
+  auto traced = std::make_shared<const codegen::TracedFormulation>(trace_file_formulation(file, formulation));
+  const std::lock_guard<std::mutex> lock(mutex);
+  return cache.emplace(Key{file.get(), formulation}, Entry{file, std::move(traced)}).first->second.traced;
+}
+
 template <class S>
 const Study<S>& cached_file_study(const std::string& path) {
+  // Built again when the file was (cached_system_file); the study of an
+  // older version stays alive, since callers hold references to it.
+  struct Entry {
+    std::shared_ptr<const SystemFile> file;
+    std::unique_ptr<Study<S>> study;
+  };
   static std::mutex mutex;
-  static std::map<std::string, std::unique_ptr<Study<S>>> cache;
+  static std::map<std::string, Entry> cache;
+  static std::vector<std::unique_ptr<Study<S>>> retired;
+  const std::shared_ptr<const SystemFile> file = cached_system_file(path);
   const std::lock_guard<std::mutex> lock(mutex);
-  auto& entry = cache[path];
-  if (!entry) {
-    try {
-      entry = std::make_unique<Study<S>>(file_study<S>(cached_system_file(path)));
-    } catch (...) {
-      cache.erase(path);
-      throw;
-    }
+  Entry& entry = cache[path];
+  if (entry.file != file) {
+    auto study = std::make_unique<Study<S>>(file_study<S>(file));
+    if (entry.study) retired.push_back(std::move(entry.study));
+    entry = Entry{file, std::move(study)};
   }
-  return *entry;
+  return *entry.study;
 }
 
 namespace detail {

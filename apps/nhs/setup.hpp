@@ -64,8 +64,8 @@ Setup<S> make_setup(const StateOptions& given) {
   };
   const auto use_trace = [&](const auto& make) {
     try {
-      const auto traced = trace_file_formulation(cached_system_file(o.study), o.formulation);
-      s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(make(traced));
+      const auto traced = cached_trace_file_formulation(o.study, o.formulation);
+      s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(make(*traced));
       s.formulation = s.owned_formulation.get();
     } catch (const NotApplicable&) {
     }

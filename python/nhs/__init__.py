@@ -6,14 +6,15 @@ expressions), the same formulations and precisions, the same numbers.
 
     >>> import nhs
     >>> skate = nhs.study("skate")
-    >>> a = skate.accel(q=[0, 0, 0.3], qdot=[1, 0.309, 0.5])
+    >>> a = skate.accel(q=[0, 0, 0.3], z=[1, 0.5])      # qdot = psi(q, z), on C
     >>> a.qddot, a.multipliers, a.reaction          # NumPy arrays (float64)
     >>> run = skate.run(t_end=20, dt_out=0.1, precision="mp50")
     >>> run["x"], run.summary["max_C"], run.to_pandas()
 
 Shapes: q, qdot, qddot and the reaction R_i have size n (the coordinates),
-the multipliers lambda_a size r (the constraints), z size m = n - r (the
-quasi-velocities). Units are the system's own (the studies are
+the multipliers lambda_a size r (the constraints), z size m (the
+quasi-velocities: m = n - r for a system with a parametrization psi, 0
+without one). Units are the system's own (the studies are
 non-dimensional, docs/studies.md).
 
 Precisions: "double" and "long-double" return NumPy arrays of float64 and
@@ -62,8 +63,9 @@ class Run:
     Attributes:
       columns: the column names, in the CLI's order: t, the coordinates
         q^i, their velocities <name>_dot, energy, the constraint residuals
-        C^a (by the system's names), the invariants, the margins to the
-        singular sets, and "error" when the motion has a closed form.
+        C^a (by the system's names), the invariants (an invariant whose
+        name repeats a column is invariant_<name>; summary["invariants"]
+        keeps the plain name) and the margins to the singular sets.
       t: the output times (column "t").
       summary: dict: study, formulation, precision, stepper, completed,
         failure, samples, t_last, steps, rhs_calls, projections, max_C,
@@ -139,6 +141,19 @@ class System(_core.System):
     """
 
     toml = None  # the system file's text, for a system made by from_sympy
+    _given_name = None  # from_sympy's name=, shown in place of the file's path
+
+    @property
+    def name(self):
+        """The study id or the file's path; for a system made by from_sympy,
+        the name given to it (its file is System.path)."""
+        return self._given_name or _core.System.name.fget(self)
+
+    @property
+    def path(self):
+        """The study id or the system file's path (for from_sympy, the
+        generated file)."""
+        return _core.System.name.fget(self)
 
     def run(self, t_end=10, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
@@ -214,10 +229,11 @@ class System(_core.System):
           coordinate's velocity); chart {z symbol: expression in q, qdot};
           dependent_velocities [coordinates]; initial {"q": [...], "qdot":
           [...]} or {"q": [...], "z": [...]} (numbers or expressions in the
-          parameters); bodies [{"mass", "position", "angular_velocity",
-          "inertia"}]; invariants {name: expression}; singular {name:
-          expression}; exact [{"name", "t_end", "q": [expressions in t],
-          "parameters": {...}}]; name, title, source.
+          parameters; optionally "excluded": {formulation: reason}); bodies
+          [{"mass", "position", "angular_velocity", "inertia"}]; invariants
+          {name: expression}; singular {name: expression}; exact [{"name",
+          "t_end", "q": [expressions in t], "parameters": {...},
+          "excluded": {...}}]; name, title, source.
 
         The expressions are written as a system file (docs/system-files.md;
         the text is System.toml) and loaded by the same loader and checks:
@@ -230,6 +246,7 @@ class System(_core.System):
         path = _write_system_file(text)
         system = cls(path)
         system.toml = text
+        system._given_name = kwargs.get("name", "sympy-system")
         return system
 
     def __repr__(self):

@@ -40,6 +40,12 @@ class _FilePrinter(StrPrinter):
     def _print_Pi(self, expr):
         return "pi"
 
+    def _print_Float(self, expr):
+        # every digit of the Float's binary value that tells it apart
+        # (repr_dps: 17 for a 53-bit float), read back exactly by the loader
+        from mpmath.libmp import repr_dps, to_str
+        return to_str(expr._mpf_, repr_dps(expr._prec))
+
     def _print_Function(self, expr):
         name = type(expr).__name__
         if name not in _FUNCTIONS:
@@ -65,6 +71,13 @@ class _FilePrinter(StrPrinter):
 
 def _quote(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _excluded(table, where):
+    """{formulation: reason} as the file's `excluded` inline table."""
+    if not isinstance(table, dict):
+        raise UsageError(f"from_sympy: {where}: excluded must be a dict {{formulation: reason}}")
+    return "excluded = { " + ", ".join(f"{_quote(str(k))} = {_quote(str(v))}" for k, v in table.items()) + " }"
 
 
 class _Writer:
@@ -188,9 +201,11 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
         for key in ("q", "qdot", "z"):
             if key in initial:
                 lines.append(f"{key} = [" + ", ".join(_quote(w.value(v)) for v in initial[key]) + "]")
-        unknown = set(initial) - {"q", "qdot", "z"}
+        if "excluded" in initial:
+            lines.append(_excluded(initial["excluded"], "initial"))
+        unknown = set(initial) - {"q", "qdot", "z", "excluded"}
         if unknown:
-            raise UsageError(f"from_sympy: initial: unknown keys {sorted(unknown)} (q, qdot, z)")
+            raise UsageError(f"from_sympy: initial: unknown keys {sorted(unknown)} (q, qdot, z, excluded)")
     for body in bodies or []:
         lines.append("\n[[bodies]]")
         for key, v in body.items():
@@ -220,6 +235,8 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
                     f"{p} = {_quote(w.value(x))}" for p, x in v.items()) + " }")
             elif key == "name":
                 lines.append(f"name = {_quote(v)}")
+            elif key == "excluded":
+                lines.append(_excluded(v, "exact"))
             else:
                 lines.append(f"{key} = {_quote(w.value(v))}")
     return "\n".join(lines) + "\n"

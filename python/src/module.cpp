@@ -84,6 +84,21 @@ void translate(std::exception_ptr p) {
 
 // --- numbers in ----------------------------------------------------------
 
+/// module.attr(name), imported once and kept. Looked up under the GIL with
+/// no C++ static guard: an import can release the GIL, and a thread waiting
+/// on a guard while holding the GIL would deadlock with it; two threads may
+/// both import, which Python's import lock makes harmless, and the later
+/// store wins. UsageError when the module is missing.
+const py::object& python_function(const char* module, const char* name) {
+  static std::map<std::string, py::object*>* cache = new std::map<std::string, py::object*>();
+  const std::string key = std::string(module) + "." + name;
+  if (const auto it = cache->find(key); it != cache->end()) return *it->second;
+  py::object f = py::module_::import(module).attr(name);  // may release the GIL
+  py::object*& slot = (*cache)[key];
+  if (!slot) slot = new py::object(std::move(f));
+  return *slot;
+}
+
 /// A Python number as the text the CLI would read: str as given; float (and
 /// np.float64) as its shortest round-trip repr; int in full; mpmath.mpf with
 /// every digit of its mantissa; anything else by str() (np.longdouble's
@@ -95,11 +110,10 @@ std::string number_text(py::handle h, const std::string& what) {
   if (PyFloat_Check(h.ptr())) return fmt::format("{}", PyFloat_AS_DOUBLE(h.ptr()));
   if (PyLong_Check(h.ptr())) return py::str(h).cast<std::string>();
   if (py::hasattr(h, "_mpf_")) {
-    static py::object* to_str =
-        new py::object(py::module_::import("mpmath.libmp").attr("to_str"));
-    const py::tuple mpf = h.attr("_mpf_");
-    const long bits = mpf[3].cast<long>();  // the mantissa's bit count
-    return (*to_str)(mpf, std::max(20L, bits * 30103L / 100000L + 3L)).cast<std::string>();
+    // 120 significant digits: every digit of an mpf up to 334 bits (the
+    // widest precision, mp100), so that S rounds the mpf's own value.
+    const py::object& to_str = python_function("mpmath.libmp", "to_str");
+    return to_str(h.attr("_mpf_"), 120).cast<std::string>();
   }
   return py::str(h).cast<std::string>();
 }
@@ -143,21 +157,17 @@ py::object scalar(const S& x) {
   } else if constexpr (std::is_same_v<S, long double>) {
     return py::array_t<long double>(std::vector<py::ssize_t>{}, &x)[py::tuple()];
   } else {
-    static py::object* make = [] {
-      try {
-        py::object mpmath = py::module_::import("mpmath");
-        py::object from_str = py::module_::import("mpmath.libmp").attr("from_str");
-        py::object make_mpf = mpmath.attr("mp").attr("make_mpf");
-        const int bits = std::numeric_limits<S>::digits;
-        return new py::object(py::cpp_function([from_str, make_mpf, bits](const std::string& s) {
-          return make_mpf(from_str(s, bits, "n"));
-        }));
-      } catch (const py::error_already_set&) {
-        return new py::object(py::none());
-      }
-    }();
-    const std::string s = to_string<S>(x);
-    return make->is_none() ? py::object(py::str(s)) : (*make)(s);
+    // mpmath.mpf made exactly from the decimal string at S's binary digits
+    // (the string round-trips S); the string itself without mpmath.
+    const std::string text = to_string<S>(x);
+    try {
+      const py::object& from_str = python_function("mpmath.libmp", "from_str");
+      const py::object& mp = python_function("mpmath", "mp");
+      return mp.attr("make_mpf")(from_str(text, std::numeric_limits<S>::digits, "n"));
+    } catch (const py::error_already_set& e) {
+      if (!e.matches(PyExc_ImportError)) throw;
+      return py::str(text);
+    }
   }
 }
 
@@ -170,7 +180,7 @@ py::object vector(const Vec<S>& v) {
   } else {
     py::list items;
     for (const auto& x : v) items.append(scalar<S>(x));
-    return py::module_::import("numpy").attr("array")(items, "dtype"_a = "object");
+    return python_function("numpy", "array")(items, "dtype"_a = "object");
   }
 }
 

@@ -203,6 +203,14 @@ std::shared_ptr<const SystemFile> cached_system_file(const std::string& path);
 codegen::TracedFormulation trace_file_formulation(const std::shared_ptr<const SystemFile>& file,
                                                   const std::string& formulation);
 
+/// trace_file_formulation of the file at `path` (cached_system_file), traced
+/// once per path and formulation and kept for the program's life
+/// (thread-safe): the CLI traces once per process, the Python module once per
+/// file, not once per call. Throws as trace_file_formulation does (not
+/// cached).
+std::shared_ptr<const codegen::TracedFormulation> cached_trace_file_formulation(const std::string& path,
+                                                                               const std::string& formulation);
+
 /// The study of the file at `path`, loaded once per path and scalar type
 /// and cached for the program's life (thread-safe), for find_study.
 template <class S>

@@ -1,0 +1,215 @@
+"""Each error type, with its message.
+
+Reference: the CLI on the same input. Its exit code says which exception
+(2 usage -> nhs.UsageError, 3 invalid state -> nhs.InvalidState,
+4 integration -> nhs.IntegrationError; README/docs/cli.md) and its
+`nhs: error: ...` line is the message (docs/python.md: "the same text as the
+tool's `nhs: error: ...` line").
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import nhs
+
+SKATE = nhs.study("skate")
+HALF_PI = repr(math.pi / 2)
+
+# (id, the CLI's arguments, the same call from Python, the expected class,
+#  the expected InvalidState.condition or None)
+CASES = [
+    ("unknown-study", ["accel", "skates"], lambda t: nhs.study("skates"), nhs.UsageError, None),
+    ("unknown-formulation", ["accel", "skate", "--formulation", "third-kind"],
+     lambda t: SKATE.accel(formulation="third-kind"), nhs.UsageError, None),
+    ("unknown-precision", ["accel", "skate", "--precision", "mp60"],
+     lambda t: SKATE.accel(precision="mp60"), nhs.UsageError, None),
+    ("unknown-precision-run", ["run", "skate", "--precision", "quad"],
+     lambda t: SKATE.run(precision="quad"), nhs.UsageError, None),
+    ("unknown-stepper", ["run", "skate", "--stepper", "rk4"],
+     lambda t: SKATE.run(stepper="rk4"), nhs.UsageError, None),
+    ("malformed-number", ["accel", "skate", "--q", "1.2.3,0,0", "--qdot", "1,0,0"],
+     lambda t: SKATE.accel(q=["1.2.3", 0, 0], qdot=[1, 0, 0]), nhs.UsageError, None),
+    ("malformed-number-mp50", ["accel", "skate", "--precision", "mp50", "--q", "0,0,0", "--qdot", "1,0,1e"],
+     lambda t: SKATE.accel(q=[0, 0, 0], qdot=["1", "0", "1e"], precision="mp50"), nhs.UsageError, None),
+    ("malformed-parameter", ["accel", "skate", "--param", "m=abc"],
+     lambda t: SKATE.accel(params={"m": "abc"}), nhs.UsageError, None),
+    ("wrong-length-q", ["accel", "skate", "--q", "0,0", "--qdot", "1,0,0"],
+     lambda t: SKATE.accel(q=[0, 0], qdot=[1, 0, 0]), nhs.UsageError, None),
+    ("wrong-length-z", ["accel", "skate", "--q", "0,0,0", "--z", "1,0,0"],
+     lambda t: SKATE.accel(q=[0, 0, 0], z=[1, 0, 0]), nhs.UsageError, None),
+    ("wrong-length-q0-run", ["run", "skate", "--q", "0,0,0,0", "--qdot", "1,0,0"],
+     lambda t: SKATE.run(q0=[0, 0, 0, 0], qdot0=[1, 0, 0]), nhs.UsageError, None),
+    ("unknown-parameter", ["accel", "skate", "--param", "mass=2"],
+     lambda t: SKATE.accel(params={"mass": 2}), nhs.UsageError, None),
+    ("non-positive-dt-out", ["run", "skate", "--dt-out", "-1"],
+     lambda t: SKATE.run(dt_out=-1), nhs.UsageError, None),
+    ("missing-file", ["accel", "/nonexistent/system.toml"],
+     lambda t: nhs.load("/nonexistent/system.toml"), nhs.UsageError, None),
+    ("off-C", ["accel", "skate", "--q", "0,0,0", "--qdot", "0,1,0"],
+     lambda t: SKATE.accel(q=[0, 0, 0], qdot=[0, 1, 0]), nhs.InvalidState, "off the constraint manifold C"),
+    ("off-C-mp50", ["accel", "skate", "--precision", "mp50", "--q", "0,0,0", "--qdot", "1,1e-9,0"],
+     lambda t: SKATE.accel(q=[0, 0, 0], qdot=["1", "1e-9", "0"], precision="mp50"), nhs.InvalidState,
+     "off the constraint manifold C"),
+    ("off-C-run", ["run", "skate", "--q", "0,0,0", "--qdot", "0,1,0"],
+     lambda t: SKATE.run(q0=[0, 0, 0], qdot0=[0, 1, 0]), nhs.InvalidState, "off the constraint manifold C"),
+    # docs/studies.md: the skate's Voronec split y_dot = tan(theta) x_dot is
+    # singular at cos(theta) = 0
+    ("singular-voronec", ["accel", "skate", "--formulation", "voronec", "--q", f"0,0,{HALF_PI}", "--z", "1,0.5"],
+     lambda t: SKATE.accel(q=[0, 0, math.pi / 2], z=[1, 0.5], formulation="voronec"), nhs.InvalidState,
+     "singular dependent block of dC/dqdot"),
+    # docs/studies.md: the rolling sphere's Euler-angle chart at sin(theta) = 0
+    ("singular-sphere", ["accel", "rolling-sphere", "--q", "0,0,0,0,0", "--z", "1,0.5,0.25"],
+     lambda t: nhs.study("rolling-sphere").accel(q=[0, 0, 0, 0, 0], z=[1, 0.5, 0.25]), nhs.InvalidState,
+     "Euler-angle chart singular (sin theta = 0: phi and psi turn about one axis)"),
+    # docs/studies.md: parallel points at rest, v1 = v2 = 0
+    ("singular-rank-loss", ["accel", "parallel-points", "--q", "0,0,0,1", "--qdot", "0,0,0,0"],
+     lambda t: nhs.study("parallel-points").accel(q=[0, 0, 0, 1], qdot=[0, 0, 0, 0]), nhs.InvalidState,
+     "rank loss of dC/dqdot"),
+    # docs/studies.md: linear-bipendulum at m0 = 0, y0 undetermined
+    ("singular-undetermined", ["accel", "linear-bipendulum", "--formulation", "udwadia-kalaba", "--param", "m0=0"],
+     lambda t: nhs.study("linear-bipendulum").accel(formulation="udwadia-kalaba", params={"m0": 0}),
+     nhs.InvalidState, None),
+    ("max-rhs-calls", ["run", "skate", "--t-end", "10", "--max-rhs-calls", "100"],
+     lambda t: SKATE.run(t_end=10, max_rhs_calls=100), nhs.IntegrationError, None),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_error_equals_cli(tools, case):
+    _, args, call, expected, condition = case
+    p = tools.cli(*args)
+    assert tools.exit_exception.get(p.returncode) is expected, (p.returncode, p.stderr)
+    message = tools.error_line(p.stderr)
+    with pytest.raises(expected) as e:
+        r = call(tools)
+        getattr(r, "qddot", None)
+    assert type(e.value) is expected
+    assert isinstance(e.value, nhs.Error)
+    assert isinstance(e.value, ArithmeticError if expected is nhs.IntegrationError else ValueError)
+    assert str(e.value) == message
+    if expected is nhs.InvalidState:
+        assert isinstance(e.value.condition, str) and e.value.condition
+        if condition is not None:
+            assert e.value.condition == condition
+        assert e.value.condition in str(e.value) or e.value.condition == "off the constraint manifold C"
+
+
+def test_messages_name_what_is_wrong(tools):
+    """The messages themselves (not only their equality with the CLI's)."""
+    with pytest.raises(nhs.UsageError, match=r"^unknown study 'skates' \(known: skate, rolling-disc,"):
+        nhs.study("skates")
+    with pytest.raises(nhs.UsageError, match=r"^unknown formulation 'third-kind' \(known: first-kind,"):
+        SKATE.accel(formulation="third-kind")
+    with pytest.raises(nhs.UsageError, match=r"^unknown precision 'mp60' \(known: double, long-double, "
+                                              r"float128, mp50, mp100\)$"):
+        SKATE.accel(precision="mp60")
+    with pytest.raises(nhs.UsageError, match=r"malformed number '1\.2\.3'"):
+        SKATE.accel(q="1.2.3,0,0", qdot="1,0,0")
+    with pytest.raises(nhs.UsageError, match=r"has 2 values, study 'skate' has n = 3 \(x, y, theta\)"):
+        SKATE.accel(q=[0, 0], qdot=[1, 0, 0])
+    with pytest.raises(nhs.UsageError, match=r"^study 'skate' has no parameter 'mass' \(known: m, I, g\)$"):
+        SKATE.accel(params={"mass": 2})
+    with pytest.raises(nhs.InvalidState, match=r"^state off the constraint manifold C: C = \(-1\) exceeds "
+                                               r"the tolerance"):
+        SKATE.accel(q=[0, 0, 0], qdot=[0, 1, 0])
+
+
+@pytest.mark.parametrize("value,shown", [(True, "True"), (None, "None")])
+def test_python_only_argument_errors(value, shown):
+    """Arguments the CLI cannot be given: bool and None items."""
+    with pytest.raises(nhs.UsageError, match=rf"^q: expected a number, got {shown}$"):
+        SKATE.accel(q=[value, 0, 0], qdot=[1, 0, 0])
+    with pytest.raises(nhs.UsageError, match=rf"^q0: expected a number, got {shown}$"):
+        SKATE.run(q0=[value, 0, 0], qdot0=[1, 0, 0])
+    with pytest.raises(nhs.UsageError, match=r"^q: empty vector$"):
+        SKATE.accel(q=[], qdot=[1, 0, 0])
+    with pytest.raises(nhs.UsageError, match=r"^field: unknown field 'fast'"):
+        SKATE.accel(field="fast")
+    with pytest.raises(nhs.UsageError, match=r"a system file's name ends in \.toml$"):
+        nhs.load("/tmp/system.txt")
+
+
+def _kept_rows_equal(tools, run, csv_path):
+    header, rows = tools.read_csv(csv_path)
+    assert header == run.columns
+    assert len(rows) == len(run) >= 2
+    for k, c in enumerate(header):
+        values = [float(r[k]) for r in rows]
+        assert np.array(values).tobytes() == run[c].tobytes(), c
+
+
+def test_integration_error_keeps_rows(tools, tmp_path):
+    """max_rhs_calls: nhs.IntegrationError whose .run holds the rows computed
+    before, the rows `nhs run --out` keeps."""
+    with pytest.raises(nhs.IntegrationError) as e:
+        SKATE.run(t_end=10, dt_out=0.1, max_rhs_calls=200)
+    run = e.value.run
+    assert isinstance(run, nhs.Run)
+    assert run.summary["completed"] is False and run.summary["failure"] == str(e.value)
+    assert str(e.value).startswith("more than 200 vector-field evaluations before t = ")
+    assert run.summary["rhs_calls"] == 201
+    assert len(run) == run.summary["samples"] and 0 < float(run.t[-1]) < 10
+    out = tmp_path / "kept.csv"
+    p = tools.cli("run", "skate", "--t-end", "10", "--dt-out", "0.1", "--max-rhs-calls", "200", "--out", out)
+    assert p.returncode == 4 and tools.error_line(p.stderr) == str(e.value)
+    _kept_rows_equal(tools, run, out)
+
+
+def test_singular_set_reached_during_run(tools, tmp_path):
+    """A run that reaches a singular set: nhs.InvalidState with .condition and
+    .run. The bipendulum's default-like motion under g = 2.2 (docs/cli.md)
+    has margin_72b = max(|y1d|, |y2d|) = 0.72 at t = 0, falling below 0.65
+    before t = 20."""
+    bip = nhs.study("bipendulum")
+    kwargs = dict(t_end=20, dt_out=0.5, params={"g": "2.2"}, q0=[1.2, 0.3, -0.9, -0.5], z0=[0.4, 0.6, -0.8],
+                  singular_margin=0.65)
+    with pytest.raises(nhs.InvalidState) as e:
+        bip.run(**kwargs)
+    assert e.value.condition == "P0 undefined (000 eq. 72b: y1d = y2d = 0)"
+    run = e.value.run
+    assert run.summary["completed"] is False and run.summary["condition"] == e.value.condition
+    assert min(run["margin_72b"]) > 0.65 and run["margin_72b"][0] == pytest.approx(0.72)
+    out = tmp_path / "kept.csv"
+    p = tools.cli("run", "bipendulum", "--param", "g=2.2", "--q", "1.2,0.3,-0.9,-0.5", "--z", "0.4,0.6,-0.8",
+                  "--t-end", "20", "--dt-out", "0.5", "--singular-margin", "0.65", "--out", out)
+    assert p.returncode == 3 and tools.error_line(p.stderr) == str(e.value)
+    _kept_rows_equal(tools, run, out)
+
+
+def test_bad_toml_is_a_usage_error_with_position(tools, tmp_path):
+    # TOML syntax: an array left open
+    bad = tmp_path / "syntax.toml"
+    bad.write_text('name = "bad"\ncoordinates = ["x", "y"\n')
+    with pytest.raises(nhs.UsageError) as e:
+        nhs.load(bad)
+    assert str(e.value).startswith(f"{bad}:2:") and "TOML syntax" in str(e.value)
+    p = tools.cli("accel", bad)
+    assert p.returncode == 2 and tools.error_line(p.stderr) == str(e.value)
+    # an unknown name inside an expression: placed at its first character
+    text = (tools.source_dir / "examples" / "knife-edge-incline.toml").read_text()
+    good = 'blade = "x_dot*sin(theta) - y_dot*cos(theta)"'
+    assert good in text
+    text = text.replace(good, good.replace("cos(theta)", "cos(thet)"))
+    line_no = next(k for k, l in enumerate(text.splitlines(), 1) if l.startswith("blade = "))
+    col = text.splitlines()[line_no - 1].index("thet)") + 1
+    bad = tmp_path / "name.toml"
+    bad.write_text(text)
+    with pytest.raises(nhs.UsageError) as e:
+        nhs.System(str(bad))
+    assert str(e.value).startswith(f"{bad}:{line_no}:{col}: constraint blade: unknown name 'thet'")
+    p = tools.cli("accel", bad)
+    assert p.returncode == 2 and tools.error_line(p.stderr) == str(e.value)
+
+
+def test_check_output_that_cannot_be_written_is_an_io_error(tools, tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    knife = nhs.load(tools.path("examples/knife-edge-incline.toml"))
+    with pytest.raises(nhs.IOError) as e:
+        knife.check(precision="double", states=2, quick=True, out_dir=blocker / "sub")
+    assert isinstance(e.value, OSError) and isinstance(e.value, nhs.Error)
+    assert str(blocker / "sub") in str(e.value) and "cannot create" in str(e.value)
