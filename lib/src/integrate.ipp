@@ -338,6 +338,7 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   L.observe(x, t);
   OdeState<S> x0, f0, f1;
   bool have_f0 = false;
+  int overflows = 0;  // trial steps in a row whose stages overflowed
   for (std::uint64_t k = 1; k < L.times.size(); ++k) {
     const S tk = L.times[k];
     while (t < tk) {
@@ -353,7 +354,19 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
         if (!have_f0) L.rhs(x0, f0, t0);
         have_f0 = true;
       }
-      if (stepper.try_step(std::ref(L.rhs), x, t, dt_step) == odeint::success) {
+      // A trial step whose stages overflow (a first step dt_out/16 far too
+      // long for the motion) is rejected and retried 10 times shorter; 20
+      // such in a row (a factor 1e-20) report the overflow itself.
+      odeint::controlled_step_result result;
+      try {
+        result = stepper.try_step(std::ref(L.rhs), x, t, dt_step);
+        overflows = 0;
+      } catch (const NonFiniteValue&) {
+        if (++overflows > 20) throw;
+        dt = dt_step / S(10);
+        continue;
+      }
+      if (result == odeint::success) {
         if (to_output) t = tk;
         if (L.watch.active()) {
           L.rhs(x, f1, t);
@@ -390,6 +403,7 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   odeint::max_step_checker checker(10000000);
   const S last = L.times.back();
   OdeState<S> xs = x, xi = x;  // xs: output samples, xi: states within a step (the watch)
+  int overflows = 0;            // steps in a row whose trial stages overflowed
   if (L.project) L.project(x);
   stepper.initialize(x, L.times[0], dt);
   L.observe(x, L.times[0]);  // no step taken yet: nothing to interpolate
@@ -418,7 +432,18 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
     if (!(stepper.current_time() + stepper.current_time_step() <= last))
       stepper.initialize(stepper.current_state(), stepper.current_time(),
                          last - stepper.current_time());
-    const auto span = stepper.do_step(std::ref(L.rhs));
+    // As in run_controlled: a step whose trial stages overflow is retried
+    // from the same state 10 times shorter, 20 times at most.
+    std::pair<S, S> span;
+    try {
+      span = stepper.do_step(std::ref(L.rhs));
+      overflows = 0;
+    } catch (const NonFiniteValue&) {
+      if (++overflows > 20) throw;
+      stepper.initialize(stepper.current_state(), stepper.current_time(), stepper.current_time_step() / S(10));
+      L.watch.forget();
+      continue;
+    }
     if (!(span.second > span.first))
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
     if (L.watch.active()) {

@@ -109,9 +109,6 @@ def test_to_pandas():
     assert isinstance(df, pd.DataFrame)
 
 
-@pytest.mark.xfail(strict=True, raises=nhs.IntegrationError, reason="integrate.ipp: a trial step whose stage state overflows (the first "
-                   "step dt_out/16 = 25 here) raises NonFiniteValue and ends the run, instead of being "
-                   "rejected with a smaller step: the outcome of a run depends on dt_out")
 def test_run_does_not_depend_on_dt_out_for_its_success():
     """rolling-sphere, default state, double: to t = 400 with dt_out = 100 the
     run completes (margin_sin_theta >= 0.44 all along); with dt_out = 400 it
