@@ -1010,6 +1010,10 @@ def section_geometric(rep):
                    f"`{meta.get('command')}`.")
 
 
+# Figures under reports/figures/ that another program draws.
+FIGURES_OF_OTHER_PROGRAMS = {"peer_compare.png"}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -1021,8 +1025,11 @@ def main():
     a = ap.parse_args()
     verify_dir = os.path.abspath(a.verify_dir or os.path.join(a.reports, "latest"))
     rep = Report(os.path.abspath(a.reports), verify_dir)
+    # This script's own figures are made anew; those other programs draw
+    # (bench/peer_compare.py) are kept.
     for old in glob.glob(os.path.join(rep.figdir, "*.png")):
-        os.remove(old)
+        if os.path.basename(old) not in FIGURES_OF_OTHER_PROGRAMS:
+            os.remove(old)
 
     rep.section("Cross-validation (nhs verify)", lambda: section_verify(rep))
     rep.section("Special motions", lambda: section_special_motions(rep))
