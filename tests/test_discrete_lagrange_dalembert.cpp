@@ -22,6 +22,17 @@
 namespace nhs {
 namespace {
 
+// A run of `stepper` at a fixed step.
+template <class S>
+IntegrationOptions<S> fixed_step(Stepper stepper, const S& t_end, const S& dt_out, const S& step) {
+  IntegrationOptions<S> o;
+  o.t_end = t_end;
+  o.dt_out = dt_out;
+  o.stepper = stepper;
+  o.step = step;
+  return o;
+}
+
 // Error against the closed form at the output samples, for steps h.
 std::vector<double> errors_for_steps(const std::string& study, std::size_t motion, Stepper stepper,
                                      const std::vector<double>& steps, double t_end) {
@@ -30,11 +41,7 @@ std::vector<double> errors_for_steps(const std::string& study, std::size_t motio
   const System<double> sys = st.build(mo.parameters);
   std::vector<double> errs;
   for (const double h : steps) {
-    IntegrationOptions<double> o;
-    o.t_end = t_end;
-    o.dt_out = 0.5;
-    o.stepper = stepper;
-    o.step = h;
+    const IntegrationOptions<double> o = fixed_step(stepper, t_end, 0.5, h);
     errs.push_back(motion_error<double>(sys, find_formulation<double>("second-kind"), mo, o));
   }
   return errs;
@@ -74,11 +81,7 @@ void expect_constraints_per_step(const S& bound) {
     const System<S> sys = st.build(st.default_parameters());
     const State<S> x0 = st.default_state(sys);
     for (const Stepper stepper : {Stepper::nh_rattle, Stepper::nh_midpoint}) {
-      IntegrationOptions<S> o;
-      o.t_end = S(2);
-      o.dt_out = S(1) / S(10);
-      o.stepper = stepper;
-      o.step = S(1) / S(20);
+      const IntegrationOptions<S> o = fixed_step<S>(stepper, S(2), S(1) / S(10), S(1) / S(20));
       S worst(0);
       integrate<S>(sys, find_formulation<S>("second-kind"), x0.q, x0.qdot, o,
                    [&](const Sample<S>& s) {
@@ -161,11 +164,7 @@ TEST(DiscreteLagrangeDAlembert, NhRattleSharesDlasConfigurations) {
   std::vector<Vec<double>> q[3];
   int k = 0;
   for (const Stepper stepper : kDiscreteSteppers) {
-    IntegrationOptions<double> o;
-    o.t_end = 4;
-    o.dt_out = 0.01;
-    o.stepper = stepper;
-    o.step = 0.01;
+    const IntegrationOptions<double> o = fixed_step(stepper, 4.0, 0.01, 0.01);
     integrate<double>(sys, find_formulation<double>("second-kind"), x0.q, x0.qdot, o,
                       [&](const Sample<double>& s) { q[k].push_back(s.q); }, nullptr);
     ++k;
@@ -194,11 +193,7 @@ TEST(DiscreteLagrangeDAlembert, EnergyBoundedOnTheContactOscillator) {
   const State<double> x0 = st.default_state(sys);
   const double E0 = energy(sys, x0.q, x0.qdot);
   for (const Stepper stepper : kDiscreteSteppers) {
-    IntegrationOptions<double> o;
-    o.t_end = 1000;
-    o.dt_out = 0.1;
-    o.stepper = stepper;
-    o.step = 0.1;
+    const IntegrationOptions<double> o = fixed_step(stepper, 1000.0, 0.1, 0.1);
     double early = 0, late = 0;
     integrate<double>(sys, find_formulation<double>("second-kind"), x0.q, x0.qdot, o,
                       [&](const Sample<double>& s) {

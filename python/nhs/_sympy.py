@@ -183,19 +183,17 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
         if forces:
             lines.append("forces = { " + ", ".join(
                 f"{w.coordinate_name(c)} = {_quote(w.expr(f))}" for c, f in forces.items()) + " }")
-    lines.append("\n[constraints]")
-    items = constraints.items() if isinstance(constraints, dict) else \
-        ((f"C{a + 1}", c) for a, c in enumerate(constraints))
-    for cname, c in items:
-        lines.append(f"{_quote(str(cname))} = {_quote(w.expr(c))}")
-    if parametrization:
-        lines.append("\n[parametrization]")
-        for c, e in parametrization.items():
-            lines.append(f"{w.coordinate_name(c)}_dot = {_quote(w.expr(e))}")
-    if chart:
-        lines.append("\n[chart]")
-        for z, e in chart.items():
-            lines.append(f"{z} = {_quote(w.expr(e))}")
+
+    def table(title, items, key):
+        """[title] with one `key(k) = "expression"` line per item."""
+        if items:
+            lines.append(f"\n[{title}]")
+            lines.extend(f"{key(k)} = {_quote(w.expr(e))}" for k, e in items)
+
+    table("constraints", constraints.items() if isinstance(constraints, dict)
+          else ((f"C{a + 1}", c) for a, c in enumerate(constraints)), lambda k: _quote(str(k)))
+    table("parametrization", (parametrization or {}).items(), lambda c: f"{w.coordinate_name(c)}_dot")
+    table("chart", (chart or {}).items(), str)
     if initial:
         lines.append("\n[initial]")
         for key in ("q", "qdot", "z"):
@@ -217,14 +215,8 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
                     "[" + ", ".join(_quote(w.expr(e)) for e in r) + "]" for r in rows) + "]")
             else:
                 lines.append(f"{key} = {_quote(w.expr(v))}")
-    if invariants:
-        lines.append("\n[invariants]")
-        for iname, e in invariants.items():
-            lines.append(f"{iname} = {_quote(w.expr(e))}")
-    if singular:
-        lines.append("\n[singular]")
-        for sname, e in singular.items():
-            lines.append(f"{sname} = {_quote(w.expr(e))}")
+    table("invariants", (invariants or {}).items(), str)
+    table("singular", (singular or {}).items(), str)
     for motion in exact or []:
         lines.append("\n[[exact]]")
         for key, v in motion.items():

@@ -124,9 +124,26 @@ std::string vector_text(const py::object& v, const std::string& what) {
   if (v.is_none()) return {};
   if (PyUnicode_Check(v.ptr())) return v.cast<std::string>();
   std::string out;
-  for (py::handle item : py::iter(v)) {
+  out.reserve(32 * 8);
+  const auto append_double = [&out](double x) {
     if (!out.empty()) out += ',';
-    out += number_text(item, what);
+    fmt::format_to(std::back_inserter(out), "{}", x);  // the shortest round-trip repr, as Python's
+  };
+  // A float64 NumPy array: its values read straight from the buffer.
+  if (py::isinstance<py::array_t<double>>(v)) {
+    const auto a = py::cast<py::array_t<double>>(v);
+    if (a.ndim() != 1) throw UsageError(what + ": expected a vector, got an array of " + std::to_string(a.ndim()) + " dimensions");
+    const auto r = a.unchecked<1>();
+    for (py::ssize_t i = 0; i < r.shape(0); ++i) append_double(r(i));
+  } else {
+    for (py::handle item : py::iter(v)) {
+      if (PyFloat_Check(item.ptr())) {
+        append_double(PyFloat_AS_DOUBLE(item.ptr()));
+      } else {
+        if (!out.empty()) out += ',';
+        out += number_text(item, what);
+      }
+    }
   }
   if (out.empty()) throw UsageError(what + ": empty vector");
   return out;
@@ -601,19 +618,27 @@ PYBIND11_MODULE(_core, m) {
       });
 
   py::class_<SystemHandle>(m, "System")
-      .def(py::init<std::string>(), "name"_a)
-      .def_property_readonly("name", &SystemHandle::name)
-      .def_property_readonly("title", [](const SystemHandle& s) { return s.info().title; })
-      .def_property_readonly("source", [](const SystemHandle& s) { return s.info().source; })
-      .def_property_readonly("coordinates", [](const SystemHandle& s) { return s.info().coordinates; })
-      .def_property_readonly("quasi_velocities", [](const SystemHandle& s) { return s.info().quasi_velocities; })
-      .def_property_readonly("constraints", [](const SystemHandle& s) { return s.info().constraint_names; })
+      .def(py::init<std::string>(), "name"_a,
+           "A built-in study (its id) or a system file (its path); nhs.UsageError otherwise, with file:line:col "
+           "for a file the loader refuses.")
+      .def_property_readonly("name", &SystemHandle::name, "the study id or the file's path")
+      .def_property_readonly("title", [](const SystemHandle& s) { return s.info().title; }, "one line")
+      .def_property_readonly("source", [](const SystemHandle& s) { return s.info().source; },
+                             "where the system comes from (docs/references.md keys)")
+      .def_property_readonly("coordinates", [](const SystemHandle& s) { return s.info().coordinates; },
+                             "the names of q^i (n); velocity columns are <name>_dot")
+      .def_property_readonly("quasi_velocities", [](const SystemHandle& s) { return s.info().quasi_velocities; },
+                             "the names of z^alpha (m; empty without a parametrization psi)")
+      .def_property_readonly("constraints", [](const SystemHandle& s) { return s.info().constraint_names; },
+                             "the names of C^a (r)")
       .def_property_readonly("n", [](const SystemHandle& s) { return s.info().coordinates.size(); })
       .def_property_readonly("r", [](const SystemHandle& s) { return s.info().constraint_names.size(); })
       .def_property_readonly("m", [](const SystemHandle& s) { return s.info().quasi_velocities.size(); })
-      .def_property_readonly("parameters", &SystemHandle::parameters)
-      .def_property_readonly("is_file", &SystemHandle::is_file)
-      .def("formulations", &SystemHandle::formulations)
+      .def_property_readonly("parameters", &SystemHandle::parameters,
+                             "name -> default value (decimal strings, exact in every precision)")
+      .def_property_readonly("is_file", &SystemHandle::is_file, "True for a system file")
+      .def("formulations", &SystemHandle::formulations,
+           "The formulations that apply to the system at its default parameters (nhs list's names).")
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
