@@ -39,8 +39,9 @@ all subclasses of nhs.Error. A run stopped by Ctrl-C raises
 KeyboardInterrupt and leaves the interpreter usable.
 
 Sources: the formulations follow Benenti's and Lemos's papers, cited in
-docs/references.md; the equations behind each are in docs/formulations
-and in the C++ headers' docstrings (lib/include/nhs/*.hpp).
+docs/references.md; the README's table of formulations gives each one's
+equations (e.g. the second kind: 001 Thm 8.1-8.2, 000 eqs. 43-49), and the
+C++ headers (lib/include/nhs/<formulation>.hpp) derive them in full.
 """
 
 from __future__ import annotations
