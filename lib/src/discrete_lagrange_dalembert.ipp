@@ -223,11 +223,12 @@ DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S
     // The round-off floor of v = (q1 - q0)/h is eps |q0| / |h|: q1 is
     // rounded at the size of q.
     const S scale = S(1) + x_new.cwiseAbs().maxCoeff() + q0.cwiseAbs().maxCoeff() / abs(h);
-    // Converged: a correction at round-off, or no longer shrinking below
-    // sqrt(eps) (the iteration has reached round-off: the corrections are
-    // noise).
-    const bool done =
-        size <= S(4) * eps * scale || (last >= S(0) && size > last / S(2) && size <= root_eps * scale);
+    // Converged: a correction at round-off, or one that no longer shrinks
+    // within 1024 eps of the solution's scale (the iteration has reached
+    // the equations' round-off, amplified by their condition: the
+    // corrections are noise).
+    const bool done = size <= S(4) * eps * scale ||
+                      (last >= S(0) && size > last / S(2) && size <= S(1024) * eps * scale);
     DiscreteStep<S> out;
     const Vec<S> E_new = eval(x_new, &out);
     if (done) {
