@@ -953,7 +953,7 @@ def section_geometric(rep):
         invs = sorted({k for r in rs for k, v in r.items() if isinstance(v, dict) and k not in ("series", "energy")})
         rep.md(f"**{prob}**")
         rep.md()
-        head = ["method"] + [f"energy t={c}" for c in cks] + [f"{i} t={cks[-1]}" for i in invs] + \
+        head = ["method"] + [f"energy t={c}" for c in cks] + [f"{i} t={c}" for i in invs for c in cks] + \
                ["max \\|C\\|", "RHS calls", "wall [s]"]
         rep.md("| " + " | ".join(head) + " |")
         rep.md("|" + "---|" * len(head))
@@ -962,7 +962,7 @@ def section_geometric(rep):
                 rep.md(f"| {r['method']} | refused: {r['error']} |" + " |" * (len(head) - 2))
                 continue
             cells = [r["method"]] + [fmt(r["energy"].get(c)) for c in cks] + \
-                    [fmt(r[i].get(cks[-1])) if i in r else "-" for i in invs] + \
+                    [fmt(r[i].get(c)) if i in r else "-" for i in invs for c in cks] + \
                     [fmt(r.get("max_C")), str(r.get("rhs_calls")), fmt(r.get("wall_seconds"))]
             rep.md("| " + " | ".join(cells) + " |")
         rep.md()
