@@ -498,6 +498,26 @@ TEST_F(Cli, AnOverflowingTrialStepIsRetriedShorter) {
   }
 }
 
+// --motion runs a special motion from its parameters and initial state to
+// its t_end, with the CSV column "error" against its closed form (here
+// below 1e-9: rtol 1e-12); names and numbers as `nhs list` prints them;
+// a state or parameters beside it, or an unknown motion, exit 2.
+TEST_F(Cli, RunAMotionWithItsError) {
+  const fs::path csv = dir_ / "m.csv";
+  const Result r = nhs({"run", "skate", "--motion", "1", "--dt-out", "1", "--out", csv.string()});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string text = slurp(csv);
+  const std::string header = text.substr(0, text.find('\n'));
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "error") << header;
+  EXPECT_NE(r.err.find("max error against the motion"), std::string::npos) << r.err;
+  const double error = summary_figure(r.err, "' over the rows: ");
+  EXPECT_GE(error, 0) << r.err;
+  EXPECT_LE(error, 1e-9) << r.err;
+  EXPECT_NE(nhs({"list", "skate"}).out.find("special motions (nhs run --motion N)"), std::string::npos);
+  expect_error({"run", "skate", "--motion", "nope"}, 2, "has no motion 'nope' (known: 1: ");
+  expect_error({"run", "skate", "--motion", "1", "--param", "g=1"}, 2, "--motion sets the parameters");
+}
+
 TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
   // --generated evaluates the field by the study's generated code: the same
   // run (same steps, the same CSV rows to rounding), named in the summary;

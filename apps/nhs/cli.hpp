@@ -14,6 +14,7 @@
 #include "setup.hpp"
 #include "text.hpp"
 
+#include <optional>
 #include <string>
 
 namespace nhs::cli {
@@ -57,7 +58,16 @@ template <class S>
 struct RunPlan {
   Setup<S> setup;
   IntegrationOptions<S> options;
+  /// --motion: the special motion run (its exact solution gives the CSV's
+  /// "error" column); empty otherwise.
+  std::optional<SpecialMotion<S>> motion;
 };
+
+/// The special motion of `study` named `name`, or numbered `name` (1-based,
+/// in the order `nhs list SYSTEM` prints them); UsageError listing them
+/// otherwise.
+template <class S>
+SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name);
 template <class S>
 RunPlan<S> plan_run(const RunOptions& opts);
 /// `nhs run`: plan_run, then the motion as CSV (CsvRecorder) with a summary

@@ -95,6 +95,14 @@ int list_system_command(const std::string& system) {
     fmt::print("  singular sets besides rank loss of dC/dqdot: {}\n",
                sets.empty() ? std::string("none declared") : listed);
   }
+  {
+    // The special motions, numbered as `nhs run --motion N` takes them.
+    const std::vector<SpecialMotion<S>> motions =
+        st.special_motions ? st.special_motions() : std::vector<SpecialMotion<S>>{};
+    fmt::print("special motions (nhs run --motion N): {}\n", motions.empty() ? "none" : "");
+    for (std::size_t k = 0; k < motions.size(); ++k)
+      fmt::print("  {}: {} (t <= {})\n", k + 1, motions[k].name, short_figure(motions[k].t_end));
+  }
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S>()) {
     const std::string why = f->not_applicable_reason(sys);

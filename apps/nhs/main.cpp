@@ -27,7 +27,7 @@ namespace {
 const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
     "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls", "--step",
-    "--out",         "--out-dir",   "--states", "--z", "--singular-margin"};
+    "--out",         "--out-dir",   "--states", "--z", "--singular-margin", "--motion"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
   std::vector<std::string> args;
@@ -99,7 +99,10 @@ int run_main(int argc, char** argv) {
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
   add_state_options(run_cmd, run);
-  run_cmd->add_option("--t-end", run.t_end, "final time")->capture_default_str();
+  run_cmd->add_option("--t-end", run.t_end, "final time (default 10, or the motion's with --motion)");
+  run_cmd->add_option("--motion", run.motion,
+                      "run a special motion (`nhs list SYSTEM` names them; name or 1-based number): its "
+                      "parameters, initial state and t_end, with the CSV column error against it");
   run_cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
   run_cmd->add_option("--rtol", run.rtol,
                       "relative tolerance (default: 1e-12 double, 1e-15 long-double, 1e-30 float128, "

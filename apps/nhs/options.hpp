@@ -44,7 +44,12 @@ struct StateOptions {
 struct AccelOptions : StateOptions {};
 
 struct RunOptions : StateOptions {
-  std::string t_end = "10";
+  /// Empty: 10, or the motion's t_end with --motion.
+  std::string t_end;
+  /// A special motion of the study (or an [[exact]] motion of a file), by
+  /// name or 1-based index: its parameters and initial state, its t_end
+  /// unless --t-end is given, and the error against it as a CSV column.
+  std::string motion;
   std::string dt_out = "0.1";
   std::string rtol, atol;  ///< empty: IntegrationOptions<S> defaults
   std::string stepper = "auto";

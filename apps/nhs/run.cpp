@@ -79,8 +79,49 @@ RunOptions with_default_field(RunOptions o) {
 }  // namespace
 
 template <class S>
-RunPlan<S> plan_run(const RunOptions& opts) {
-  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = {}};
+SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name) {
+  const std::vector<SpecialMotion<S>> motions =
+      study.special_motions ? study.special_motions() : std::vector<SpecialMotion<S>>{};
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < motions.size(); ++k) {
+    if (motions[k].name == name || std::to_string(k + 1) == name) return motions[k];
+    names.push_back(std::to_string(k + 1) + ": " + motions[k].name);
+  }
+  throw UsageError("--motion: '" + study.info.name + "' has no motion '" + name + "' (" +
+                   (names.empty() ? std::string("it has no special motion") : "known: " + join(names, "; ")) + ")");
+}
+
+template <class S>
+RunPlan<S> plan_run(const RunOptions& given) {
+  RunOptions opts = given;
+  std::optional<SpecialMotion<S>> motion;
+  if (!opts.motion.empty()) {
+    // The motion's parameters and initial state, as decimal text that
+    // round-trips S (to_string), through the same set-up as given ones.
+    if (!opts.q.empty() || !opts.qdot.empty() || !opts.z.empty() || !opts.params.empty())
+      throw UsageError("--motion sets the parameters and the initial state: give no --param, --q, --qdot "
+                       "or --z with it");
+    const Study<S>& st = find_study<S>(opts.study);
+    motion = find_motion(st, opts.motion);
+    for (std::size_t i = 0; i < st.info.parameters.size(); ++i)
+      opts.params.push_back(st.info.parameters[i].name + "=" + to_string<S>(motion->parameters[i]));
+    const auto text = [](const Vec<S>& v) {
+      std::string out;
+      for (const auto& x : v) out += (out.empty() ? "" : ",") + to_string<S>(x);
+      return out;
+    };
+    opts.q = text(motion->initial.q);
+    opts.qdot = text(motion->initial.qdot);
+    if (opts.t_end.empty()) opts.t_end = to_string<S>(motion->t_end);
+  }
+  if (opts.t_end.empty()) opts.t_end = "10";
+  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = {}, .motion = motion};
+  if (motion) {
+    const std::string& f = plan.setup.formulation->name();
+    for (const auto& [excluded, why] : motion->excluded)
+      if (f.rfind(excluded, 0) == 0)  // "voronec" also covers "voronec (generated)"
+        throw UsageError("--motion: " + excluded + " cannot follow '" + motion->name + "': " + why);
+  }
   const Setup<S>& s = plan.setup;
   IntegrationOptions<S>& io = plan.options;
   io.t_end = parse_number<S>("--t-end", opts.t_end);
@@ -123,8 +164,9 @@ int run_command(const RunOptions& opts) {
     out = file.get();
   }
 
-  const MotionReference<S> reference = motion_reference(*s.study, s.sys);
-  CsvRecorder<S> csv(s.sys, reference.invariants, out);
+  const MotionReference<S> reference =
+      motion_reference(*s.study, s.sys, plan.motion ? plan.motion->exact : std::function<State<S>(const S&)>());
+  CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact);
   MotionFigures<S> figures(s.sys, reference);
   const MotionCheck<S>& rec = figures.figures();  // the summary's figures
   // Progress: on a terminal, one line rewritten in place (not into CSV on
@@ -196,6 +238,9 @@ int run_command(const RunOptions& opts) {
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
                           : std::string(),
                short_figure(rec.max_C), energy, margin, seconds_since(t0));
+    if (plan.motion)
+      fmt::print(stderr, "nhs run: max error against the motion '{}' over the rows: {}\n", plan.motion->name,
+                 short_figure(rec.max_error));
     for (const InvariantDrift<S>& inv : rec.invariants)
       if (inv.undefined > 0)
         fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
@@ -216,8 +261,9 @@ int run_command(const RunOptions& opts) {
   return 0;
 }
 
-#define NHS_CLI_RUN_(S, NAME)                                \
-  template RunPlan<S> plan_run<S>(const RunOptions&);       \
+#define NHS_CLI_RUN_(S, NAME)                                            \
+  template SpecialMotion<S> find_motion<S>(const Study<S>&, const std::string&); \
+  template RunPlan<S> plan_run<S>(const RunOptions&);                   \
   template int run_command<S>(const RunOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_RUN_)
 #undef NHS_CLI_RUN_

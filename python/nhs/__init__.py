@@ -66,7 +66,8 @@ class Run:
         q^i, their velocities <name>_dot, energy, the constraint residuals
         C^a (by the system's names), the invariants (an invariant whose
         name repeats a column is invariant_<name>; summary["invariants"]
-        keeps the plain name) and the margins to the singular sets.
+        keeps the plain name), the margins to the singular sets, and
+        "error" when a motion with a closed form is run (run(motion=...)).
       t: the output times (column "t").
       summary: dict: study, formulation, precision, stepper, completed,
         failure, samples, t_last, steps, rhs_calls, projections, max_C,
@@ -156,12 +157,17 @@ class System(_core.System):
         generated file)."""
         return _core.System.name.fget(self)
 
-    def run(self, t_end=10, dt_out=0.1, formulation=None, precision="double", stepper="auto",
+    def run(self, t_end=None, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
-            field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None):
+            field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None,
+            motion=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
-        t_end, dt_out: the output times 0, dt_out, ..., t_end. stepper: one
+        t_end, dt_out: the output times 0, dt_out, ..., t_end (t_end: 10 by
+        default, or the motion's). motion: a special motion (System.motions()
+        names them; a name or a 1-based number): its parameters, initial
+        state and t_end, with the column "error" (max-norm over q, qdot
+        against its closed form) and summary["max_error"]. stepper: one
         of nhs.steppers() ("auto": verner87 or dopri5 up to long double,
         Bulirsch-Stoer above; docs/numerics.md; "dla", "nh-rattle", "nh-midpoint": the
         fixed-step discrete Lagrange-d'Alembert methods, of step `step`,
@@ -181,7 +187,7 @@ class System(_core.System):
         """
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
                         q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step)
+                        manifold_tol, step, motion)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:

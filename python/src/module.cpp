@@ -389,11 +389,12 @@ class SystemHandle {
                const py::object& atol, bool project, const py::object& q0, const py::object& qdot0,
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
-               const py::object& manifold_tol, const py::object& step) const {
+               const py::object& manifold_tol, const py::object& step, const py::object& motion) const {
     cli::RunOptions o;
     state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
                   manifold_tol, singular_margin);
-    o.t_end = number_text(t_end, "t_end");
+    o.t_end = option_text(t_end, "t_end");
+    if (!motion.is_none()) o.motion = py::str(motion).cast<std::string>();
     o.dt_out = number_text(dt_out, "dt_out");
     o.rtol = option_text(rtol, "rtol");
     o.atol = option_text(atol, "atol");
@@ -454,8 +455,9 @@ class SystemHandle {
       plan.emplace(cli::plan_run<S>(o));
       const cli::Setup<S>& s = plan->setup;
       IntegrationOptions<S>& io = plan->options;
-      const MotionReference<S> reference = motion_reference(*s.study, s.sys);
-      recorder.emplace(s.sys, reference.invariants, nullptr);
+      const MotionReference<S> reference = motion_reference(
+          *s.study, s.sys, plan->motion ? plan->motion->exact : std::function<State<S>(const S&)>());
+      recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
       figures.emplace(s.sys, reference);
       // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
       // asked at most every 20 ms.
@@ -543,6 +545,10 @@ class SystemHandle {
     if (!f.min_margin_name.empty()) {
       sm["min_margin_name"] = f.min_margin_name;
       sm["min_margin"] = scalar<S>(f.min_margin);
+    }
+    if (plan->motion) {
+      sm["motion"] = plan->motion->name;
+      sm["max_error"] = scalar<S>(f.max_error);
     }
     sm["wall_seconds"] = seconds;
     out["summary"] = sm;
@@ -662,7 +668,16 @@ PYBIND11_MODULE(_core, m) {
         nhs.IntegrationError where a value is not finite.)doc")
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
-           "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none())
+           "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
+           "motion"_a = py::none())
+      .def("motions", [](const SystemHandle& s) {
+        const nhs::Study<double>& st = nhs::find_study<double>(s.name());
+        py::list out;
+        if (st.special_motions)
+          for (const nhs::SpecialMotion<double>& m : st.special_motions()) out.append(m.name);
+        return out;
+      }, "The names of the system's special motions (a study's closed forms, a file's [[exact]] motions), "
+         "in the order run(motion=1, 2, ...) numbers them.")
       .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
       .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
 }

@@ -72,6 +72,10 @@ RUNS = [
      dict(t_end=1, dt_out=0.5)),
     ("skate-mp50", "skate", "mp50", ["--t-end", "1", "--dt-out", "0.5", "--param", "g=3"],
      dict(t_end=1, dt_out=0.5, params={"g": 3})),
+    # a special motion: its parameters, state and t_end, and the "error" column
+    ("skate-motion-2", "skate", "double", ["--motion", "2", "--dt-out", "0.3"], dict(motion=2, dt_out=0.3)),
+    ("sleigh-exact-mp50", "examples/chaplygin-sleigh.toml", "mp50",
+     ["--motion", "1", "--t-end", "1", "--dt-out", "0.5"], dict(motion=1, t_end=1, dt_out=0.5)),
 ]
 
 
@@ -99,6 +103,23 @@ def test_run_columns_and_summary():
     assert run.summary["invariants"]["omega"]["conserved"] is True
     assert float(run.summary["max_C"]) < 1e-12
     assert "Run(skate, second-kind (generated), double" in repr(run)
+
+
+def test_a_motion_is_run_with_its_error():
+    """System.run(motion=...) starts from the motion's state at its
+    parameters and reports the error against its closed form (the skate's
+    motions, docs/special-motions.md): below 1e-9 at the default rtol."""
+    skate = nhs.study("skate")
+    names = skate.motions()
+    assert len(names) == 3
+    run = skate.run(motion=names[0], dt_out=2)
+    assert run.columns[-1] == "error" and run.summary["motion"] == names[0]
+    assert float(run.t[-1]) == 20.0
+    assert 0 <= float(run.summary["max_error"]) == float(np.max(run["error"])) < 1e-9
+    with pytest.raises(nhs.UsageError, match="has no motion 'none'"):
+        skate.run(motion="none")
+    with pytest.raises(nhs.UsageError, match="--motion sets the parameters"):
+        skate.run(motion=1, params={"g": 1})
 
 
 def test_to_pandas():
