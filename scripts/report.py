@@ -991,7 +991,11 @@ def section_geometric(rep):
     wp = d.get("work_precision", [])
     if wp:
         cases = list(dict.fromkeys(r["case"] for r in wp))
-        fig, axes = plt.subplots(1, len(cases), figsize=(6.5 * len(cases), 4.2), squeeze=False)
+        cols = min(3, len(cases))
+        rows = (len(cases) + cols - 1) // cols
+        fig, axes = plt.subplots(rows, cols, figsize=(6 * cols, 4.2 * rows), squeeze=False)
+        for ax in list(axes.flat)[len(cases):]:
+            ax.axis("off")
         for ax, case in zip(axes.flat, cases):
             ll = LogLines(ax, loglog=True)
             for name in dict.fromkeys(r["method"] for r in wp):
@@ -999,15 +1003,15 @@ def section_geometric(rep):
                 if pts:
                     ll.add([p[0] for p in pts], [p[1] for p in pts], "o-", ms=3, lw=1, label=name)
             ll.draw()
-            ax.set_xlabel("RHS calls (evaluations of the discrete equations for the geometric steppers)")
+            ax.set_xlabel("RHS calls (geometric steppers: evaluations of their equations)")
             ax.set_ylabel("max error (q, qdot) to t = 20")
             ax.set_title(case, fontsize=9)
             ax.legend(fontsize=6)
         rep.figure(fig, "geometric-work-precision.png",
-                   "Work-precision at t = 20 against the closed forms (docs/special-motions.md: the contact "
-                   "oscillator with x frozen; examples/knife-edge-incline.toml): the geometric steppers at "
-                   "steps 0.2 to 0.01, the adaptive ones at rtol 1e-4 to 1e-12. Made by "
-                   f"`{meta.get('command')}`.")
+                   "Work-precision to t = 20 against the closed forms: each problem's special motion "
+                   "(docs/special-motions.md; a file's [[exact]] motion), run by `System.run(motion=...)`; "
+                   "the geometric steppers at steps 0.2 to 0.01, the adaptive ones at rtol 1e-4 to 1e-12. "
+                   f"Made by `{meta.get('work_precision_command', meta.get('command'))}`.")
 
 
 # Figures under reports/figures/ that another program draws.
