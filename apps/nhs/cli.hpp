@@ -14,6 +14,8 @@
 #include "setup.hpp"
 #include "text.hpp"
 
+#include "nhs/studies/verification.hpp"
+
 #include <optional>
 #include <string>
 
@@ -70,6 +72,23 @@ template <class S>
 SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name);
 template <class S>
 RunPlan<S> plan_run(const RunOptions& opts);
+
+/// What a run of `plan` is measured against (MotionFigures, CsvRecorder):
+/// the study's invariants and energy declaration, and the motion's exact
+/// solution with --motion.
+template <class S>
+MotionReference<S> plan_reference(const RunPlan<S>& plan) {
+  return motion_reference(*plan.setup.study, plan.setup.sys,
+                          plan.motion ? plan.motion->exact : std::function<State<S>(const S&)>());
+}
+
+/// How a run with `stepper` computes its motion, for its summary: the
+/// formulation's name, or for the fixed-step steppers (which discretize
+/// the principle itself, no formulation's field) "the discrete
+/// Lagrange-d'Alembert principle".
+inline std::string integrated_by(Stepper stepper, const std::string& formulation) {
+  return is_discrete_stepper(stepper) ? std::string("the discrete Lagrange-d'Alembert principle") : formulation;
+}
 /// `nhs run`: plan_run, then the motion as CSV (CsvRecorder) with a summary
 /// on stderr.
 template <class S>

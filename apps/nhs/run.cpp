@@ -164,8 +164,7 @@ int run_command(const RunOptions& opts) {
     out = file.get();
   }
 
-  const MotionReference<S> reference =
-      motion_reference(*s.study, s.sys, plan.motion ? plan.motion->exact : std::function<State<S>(const S&)>());
+  const MotionReference<S> reference = plan_reference(plan);
   CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact);
   MotionFigures<S> figures(s.sys, reference);
   const MotionCheck<S>& rec = figures.figures();  // the summary's figures
@@ -228,11 +227,7 @@ int run_command(const RunOptions& opts) {
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
                "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
-               how, s.sys.info.name,
-               // The fixed-step steppers discretize the principle itself: no formulation's field.
-               is_discrete_stepper(stats.stepper) ? std::string("the discrete Lagrange-d'Alembert principle")
-                                                  : s.formulation->name(),
-               opts.precision, stepper_name(stats.stepper),
+               how, s.sys.info.name, integrated_by(stats.stepper, s.formulation->name()), opts.precision, stepper_name(stats.stepper),
                rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
                stats.rhs_calls,
                io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)

@@ -104,7 +104,7 @@ Vec<S> DiscreteLagrangeDAlembert<S>::velocity(const Vec<S>& q, const Vec<S>& p) 
 // with q1 = q0 + h v. The unknowns are scaled (v; impulses h lambda, h mu)
 // so that the Jacobian stays of order 1 as h -> 0.
 template <class S>
-Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0, const S& h,
+Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0, const S& h,
                                               const Vec<S>& x, DiscreteStep<S>* out) const {
   const Eigen::Index n = sys_.n, r = sys_.r;
   const bool rattle = scheme_ != DiscreteScheme::dla;  // the end constraint and mu
@@ -112,7 +112,6 @@ Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0
   const Vec<S> l = x.segment(n, r);
   const Vec<S> q1 = q0 + h * v;
   const Vec<S> qm = (q0 + q1) / S(2);
-  const Mat<S> A0 = constraint_jacobians(sys_, q0, v).C_qdot;
   Vec<S> p0_plus, p1;
   Mat<S> g1;     // g(q1), for the end velocity (rattle)
   Vec<S> Tv_q1;  // dT/dqdot (q1, v)
@@ -173,9 +172,12 @@ DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S
   x.head(n) = v;
   x.segment(n, r) = lambda.size() == r ? Vec<S>(h * lambda) : Vec<S>(Vec<S>::Zero(r));
   if (rattle) x.tail(r) = mu.size() == r ? Vec<S>(h * mu) : Vec<S>(Vec<S>::Zero(r));
+  // A(q0) = dC/dqdot at q0: linear constraints, so independent of the
+  // velocity, and the same for every evaluation of this step's equations.
+  const Mat<S> A0 = constraint_jacobians(sys_, q0, Vec<S>(Vec<S>::Zero(n))).C_qdot;
   const auto eval = [&](const Vec<S>& y, DiscreteStep<S>* out) {
     if (evaluations) ++*evaluations;
-    Vec<S> E = residual(q0, p0, h, y, out);
+    Vec<S> E = residual(q0, p0, A0, h, y, out);
     if (!E.allFinite())
       throw NonFiniteValue("non-finite value: the discrete Lagrange-d'Alembert equations at q = " +
                            to_string(q0) + ", p = " + to_string(p0) + ", h = " + to_string<S>(h) +

@@ -455,8 +455,7 @@ class SystemHandle {
       plan.emplace(cli::plan_run<S>(o));
       const cli::Setup<S>& s = plan->setup;
       IntegrationOptions<S>& io = plan->options;
-      const MotionReference<S> reference = motion_reference(
-          *s.study, s.sys, plan->motion ? plan->motion->exact : std::function<State<S>(const S&)>());
+      const MotionReference<S> reference = cli::plan_reference(*plan);
       recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
       figures.emplace(s.sys, reference);
       // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
@@ -515,9 +514,7 @@ class SystemHandle {
     }
     py::dict sm;
     sm["study"] = s.sys.info.name;
-    // The fixed-step steppers discretize the principle itself: no formulation's field.
-    sm["formulation"] = is_discrete_stepper(stats.stepper) ? std::string("the discrete Lagrange-d'Alembert principle")
-                                                           : s.formulation->name();
+    sm["formulation"] = cli::integrated_by(stats.stepper, s.formulation->name());
     sm["precision"] = o.precision;
     sm["stepper"] = std::string(stepper_name(stats.stepper));
     sm["completed"] = failure.empty();

@@ -92,7 +92,7 @@ class DiscreteLagrangeDAlembert {
   DiscreteScheme scheme() const { return scheme_; }
 
  private:
-  Vec<S> residual(const Vec<S>& q0, const Vec<S>& p0, const S& h, const Vec<S>& x,
+  Vec<S> residual(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0, const S& h, const Vec<S>& x,
                   DiscreteStep<S>* out) const;
 
   const System<S>& sys_;
