@@ -5,6 +5,7 @@
 // [[bodies]] given without [dynamics] kinetic_energy by GiNaC (Debian
 // libginac-dev). docs/system-files.md says why these libraries.
 #include "nhs/studies/system_file.hpp"
+#include "toml_text.hpp"
 
 #include "nhs/formulation.hpp"
 
@@ -35,6 +36,9 @@
 
 namespace nhs {
 namespace {
+
+using detail::out_of_range;
+using detail::unparseable_non_ascii;
 
 using expression::Ast;
 using expression::Bindings;
@@ -119,29 +123,6 @@ std::optional<GiNaC::numeric> exact_number(const std::string& text) {
   return value * GiNaC::numeric(10).power(GiNaC::numeric(static_cast<long>(exponent)));
 }
 
-// A decimal that is not a finite number in some precision: that
-// precision's name (NHS_FOR_EACH_SCALAR's, double first) and from_string's
-// message (which quotes the text, cut when long).
-struct OutOfRange {
-  std::string precision;
-  std::string message;
-};
-
-// The first precision in which the decimal `text` is not a finite number,
-// or nullopt: a literal or a value of the file is converted once per
-// precision, and every command may run in any of them ("1e400" is finite
-// in long double and beyond, not in double).
-std::optional<OutOfRange> out_of_range(const std::string& text) {
-#define NHS_LOADER_OUT_OF_RANGE_(S, NAME) \
-  try {                                   \
-    (void)from_string<S>(text);           \
-  } catch (const MalformedNumber& e) {    \
-    return OutOfRange{NAME, e.what()};    \
-  }
-  NHS_FOR_EACH_SCALAR(NHS_LOADER_OUT_OF_RANGE_)
-#undef NHS_LOADER_OUT_OF_RANGE_
-  return std::nullopt;
-}
 
 // base^exponent. GiNaC evaluates a power of rationals exactly (also the
 // numeric factor of a product base): "9^9^9" took 20 s and 800 MB,
@@ -1209,23 +1190,11 @@ void Loader::read_exact() {
   }
 }
 
-namespace {
+}  // namespace
 
-// Non-ASCII text that toml++ 3.3 (Debian's) cannot be given: its test for
-// non-ASCII white space reaches __builtin_unreachable (undefined behaviour)
-// for most code points (upstream issues #190 and #295, fixed after 3.3). It
-// asks it about a non-ASCII character (a) outside strings and comments,
-// where TOML allows none anyway, and (b) in a multi-line basic string right
-// after a backslash, or as the first character after a line-ending
-// backslash and the white space that follows it. Both are refused here, by
-// position, before toml++ sees the file; strings and comments otherwise
-// keep any UTF-8 (the studies' files write "§"). Returns nothing, or the
-// line, the column (in code points) and the reason.
-struct NonAscii {
-  std::size_t line, column;
-  std::string reason;
-};
+namespace detail {
 
+// toml_text.hpp
 std::optional<NonAscii> unparseable_non_ascii(const std::string& text) {
   std::size_t line = 1, column = 0, i = 0;
   const std::size_t n = text.size();
@@ -1316,7 +1285,22 @@ std::optional<NonAscii> unparseable_non_ascii(const std::string& text) {
   return std::nullopt;
 }
 
-}  // namespace
+// toml_text.hpp
+std::optional<OutOfRange> out_of_range(const std::string& text) {
+#define NHS_LOADER_OUT_OF_RANGE_(S, NAME) \
+  try {                                   \
+    (void)from_string<S>(text);           \
+  } catch (const MalformedNumber& e) {    \
+    return OutOfRange{NAME, e.what()};    \
+  }
+  NHS_FOR_EACH_SCALAR(NHS_LOADER_OUT_OF_RANGE_)
+#undef NHS_LOADER_OUT_OF_RANGE_
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+namespace {
 
 std::shared_ptr<const SystemFile> Loader::load() {
   // An input that cannot be read is a usage error (exit 2), as a malformed

@@ -1,8 +1,9 @@
 // nhs: the command-line tool. Parses the command line with CLI11 and
 // dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp,
-// check_report.cpp);
+// check_report.cpp, sweep.cpp);
 // maps the library's typed errors to exit codes with one line on stderr.
 #include "cli.hpp"
+#include "sweep.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -170,11 +171,24 @@ int run_main(int argc, char** argv) {
       ->capture_default_str();
   findings_cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
 
+  SweepOptions sweep;
+  auto* sweep_cmd = app.add_subcommand(
+      "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
+               "metrics per case, on threads or MPI ranks (docs/sweeps.md)");
+  sweep_cmd->add_option("SYSTEM", sweep.system, "system file (docs/system-files.md) or study id")->required();
+  sweep_cmd->add_option("SPEC", sweep.spec, "the sweep spec, TOML (docs/sweeps.md)")->required();
+  sweep_cmd->add_option("--out", sweep.out, "output directory: cases.csv, cases.jsonl, sweep.json")->required();
+  sweep_cmd->add_option("--jobs", sweep.jobs, "threads (0: one per core); under mpirun, one case per rank")
+      ->capture_default_str();
+  sweep_cmd->add_flag("--restart", sweep.restart,
+                      "discard the rows in --out and start again (default: resume, skipping the cases done)");
+
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
                                                run_cmd->get_name(), verify_cmd->get_name(),
-                                               check_cmd->get_name(), findings_cmd->get_name()};
+                                               check_cmd->get_name(), findings_cmd->get_name(),
+                                               sweep_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -213,6 +227,11 @@ int run_main(int argc, char** argv) {
     return verify_command(check);
   }
   if (findings_cmd->parsed()) return findings_command(findings);
+  if (sweep_cmd->parsed()) {
+    std::string command = "nhs";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    return sweep_command(sweep, command);
+  }
   return 2;
 }
 

@@ -4,16 +4,15 @@
 // failure, and a progress line: rewritten in place on a terminal, otherwise
 // one line every 10 s for long runs.
 #include "cli.hpp"
+#include "interrupt.hpp"
 
 #include "nhs/studies/verification.hpp"
 
 #include <chrono>
-#include <csignal>
 #include <cerrno>
 #include <cstring>
 #include <memory>
 
-#include <signal.h>
 #include <unistd.h>
 
 namespace nhs::cli {
@@ -25,36 +24,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
-
-// SIGINT: the handler only sets a flag; the run checks it after every step
-// and every sample, stops with Interrupted (exit 130) and prints its summary,
-// the rows written so far being kept.
-volatile std::sig_atomic_t g_interrupt = 0;
-
-extern "C" void on_sigint(int) { g_interrupt = 1; }
-
-bool interrupt_requested() { return g_interrupt != 0; }
-
-// Installs on_sigint for its lifetime, then restores the previous action.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupt = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    installed_ = sigaction(SIGINT, &sa, &previous_) == 0;
-  }
-  ~InterruptGuard() {
-    if (installed_) sigaction(SIGINT, &previous_, nullptr);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  struct sigaction previous_ {};
-  bool installed_ = false;
-};
 
 struct FileCloser {
   void operator()(std::FILE* f) const {

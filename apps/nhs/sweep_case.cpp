@@ -1,0 +1,303 @@
+// sweep.hpp, SweepCases: a sweep's columns, and one case run as `nhs run`
+// runs a motion (plan_run: the same set-up, field and checks), folded into
+// the figures of `nhs run`'s summary (MotionFigures) instead of a CSV.
+#include "sweep.hpp"
+
+#include "cli.hpp"
+#include "interrupt.hpp"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace nhs::cli {
+
+namespace {
+
+// FNV-1a, 64 bits: a fingerprint, not a cryptographic hash.
+std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+bool is_state_target(const std::string& t) {
+  return t.rfind("q.", 0) == 0 || t.rfind("qdot.", 0) == 0 || t.rfind("z.", 0) == 0;
+}
+
+// A figure as a cell: decimal text that round-trips S; empty when not
+// finite (no NaN in a sweep's output).
+template <class S>
+std::string cell(const S& x) {
+  using std::isfinite;
+  using boost::multiprecision::isfinite;
+  return isfinite(x) ? to_string<S>(x) : std::string();
+}
+
+// One line, no separators: a reason as a cell.
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r' || c == '\x1f') c = ' ';
+  return s;
+}
+
+struct CaseInput {
+  RunOptions options;
+  std::vector<std::pair<std::string, std::string>> params;           // name, decimal
+  std::vector<std::pair<std::string, std::string>> state;            // "q.x", decimal
+};
+
+}  // namespace
+
+SweepCases::SweepCases(std::string system, const std::string& spec_path) : system_(std::move(system)) {
+  const Study<double>& st = find_study<double>(system_);
+  SweepTargets t;
+  for (const auto& p : st.info.parameters) t.parameters.push_back(p.name);
+  t.coordinates = st.info.coordinates;
+  t.quasi_velocities = st.info.quasi_velocities;
+  if (st.special_motions)
+    for (const auto& m : st.special_motions()) t.motions.push_back(m.name);
+  for (const auto& f : formulations<double>()) t.formulations.push_back(f->name());
+  t.steppers = stepper_names();
+  t.steppers.insert(t.steppers.begin(), "auto");
+  t.precisions = precision_names();
+  const System<double> sys = st.build(parameters_with(st, {}));
+  for (const auto& inv : motion_reference(st, sys).invariants)
+    if (inv.conserved) t.invariants.push_back(inv.name);
+  spec_ = load_sweep_spec(spec_path, t);
+  invariants_ = t.invariants;
+  coordinates_ = t.coordinates;
+  count_ = spec_.case_count();
+
+  columns_.push_back("case");
+  for (const auto& a : spec_.axes) columns_.push_back(a.target);
+  const auto wants = [&](const char* m) {
+    return std::find(spec_.metrics.begin(), spec_.metrics.end(), m) != spec_.metrics.end();
+  };
+  columns_.insert(columns_.end(), {"status", "reason"});
+  for (const char* m : {"t_reached", "steps", "rhs_calls", "max_C", "energy_drift"})
+    if (wants(m)) columns_.push_back(m);
+  if (wants("invariants"))
+    for (const auto& name : invariants_) columns_.push_back("drift_" + name);
+  if (wants("error")) columns_.push_back("max_error");
+  if (wants("margin")) columns_.insert(columns_.end(), {"min_margin", "margin_name"});
+  if (wants("singular")) columns_.insert(columns_.end(), {"singular_set", "t_singular"});
+  if (wants("final_state")) {
+    for (const auto& c : coordinates_) columns_.push_back("final_" + c);
+    for (const auto& c : coordinates_) columns_.push_back("final_" + c + "_dot");
+  }
+  if (wants("wall_time")) columns_.push_back("wall_s");
+
+  std::uint64_t h = fnv1a(spec_.text);
+  h = fnv1a("\x1f" + system_, h);
+  if (is_system_file_name(system_)) {
+    std::ifstream in(system_, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    h = fnv1a("\x1f" + text.str(), h);
+  }
+  fingerprint_ = fmt::format("{:016x}", h);
+}
+
+int SweepCases::column(const std::string& name) const {
+  const auto it = std::find(columns_.begin(), columns_.end(), name);
+  return it == columns_.end() ? -1 : static_cast<int>(it - columns_.begin());
+}
+
+std::vector<std::string> SweepCases::base_row(std::uint64_t index) const {
+  std::vector<std::string> row(columns_.size());
+  row[0] = std::to_string(index);
+  const std::vector<std::string> values = spec_.case_values(index);
+  for (std::size_t a = 0; a < values.size(); ++a) row[1 + a] = values[a];
+  return row;
+}
+
+std::vector<std::string> SweepCases::skipped(std::uint64_t index, const std::string& reason) const {
+  std::vector<std::string> row = base_row(index);
+  row[static_cast<std::size_t>(column("status"))] = "skipped";
+  row[static_cast<std::size_t>(column("reason"))] = one_line(reason);
+  return row;
+}
+
+namespace {
+
+// The case's state as `nhs run`'s --q and --qdot (or --z) text: the spec's
+// base state, else the system's default state at the case's parameters,
+// with the axes' components in place.
+template <class S>
+void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in) {
+  const bool z = !spec.z.empty() ||
+                 std::any_of(in.state.begin(), in.state.end(), [](const auto& s) { return s.first.rfind("z.", 0) == 0; });
+  if (in.state.empty() && spec.q.empty() && spec.qdot.empty() && spec.z.empty()) return;  // the default state
+  const Study<S>& st = find_study<S>(system);
+  std::vector<std::string> q = spec.q, qdot = spec.qdot, zv = spec.z;
+  if (q.empty() || (!z && qdot.empty())) {
+    const System<S> sys = st.build(parameters_with(st, in.params));
+    const State<S> d = st.default_state(sys);
+    if (!d.q.allFinite() || !d.qdot.allFinite())
+      throw SingularState("default state not finite", "the default state is not finite at these parameters: q = " +
+                                                          to_string(d.q) + ", qdot = " + to_string(d.qdot));
+    if (q.empty())
+      for (const auto& x : d.q) q.push_back(to_string<S>(x));
+    if (!z && qdot.empty())
+      for (const auto& x : d.qdot) qdot.push_back(to_string<S>(x));
+  }
+  for (const auto& [target, value] : in.state) {
+    const auto dot = target.find('.');
+    const std::string kind = target.substr(0, dot), name = target.substr(dot + 1);
+    const std::vector<std::string>& names = kind == "z" ? st.info.quasi_velocities : st.info.coordinates;
+    const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    (kind == "q" ? q : kind == "qdot" ? qdot : zv)[k] = value;
+  }
+  in.options.q = join(q, ",");
+  if (z)
+    in.options.z = join(zv, ",");
+  else
+    in.options.qdot = join(qdot, ",");
+}
+
+template <class S>
+void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row) {
+  const auto at = [&](const char* name) -> std::string* {
+    const int c = cases.column(name);
+    return c < 0 ? nullptr : &row[static_cast<std::size_t>(c)];
+  };
+  const auto put = [&](const char* name, std::string value) {
+    if (std::string* c = at(name)) *c = std::move(value);
+  };
+  const auto t0 = std::chrono::steady_clock::now();
+  IntegrationStats stats;
+  std::optional<RunPlan<S>> plan;
+  std::optional<MotionFigures<S>> figures;
+  std::optional<Sample<S>> last;
+  S t_step(0);
+  std::string status = "ok", reason;
+  try {
+    case_state<S>(cases.system(), cases.spec(), in);
+    for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
+    plan.emplace(plan_run<S>(in.options));
+    figures.emplace(plan->setup.sys, plan_reference(*plan));
+    IntegrationOptions<S>& io = plan->options;
+    io.on_step = [&](const S& t, const IntegrationStats&) {
+      t_step = t;
+      if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
+    };
+    integrate<S>(
+        plan->setup.sys, *plan->setup.formulation, plan->setup.q, plan->setup.qdot, io,
+        [&](const Sample<S>& s) {
+          figures->fold(s);
+          last = s;
+          if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
+        },
+        &stats);
+    t_step = io.t_end;
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const SingularState& e) {
+    status = "singular";
+    reason = e.what();
+    put("singular_set", one_line(e.condition));
+    put("t_singular", to_string<S>(t_step));
+  } catch (const InvalidState& e) {
+    status = "invalid-state";
+    reason = e.what();
+  } catch (const IntegrationFailure& e) {
+    status = plan && stats.rhs_calls > plan->options.max_rhs_calls ? "budget" : "integration-failure";
+    reason = e.what();
+  } catch (const NonFiniteValue& e) {
+    status = "non-finite";
+    reason = e.what();
+  } catch (const UsageError& e) {
+    status = "refused";
+    reason = e.what();
+  } catch (const MalformedNumber& e) {
+    status = "refused";
+    reason = e.what();
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (const std::exception& e) {
+    status = "error";
+    reason = e.what();
+  }
+  put("status", status);
+  put("reason", one_line(reason));
+  if (plan) {
+    put("t_reached", to_string<S>(t_step));
+    put("steps", std::to_string(stats.steps));
+    put("rhs_calls", std::to_string(stats.rhs_calls));
+  }
+  if (figures && figures->figures().samples > 0) {
+    const MotionCheck<S>& m = figures->figures();
+    put("max_C", cell(m.max_C));
+    if (m.energy_checked()) put("energy_drift", cell(m.energy_drift));
+    for (const InvariantDrift<S>& inv : m.invariants)
+      if (inv.conserved) put(("drift_" + inv.name).c_str(), cell(inv.drift));
+    if (m.exact) put("max_error", cell(m.max_error));
+    if (!m.min_margin_name.empty()) {
+      put("min_margin", cell(m.min_margin));
+      put("margin_name", one_line(m.min_margin_name));
+    }
+  }
+  if (last) {
+    const std::vector<std::string>& names = plan->setup.sys.info.coordinates;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      put(("final_" + names[i]).c_str(), cell<S>(last->q[static_cast<Eigen::Index>(i)]));
+      put(("final_" + names[i] + "_dot").c_str(), cell<S>(last->qdot[static_cast<Eigen::Index>(i)]));
+    }
+  }
+  put("wall_s", fmt::format("{:.6f}", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+}
+
+}  // namespace
+
+std::vector<std::string> SweepCases::run(std::uint64_t index) const {
+  std::vector<std::string> row = base_row(index);
+  const std::vector<std::string> values = spec_.case_values(index);
+  CaseInput in;
+  RunOptions& o = in.options;
+  o.study = system_;
+  o.precision = "double";
+  const auto set_option = [&](const std::string& key, const std::string& value) {
+    if (key == "formulation") o.formulation = value;
+    else if (key == "precision") o.precision = value;
+    else if (key == "stepper") o.stepper = value;
+    else if (key == "motion") o.motion = value;
+    else if (key == "rtol") o.rtol = value;
+    else if (key == "atol") o.atol = value;
+    else if (key == "tol") o.rtol = o.atol = value;
+    else if (key == "t_end") o.t_end = value;
+    else if (key == "dt_out") o.dt_out = value;
+    else if (key == "step") o.step = value;
+    else if (key == "max_rhs_calls") o.max_rhs_calls = value;
+    else if (key == "singular_margin") o.singular_margin = value;
+    else if (key == "manifold_tol") o.manifold_tol = value;
+    else if (key == "project") o.project = value == "true";
+    else if (key == "library") o.library = value == "true";
+    else if (key == "compiled") o.compiled = value == "true";
+  };
+  for (const auto& [key, value] : spec_.run) set_option(key, value);
+  in.params = spec_.parameters;
+  const Study<double>& st = find_study<double>(system_);
+  for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
+    const std::string& target = spec_.axes[a].target;
+    if (is_state_target(target)) {
+      in.state.emplace_back(target, values[a]);
+    } else if (target.rfind("parameters.", 0) == 0) {
+      in.params.emplace_back(target.substr(11), values[a]);
+    } else if (std::any_of(st.info.parameters.begin(), st.info.parameters.end(),
+                           [&](const Parameter& p) { return p.name == target; })) {
+      in.params.emplace_back(target, values[a]);
+    } else {
+      set_option(target, values[a]);
+    }
+  }
+  with_scalar(o.precision, [&]<class S>() {
+    run_case<S>(*this, in, row);
+    return 0;
+  });
+  return row;
+}
+
+}  // namespace nhs::cli

@@ -1,0 +1,240 @@
+// sweep.hpp, SweepOutput: a sweep's output directory, flushed per case, and
+// the resumption of an interrupted sweep from it.
+#include "sweep.hpp"
+
+#include "cli.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace nhs::cli {
+
+std::string csv_line(const std::vector<std::string>& cells) {
+  std::string out;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i) out += ',';
+    const std::string& c = cells[i];
+    const bool quote = c.find_first_of(",\"") != std::string::npos || (!c.empty() && (c.front() == ' ' || c.back() == ' '));
+    if (!quote) {
+      out += c;
+      continue;
+    }
+    out += '"';
+    for (char ch : c) {
+      if (ch == '"') out += '"';
+      out += ch;
+    }
+    out += '"';
+  }
+  return out;
+}
+
+bool parse_csv_line(const std::string& line, std::vector<std::string>& cells) {
+  cells.clear();
+  std::size_t i = 0;
+  while (true) {
+    std::string c;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      while (true) {
+        if (i >= line.size()) return false;  // unterminated quote
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            c += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        c += line[i++];
+      }
+      if (i < line.size() && line[i] != ',') return false;
+    } else {
+      while (i < line.size() && line[i] != ',') {
+        if (line[i] == '"') return false;
+        c += line[i++];
+      }
+    }
+    cells.push_back(std::move(c));
+    if (i >= line.size()) return true;
+    ++i;  // the comma
+  }
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void io_error(const std::string& what, const std::string& path) {
+  throw IoError("nhs sweep: cannot " + what + " '" + path + "': " + std::strerror(errno));
+}
+
+std::FILE* open_or_fail(const std::string& path, const char* mode) {
+  errno = 0;
+  std::FILE* f = std::fopen(path.c_str(), mode);
+  if (!f) io_error(mode[0] == 'r' ? "read" : "write", path);
+  return f;
+}
+
+// Writes `text` to path through a temporary file and a rename, so that a
+// kill leaves the old file or the new one, never half of one.
+void replace_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  std::FILE* f = open_or_fail(tmp, "w");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
+  if (std::fclose(f) != 0 || !ok) io_error("write", tmp);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw IoError("nhs sweep: cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) io_error("read", path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+}  // namespace
+
+std::string SweepOutput::json_line(const std::vector<std::string>& row) const {
+  nlohmann::ordered_json j;
+  const auto& cols = cases_.columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    const std::string& c = cols[i];
+    if (row[i].empty() && i > 0) {
+      j[c] = nullptr;
+    } else if (c == "case" || c == "steps" || c == "rhs_calls") {
+      j[c] = std::stoull(row[i]);
+    } else {
+      j[c] = row[i];  // decimal text: every digit of the case's precision
+    }
+  }
+  return j.dump();
+}
+
+SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool restart, const std::string& command)
+    : dir_(dir), cases_(cases), command_(command) {
+  if (dir.empty()) throw UsageError("--out: empty directory name");
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) throw IoError("nhs sweep: cannot create the directory '" + dir + "': " +
+                                                  (ec ? ec.message() : std::string("not a directory")));
+  const std::string meta = dir + "/sweep.json", csv = dir + "/cases.csv", jsonl = dir + "/cases.jsonl";
+  if (!restart && fs::exists(meta)) {
+    nlohmann::json m;
+    try {
+      m = nlohmann::json::parse(read_text(meta));
+    } catch (const nlohmann::json::exception& e) {
+      throw UsageError("--out: '" + meta + "' is not a sweep's record (" + e.what() +
+                       "); give --restart to start this sweep there anew");
+    }
+    const std::string theirs = m.value("fingerprint", std::string());
+    if (theirs != cases.fingerprint())
+      throw UsageError("--out: '" + dir + "' holds another sweep (" + m.value("system", std::string("?")) + ", " +
+                       m.value("spec", std::string("?")) +
+                       "; the spec or the system has changed since): give --restart to overwrite it, or another --out");
+    if (fs::exists(csv)) {
+      const std::string text = read_text(csv);
+      std::size_t pos = 0, line_no = 0;
+      std::vector<std::string> cells;
+      while (pos < text.size()) {
+        const std::size_t end = text.find('\n', pos);
+        if (end == std::string::npos) break;  // a partial last line: dropped
+        const std::string line = text.substr(pos, end - pos);
+        pos = end + 1;
+        if (line_no++ == 0) {
+          if (line != csv_line(cases.columns()))
+            throw UsageError("--out: the header of '" + csv + "' is not this sweep's: give --restart");
+          continue;
+        }
+        if (!parse_csv_line(line, cells) || cells.size() != cases.columns().size()) continue;
+        char* rest = nullptr;
+        errno = 0;
+        const unsigned long long index = std::strtoull(cells[0].c_str(), &rest, 10);
+        if (errno || rest == cells[0].c_str() || *rest || index >= cases.count()) continue;
+        if (rows_.count(index)) continue;
+        status_[index] = cells[static_cast<std::size_t>(cases.column("status"))];
+        rows_[index] = cells;
+      }
+    }
+  }
+  resumed_ = rows_.size();
+  // The rows kept, and nothing else: a partial line of a killed run goes.
+  std::string csv_text = csv_line(cases.columns()) + "\n", json_text;
+  for (const auto& [index, row] : rows_) {
+    csv_text += csv_line(row) + "\n";
+    json_text += json_line(row) + "\n";
+  }
+  replace_file(csv, csv_text);
+  replace_file(jsonl, json_text);
+  write_meta("", 0, false);
+  csv_ = open_or_fail(csv, "a");
+  jsonl_ = open_or_fail(jsonl, "a");
+}
+
+SweepOutput::~SweepOutput() {
+  if (csv_) std::fclose(csv_);
+  if (jsonl_) std::fclose(jsonl_);
+}
+
+void SweepOutput::write(const std::vector<std::string>& row) {
+  const std::uint64_t index = std::stoull(row[0]);
+  if (rows_.count(index)) return;  // never twice
+  const std::string c = csv_line(row) + "\n", j = json_line(row) + "\n";
+  errno = 0;
+  if (std::fwrite(c.data(), 1, c.size(), csv_) != c.size() || std::fflush(csv_) != 0)
+    io_error("write", dir_ + "/cases.csv");
+  if (std::fwrite(j.data(), 1, j.size(), jsonl_) != j.size() || std::fflush(jsonl_) != 0)
+    io_error("write", dir_ + "/cases.jsonl");
+  status_[index] = row[static_cast<std::size_t>(cases_.column("status"))];
+  rows_[index] = row;
+}
+
+void SweepOutput::write_meta(const std::string& engine, double wall_s, bool complete) const {
+  nlohmann::ordered_json m;
+  m["system"] = cases_.system();
+  m["spec"] = cases_.spec().path;
+  m["fingerprint"] = cases_.fingerprint();
+  m["command"] = command_;
+  m["columns"] = cases_.columns();
+  m["cases"] = cases_.count();
+  m["done"] = rows_.size();
+  m["complete"] = complete;
+  std::map<std::string, std::uint64_t> by_status;
+  for (const auto& [index, s] : status_) ++by_status[s];
+  m["status"] = by_status;
+  if (!engine.empty()) {
+    m["engine"] = engine;
+    m["wall_s"] = wall_s;
+    m["resumed"] = resumed_;
+  }
+  replace_file(dir_ + "/sweep.json", m.dump(2) + "\n");
+}
+
+bool SweepOutput::finish(const std::string& engine, double wall_s) {
+  const bool complete = rows_.size() == cases_.count();
+  if (complete) {
+    std::fclose(csv_);
+    std::fclose(jsonl_);
+    csv_ = jsonl_ = nullptr;
+    std::string csv_text = csv_line(cases_.columns()) + "\n", json_text;
+    for (const auto& [index, row] : rows_) {
+      csv_text += csv_line(row) + "\n";
+      json_text += json_line(row) + "\n";
+    }
+    replace_file(dir_ + "/cases.csv", csv_text);
+    replace_file(dir_ + "/cases.jsonl", json_text);
+  }
+  write_meta(engine, wall_s, complete);
+  return complete;
+}
+
+}  // namespace nhs::cli
