@@ -26,6 +26,6 @@ if [ "${NHS_ASAN:-1}" != 0 ]; then
   # for the build (nhs_codegen runs in it) and the tests.
   # print_suppressions=0: the CLI tests expect one line on stderr.
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-  cmake --build build/asan -j"$jobs" --target nhs_cli test_cli test_guarantees test_cli_fuzz test_system_file_fuzz
+  cmake --build build/asan -j"$jobs" --target nhs_cli test_cli test_guarantees test_cli_fuzz test_system_file_fuzz test_cli_sweep
   ctest --test-dir build/asan --output-on-failure -L asan -j"$(nproc)"
 fi

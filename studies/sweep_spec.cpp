@@ -255,7 +255,16 @@ void SpecReader::read_run() {
   for (const auto& k : run_flag_options()) known.push_back(k);
   for (const char* k : {"parameters", "q", "qdot", "z"}) known.push_back(k);
   known_keys(run, "[run]", known);
-  for (auto&& [k, v] : run) {
+  // In file order, so that a conflict is reported where it is made.
+  std::vector<std::pair<const toml::key*, const toml::node*>> entries;
+  for (auto&& [k, v] : run) entries.emplace_back(&k, &v);
+  std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
+    const auto &pa = a.first->source().begin, &pb = b.first->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  for (const auto& [kp, vp] : entries) {
+    const toml::key& k = *kp;
+    const toml::node& v = *vp;
     const std::string key(k.str());
     if (contains(run_flag_options(), key)) {
       spec_.run[key] = bool_of(v, "[run] " + key) ? "true" : "false";

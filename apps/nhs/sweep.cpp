@@ -304,6 +304,15 @@ struct MasterState {
   Progress* progress;
   std::vector<Unit> units;
   std::size_t next = 0;
+  double busy_s = 0;  // in next_unit and write_row: the master's cost (the scaling model's)
+};
+
+// Adds the time of its scope to `total`.
+struct BusyTimer {
+  explicit BusyTimer(double& total) : total_(total), t0_(Clock::now()) {}
+  ~BusyTimer() { total_ += seconds_since(t0_); }
+  double& total_;
+  Clock::time_point t0_;
 };
 
 int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) {
@@ -356,6 +365,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
     host.self = &st;
     host.next_unit = [](void* self, const std::uint64_t** unit, std::size_t* count) -> int {
       auto* s = static_cast<MasterState*>(self);
+      const BusyTimer busy(s->busy_s);
       if (s->next >= s->units.size()) {
         *count = 0;
         return 0;
@@ -367,6 +377,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
     };
     host.write_row = [](void* self, int, const char* row, std::size_t length) -> int {
       auto* s = static_cast<MasterState*>(self);
+      const BusyTimer busy(s->busy_s);
       try {
         const std::vector<std::string> cells = unpack(row, length);
         if (cells.size() != s->cases->columns().size())
@@ -388,7 +399,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
     if (code == 0) {
       progress.clear();
       const bool complete = out.finish(fmt::format("mpi ({} ranks: 1 master, {} workers)", size, size - 1),
-                                       progress.elapsed());
+                                       progress.elapsed(), st.busy_s);
       fmt::print(stderr,
                  "nhs sweep: {} of {} cases done ({} this run: {} failed, {} skipped in all) in {} on {} MPI "
                  "workers; wrote {}/cases.csv and cases.jsonl\n",

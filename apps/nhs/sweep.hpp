@@ -108,8 +108,9 @@ class SweepOutput {
   /// IoError when the disk refuses it.
   void write(const std::vector<std::string>& row);
   /// When every case is done: the files in case order, sweep.json with the
-  /// totals. Returns whether every case is done.
-  bool finish(const std::string& engine, double wall_s);
+  /// totals (and, from the MPI engine, master_busy_s: the master's time in
+  /// handing out units and writing rows). Returns whether every case is done.
+  bool finish(const std::string& engine, double wall_s, double master_busy_s = -1);
   const std::string& dir() const { return dir_; }
 
  private:
@@ -121,7 +122,7 @@ class SweepOutput {
   std::map<std::uint64_t, std::string> status_;
   std::map<std::uint64_t, std::vector<std::string>> rows_;
   std::uint64_t resumed_ = 0;
-  void write_meta(const std::string& engine, double wall_s, bool complete) const;
+  void write_meta(const std::string& engine, double wall_s, bool complete, double master_busy_s = -1) const;
   std::string json_line(const std::vector<std::string>& row) const;
 };
 

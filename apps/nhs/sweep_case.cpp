@@ -173,7 +173,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   std::optional<MotionFigures<S>> figures;
   std::optional<Sample<S>> last;
   S t_step(0);
-  std::string status = "ok", reason;
+  std::string status = "ok", reason, t_reached;
   try {
     case_state<S>(cases.system(), cases.spec(), in);
     for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
@@ -199,7 +199,8 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     status = "singular";
     reason = e.what();
     put("singular_set", one_line(e.condition));
-    put("t_singular", to_string<S>(t_step));
+    put("t_singular", e.time);
+    t_reached = e.time;
   } catch (const InvalidState& e) {
     status = "invalid-state";
     reason = e.what();
@@ -224,7 +225,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   put("status", status);
   put("reason", one_line(reason));
   if (plan) {
-    put("t_reached", to_string<S>(t_step));
+    put("t_reached", t_reached.empty() ? to_string<S>(t_step) : t_reached);
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));
   }

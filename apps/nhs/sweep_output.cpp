@@ -198,7 +198,7 @@ void SweepOutput::write(const std::vector<std::string>& row) {
   rows_[index] = row;
 }
 
-void SweepOutput::write_meta(const std::string& engine, double wall_s, bool complete) const {
+void SweepOutput::write_meta(const std::string& engine, double wall_s, bool complete, double master_busy_s) const {
   nlohmann::ordered_json m;
   m["system"] = cases_.system();
   m["spec"] = cases_.spec().path;
@@ -215,11 +215,12 @@ void SweepOutput::write_meta(const std::string& engine, double wall_s, bool comp
     m["engine"] = engine;
     m["wall_s"] = wall_s;
     m["resumed"] = resumed_;
+    if (master_busy_s >= 0) m["master_busy_s"] = master_busy_s;
   }
   replace_file(dir_ + "/sweep.json", m.dump(2) + "\n");
 }
 
-bool SweepOutput::finish(const std::string& engine, double wall_s) {
+bool SweepOutput::finish(const std::string& engine, double wall_s, double master_busy_s) {
   const bool complete = rows_.size() == cases_.count();
   if (complete) {
     std::fclose(csv_);
@@ -233,7 +234,7 @@ bool SweepOutput::finish(const std::string& engine, double wall_s) {
     replace_file(dir_ + "/cases.csv", csv_text);
     replace_file(dir_ + "/cases.jsonl", json_text);
   }
-  write_meta(engine, wall_s, complete);
+  write_meta(engine, wall_s, complete, master_busy_s);
   return complete;
 }
 

@@ -108,7 +108,7 @@ struct Rhs {
       d = f.field(sys, to_vec(x));
     } catch (const SingularState& e) {
       throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " +
-                                           to_string<S>(t) + ")");
+                                           to_string<S>(t) + ")", to_string<S>(t));
     } catch (const NonFiniteValue& e) {
       throw NonFiniteValue(std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")");
     }
@@ -373,7 +373,7 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
           if (const auto c = L.watch.scan(t0, t, [&](const S& ti, Vec<S>& xi) {
                 hermite(t0, t, x0, f0, x, f1, ti, xi);
               }))
-            throw SingularState(c->condition, c->message);
+            throw SingularState(c->condition, c->message, to_string<S>(c->t));
           std::swap(f0, f1);
         }
         if (L.project) {
@@ -461,7 +461,7 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
             }
           })) {
         observe_until(c->t, false);  // the samples before the crossing are kept
-        throw SingularState(c->condition, c->message);
+        throw SingularState(c->condition, c->message, to_string<S>(c->t));
       }
     }
     L.stepped(span.second);
@@ -559,7 +559,8 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       try {
         require_margins(sys, q, method.velocity(q, p), opts.singular_margin);
       } catch (const SingularState& e) {
-        throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")");
+        throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")",
+                            to_string<S>(t));
       }
     }
   };

@@ -27,9 +27,12 @@ struct InvalidState : std::runtime_error {
 /// (r x n) or [psi^i_alpha] (n x m), a metric g or a matrix G that is not
 /// positive definite. `condition` names which; the message gives the values.
 struct SingularState : InvalidState {
-  SingularState(std::string which, const std::string& message)
-      : InvalidState(message), condition(std::move(which)) {}
+  SingularState(std::string which, const std::string& message, std::string when = std::string())
+      : InvalidState(message), condition(std::move(which)), time(std::move(when)) {}
   std::string condition;
+  /// Where a motion reached the set (nhs::integrate): the time t as decimal
+  /// text; empty for a state refused outside a motion.
+  std::string time;
 };
 
 /// The integration could not continue: step size underflow, too many steps,
