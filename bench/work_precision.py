@@ -9,7 +9,7 @@ verner87, bulirsch-stoer). One sweep spec per study and precision is
 written to --specs-dir and run by `nhs sweep` (threads, or MPI ranks with
 --mpi N); the rows become the JSON that scripts/report.py reads.
 
-The error is taken at the samples t = 0 and t_end only (dt_out = t_end),
+The error is taken at the samples t = 0 and t_end only (dt_out > t_end),
 so it is the error at t_end. A run over the RHS budget skips the tighter
 tolerances of its study x motion x formulation x stepper
 (stop_after_budget = "tol"): dopri5 cannot reach 1e-40 in mp50.
@@ -27,7 +27,7 @@ tolerances of its study x motion x formulation x stepper
            not run now, each with "from": that file's command)
 
 A sweep interrupted (Ctrl-C, a kill) keeps its rows in --runs-dir: the same
-command resumes it. The JSON is rewritten after every study.
+command resumes it (--restart discards them; a changed spec is refused). The JSON is rewritten after every study.
 """
 import argparse
 import csv
@@ -53,7 +53,7 @@ def studies_and_formulations(nhs):
     text = listing(nhs)
     studies, formulations, part = [], [], None
     for line in text.splitlines():
-        if line in ("studies:", "formulations:"):
+        if re.match(r"^\S.*:$", line):  # a section: studies:, formulations:, precisions:
             part = line
             continue
         m = re.match(r"^  (\S+)\s+(.*)$", line)
@@ -80,13 +80,17 @@ def toml_list(items):
     return "[" + ", ".join(json.dumps(x) if isinstance(x, str) else str(x) for x in items) + "]"
 
 
-def write_spec(path, study, precision, motions, formulations, steppers, tols, max_rhs, command):
-    lines = [f"# Work-precision sweep of {study} in {precision}, written by bench/work_precision.py",
-             f"# ({command}). Run: nhs sweep {study} {path} --out DIR",
-             "[run]", f"precision = \"{precision}\"", f"max_rhs_calls = {max_rhs}", "",
-             "# Each motion with dt_out = its t_end: the error is the error at t_end.",
-             "[[axis]]", "name = \"motion\"", f"values = {toml_list([m[0] for m in motions])}", "group = \"motion\"", "",
-             "[[axis]]", "name = \"dt_out\"", f"values = {toml_list([m[2] for m in motions])}", "group = \"motion\"", "",
+def write_spec(path, study, precision, motions, formulations, steppers, tols, max_rhs):
+    # No command line in the file: the same sweep, resumed with other
+    # options of this script (--jobs, --mpi), keeps its fingerprint.
+    lines = [f"# Work-precision sweep of {study} in {precision}, written by bench/work_precision.py.",
+             f"# Run: nhs sweep {study} {path} --out DIR",
+             "[run]", f"precision = \"{precision}\"", f"max_rhs_calls = {max_rhs}",
+             "# Each formulation's own code (not the studies' generated fields): what is compared.",
+             "library = true", "",
+             "# Samples at t = 0 and t_end only (dt_out beyond every t_end): the error is the error at t_end.",
+             "dt_out = 1e9", "",
+             "[[axis]]", "name = \"motion\"", f"values = {toml_list([m[0] for m in motions])}", "",
              "[[axis]]", "name = \"formulation\"", f"values = {toml_list(formulations)}", "",
              "[[axis]]", "name = \"stepper\"", f"values = {toml_list(steppers)}", "",
              "[[axis]]", "name = \"tol\"", f"values = {toml_list(tols)}", "",
@@ -97,7 +101,7 @@ def write_spec(path, study, precision, motions, formulations, steppers, tols, ma
 
 
 def run_sweep(args, study, spec, out):
-    cmd = [args.nhs, "sweep", study, spec, "--out", out]
+    cmd = [args.nhs, "sweep", study, spec, "--out", out] + (["--restart"] if args.restart else [])
     if args.mpi:
         env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
         cmd = ["mpirun", "-n", str(args.mpi), *MPI_LOCAL, *cmd]
@@ -129,7 +133,8 @@ def rows_to_runs(csv_path, study, precision, motions):
                          "precision": precision, "stepper": row["stepper"], "tol": tol,
                          "log10_tol": round(math.log10(float(tol))), "t_end": float(t_end),
                          "status": status,
-                         "error": float(row["max_error"]) if row["max_error"] else None,
+                         # Over the samples reached: for a case that failed, only t = 0.
+                         "error": float(row["max_error"]) if row["max_error"] and row["status"] == "ok" else None,
                          "rhs_calls": int(row["rhs_calls"]) if row["rhs_calls"] else None,
                          "steps": int(row["steps"]) if row["steps"] else None,
                          "wall_s": float(row["wall_s"]) if row["wall_s"] else None,
@@ -152,6 +157,7 @@ def main():
     p.add_argument("--jobs", type=int, default=0)
     p.add_argument("--mpi", type=int, default=0)
     p.add_argument("--keep-other", default=None)
+    p.add_argument("--restart", action="store_true", help="discard the sweeps' rows in --runs-dir")
     args = p.parse_args()
     precision = args.precision or ("double" if args.quick else "all")
     for s in args.stepper:
@@ -191,7 +197,7 @@ def main():
                 motions = [max(motions, key=lambda m: float(m[2]))]
             spec = os.path.join(args.specs_dir, f"{study}-{prec}.toml")
             out = os.path.join(args.runs_dir, f"{study}-{prec}")
-            write_spec(spec, study, prec, motions, formulations, steppers, tols[prec], budget[prec], command)
+            write_spec(spec, study, prec, motions, formulations, steppers, tols[prec], budget[prec])
             wall = run_sweep(args, study, spec, out)
             runs, skipped = rows_to_runs(os.path.join(out, "cases.csv"), study, prec, motions)
             doc["runs"] += runs

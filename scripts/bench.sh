@@ -10,7 +10,7 @@
 #   scaling.json, scaling_fit.{json,md}
 #                                 bench_scaling on the n-trailer (N = 1..100), fitted exponents
 #   drift.json                    bench/drift: max |C| and energy error, with and without --project
-#   work_precision.json           bench/work_precision: error at t = 20 against cost
+#   work_precision.json           bench/work_precision.py (nhs sweep): error at t = 20 against cost
 #
 #   bash scripts/bench.sh           # full: drift to t = 1e4, work-precision double and mp50 (hours)
 #   bash scripts/bench.sh --quick   # drift to t = 100, work-precision in double (~30 min on 2 cores)
@@ -32,7 +32,7 @@ build=${NHS_BENCH_BUILD:-build}
 jobs=${NHS_JOBS:-$(nproc)}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON -DNHS_BUILD_TESTS=ON
 cmake --build "$build" -j"$jobs" --target bench_rhs bench_closed_form bench_rhs_breakdown bench_fixed_ad \
-  bench_scaling drift work_precision test_allocations nhs_cli
+  bench_scaling drift test_allocations nhs_cli
 mkdir -p reports/bench
 out=reports/bench
 status=0
@@ -53,9 +53,10 @@ run "$build"/bench/bench_scaling --benchmark_out=$out/scaling.json "${gb[@]}"
 run /usr/bin/python3 bench/fit_scaling.py $out/scaling.json
 if [ "$quick" = 1 ]; then
   run "$build"/bench/drift --quick --jobs "$jobs"
-  run "$build"/bench/work_precision --quick --jobs "$jobs"
+  run /usr/bin/python3 bench/work_precision.py --quick --jobs "$jobs" --nhs "$build"/nhs --restart \
+    --runs-dir runs/work-precision-quick
 else
   run "$build"/bench/drift --jobs "$jobs"
-  run "$build"/bench/work_precision --jobs "$jobs"
+  run /usr/bin/python3 bench/work_precision.py --jobs "$jobs" --nhs "$build"/nhs
 fi
 exit "$status"

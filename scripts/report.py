@@ -20,7 +20,7 @@ Inputs (each optional; missing ones are listed in the report, never fatal):
                                           (`nhs findings`), read by the captions
   reports/bench/drift.json                bench/drift (max |C|, energy error,
                                           with and without --project)
-  reports/bench/work_precision.json       bench/work_precision
+  reports/bench/work_precision.json       bench/work_precision.py (nhs sweep)
   reports/bench/rhs.json                  bench_rhs (Google Benchmark JSON)
   reports/bench/closed_form_ratios.{md,json}, reports/bench/sympy.json
   reports/bench/scaling*.json             scaling benchmark (Google Benchmark JSON)
@@ -622,7 +622,7 @@ def section_drift(rep):
 
 
 def section_work_precision(rep):
-    d = bench_json(rep, "work_precision.json", "run `./build/bench/work_precision --quick`",
+    d = bench_json(rep, "work_precision.json", "run `/usr/bin/python3 bench/work_precision.py --quick`",
                    "No work-precision measurements.")
     if d is None:
         return

@@ -197,7 +197,8 @@ std::string SpecReader::kind_of(const toml::node& n, const std::string& target) 
                   " for the parameter");
     return "parameter";
   }
-  if (contains(run_text_options(), target) && target != "singular_margin" && target != "manifold_tol")
+  if ((contains(run_text_options(), target) && target != "singular_margin" && target != "manifold_tol") ||
+      contains(run_flag_options(), target))
     return target;
   std::vector<std::string> known = {"a parameter (" +
                                         (targets_.parameters.empty() ? std::string("the system has none")
@@ -207,10 +208,12 @@ std::string SpecReader::kind_of(const toml::node& n, const std::string& target) 
   if (!targets_.quasi_velocities.empty()) known.push_back("z.<quasi-velocity>");
   for (const auto& k : run_text_options())
     if (k != "singular_margin" && k != "manifold_tol") known.push_back(k);
+  for (const auto& k : run_flag_options()) known.push_back(k + " (true/false)");
   fail(n, "unknown axis '" + target + "' (known: " + join_names(known) + ")");
 }
 
 std::string SpecReader::value_of(const toml::node& v, const std::string& kind, const std::string& what) const {
+  if (contains(run_flag_options(), kind)) return bool_of(v, what) ? "true" : "false";
   if (!is_name_option(kind)) return decimal_of(v, what);
   std::string name;
   if (kind == "motion" && v.is_integer()) {
@@ -267,6 +270,7 @@ void SpecReader::read_run() {
     const toml::node& v = *vp;
     const std::string key(k.str());
     if (contains(run_flag_options(), key)) {
+      claim(v, key, key);
       spec_.run[key] = bool_of(v, "[run] " + key) ? "true" : "false";
     } else if (contains(run_text_options(), key)) {
       if (key != "singular_margin" && key != "manifold_tol") claim(v, key, key);
@@ -300,7 +304,8 @@ void SpecReader::read_sweep() {
   const toml::node* node = root_.get("sweep");
   if (!node) return;
   const toml::table& sweep = table_of(*node, "[sweep]");
-  known_keys(sweep, "[sweep]", {"metrics", "stop_after_budget"});
+  known_keys(sweep, "[sweep]", {"metrics", "stop_after_budget", "series"});
+  if (const toml::node* s = sweep.get("series")) spec_.series = bool_of(*s, "[sweep] series");
   if (const toml::node* m = sweep.get("metrics")) {
     spec_.metrics = {"status"};
     std::set<std::string> seen;
@@ -347,6 +352,7 @@ void SpecReader::read_axes() {
       const toml::node& spec_node = *(random ? t.get("random") : t.get("range"));
       const std::string what = std::string(random ? "random" : "range") + " of axis '" + axis.target + "'";
       if (is_name_option(kind)) fail(spec_node, what + ": " + kind + " takes names: give values = [...]");
+      if (contains(run_flag_options(), kind)) fail(spec_node, what + ": " + kind + " is true or false: give values = [...]");
       const toml::table& r = table_of(spec_node, what);
       known_keys(r, what, random ? std::vector<std::string>{"from", "to", "count", "seed", "log"}
                                  : std::vector<std::string>{"from", "to", "count", "step", "log"});

@@ -1,7 +1,7 @@
 #!/bin/bash
 # nhs sweep's MPI engine (docs/sweeps.md): the same spec under mpirun with
 # RANKS ranks (--oversubscribe: more ranks than cores) writes the same
-# cases.csv and cases.jsonl, byte for byte, as the threaded engine, and
+# cases.csv, cases.jsonl and series/, byte for byte, as the threaded engine, and
 # sweep.json names the MPI engine. Every rank on this machine, with traffic
 # kept to loopback and shared memory. Exit 77 (skipped) without mpirun or
 # the plug-in (NHS_WITH_MPI off or MPI not found).
@@ -35,6 +35,10 @@ for ranks in "$@"; do
       exit 1
     fi
   done
+  if [ -d "$dir/threads/series" ] && ! diff -r "$dir/threads/series" "$dir/mpi$ranks/series" >/dev/null; then
+    echo "FAIL: series/ differs between the threads and mpirun -n $ranks" >&2
+    exit 1
+  fi
   grep -q "\"engine\": \"mpi ($ranks ranks" "$dir/mpi$ranks/sweep.json" || {
     echo "FAIL: sweep.json of mpirun -n $ranks does not name the MPI engine" >&2
     exit 1

@@ -269,18 +269,41 @@ values = ["second-kind", "first-kind", "gibbs-appell", "maggi"]
 [[axis]]
 name = "q.theta"
 range = { from = 0, to = 1, count = 3 }
+[[axis]]
+name = "project"
+values = [false, true]
 [sweep]
 metrics = ["t_reached", "steps", "rhs_calls", "max_C", "energy_drift", "invariants", "final_state"]
+series = true
 )");
   ASSERT_EQ(sweep("rolling-disc", spec, dir_ / "one", {"--jobs", "1"}).code, 0);
   const CliResult two = sweep("rolling-disc", spec, dir_ / "two", {"--jobs", "2"});
   ASSERT_EQ(two.code, 0) << two.err;
   EXPECT_EQ(slurp(dir_ / "one" / "cases.csv"), slurp(dir_ / "two" / "cases.csv"));
   EXPECT_EQ(slurp(dir_ / "one" / "cases.jsonl"), slurp(dir_ / "two" / "cases.jsonl"));
-  EXPECT_EQ(table_of(dir_ / "one" / "cases.csv").rows.size(), 12u);
+  const Table t = table_of(dir_ / "one" / "cases.csv");
+  EXPECT_EQ(t.rows.size(), 24u);
+  // Each case's series: a line per sample (t = 0 ... 5 by 0.1), its max |C|
+  // and |E - E0| those of the row, the same on both engines.
+  for (std::size_t i = 0; i < 24; ++i) {
+    const std::string name = std::to_string(i) + ".csv";
+    const std::string one = slurp(dir_ / "one" / "series" / name);
+    EXPECT_EQ(one, slurp(dir_ / "two" / "series" / name)) << name;
+    const auto ls = lines_of(one);
+    ASSERT_EQ(ls.size(), 52u) << name;
+    EXPECT_EQ(ls[0], "t,max_C,energy_error,drift_psi_dot") << name;
+    EXPECT_EQ(cells_of(ls[51])[0], "5");
+    double max_C = 0, max_E = 0;
+    for (std::size_t k = 1; k < ls.size(); ++k) {
+      max_C = std::max(max_C, std::stod(cells_of(ls[k])[1]));
+      max_E = std::max(max_E, std::stod(cells_of(ls[k])[2]));
+    }
+    EXPECT_EQ(max_C, std::stod(t.at(i, "max_C"))) << name;
+    if (!t.at(i, "energy_drift").empty()) EXPECT_EQ(max_E, std::stod(t.at(i, "energy_drift"))) << name;
+  }
   const CliResult again = sweep("rolling-disc", spec, dir_ / "two");
   ASSERT_EQ(again.code, 0) << again.err;
-  EXPECT_NE(again.err.find("12 of 12 cases done (0 this run, 12 done before"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("24 of 24 cases done (0 this run, 24 done before"), std::string::npos) << again.err;
   EXPECT_EQ(slurp(dir_ / "one" / "cases.csv"), slurp(dir_ / "two" / "cases.csv"));
 }
 

@@ -106,7 +106,12 @@ int list_system_command(const std::string& system) {
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S>()) {
     const std::string why = f->not_applicable_reason(sys);
-    fmt::print("  {:<18} {}\n", f->name(), why.empty() ? std::string("applies") : "not applicable: " + why);
+    const auto excluded = st.default_run_excluded.find(f->name());
+    fmt::print("  {:<18} {}\n", f->name(),
+               !why.empty() ? "not applicable: " + why
+               : excluded != st.default_run_excluded.end()
+                   ? "applies (cannot follow the motion from the default state: " + excluded->second + ")"
+                   : std::string("applies"));
   }
   return 0;
 }

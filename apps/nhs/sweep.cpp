@@ -83,21 +83,22 @@ std::vector<Unit> work_units(const SweepCases& cases, const SweepOutput& out,
   return units;
 }
 
-// Runs a unit's cases in order, emit(row) for each as it ends; after a
-// case over the budget (with stop_after_budget), the rest are skipped rows.
+// Runs a unit's cases in order, emit(row, series) for each as it ends
+// (series empty without [sweep] series); after a case over the budget
+// (with stop_after_budget), the rest are skipped rows.
 template <class Emit>
 void run_unit(const SweepCases& cases, const std::uint64_t* unit, std::size_t count, const Emit& emit) {
-  std::string over;
+  std::string over, series;
   for (std::size_t k = 0; k < count; ++k) {
     if (!over.empty()) {
-      emit(cases.skipped(unit[k], over));
+      emit(cases.skipped(unit[k], over), std::string());
       continue;
     }
-    std::vector<std::string> row = cases.run(unit[k]);
+    std::vector<std::string> row = cases.run(unit[k], &series);
     if (!cases.spec().stop_after_budget.empty() && status_of(cases, row) == "budget")
       over = "case " + row[0] + " before it along " + cases.spec().stop_after_budget +
              " exceeded the RHS budget (max_rhs_calls)";
-    emit(row);
+    emit(row, series);
   }
 }
 
@@ -165,9 +166,9 @@ void run_on_threads(const SweepCases& cases, SweepOutput& out, Progress& progres
       if (!finished) progress.tick();
     }
   });
-  const auto emit = [&](const std::vector<std::string>& row) {
+  const auto emit = [&](const std::vector<std::string>& row, const std::string& series) {
     const std::lock_guard<std::mutex> lock(write_mutex);
-    out.write(row);
+    out.write(row, series);
     progress.count(status_of(cases, row));
   };
   try {
@@ -258,20 +259,23 @@ MpiPlugin load_mpi_plugin(int ranks) {
                    "and configure with NHS_WITH_MPI=ON, or set NHS_SWEEP_MPI_PLUGIN):" + errors);
 }
 
-// A row as one message: cells separated by \x1f (which no cell holds).
-std::string pack(const std::vector<std::string>& row) {
+// A row as one message: cells separated by \x1f (which no cell holds),
+// then \x1e and the case's series (CSV text; empty without one).
+std::string pack(const std::vector<std::string>& row, const std::string& series) {
   std::string s;
   for (std::size_t i = 0; i < row.size(); ++i) s += (i ? "\x1f" : "") + row[i];
-  return s;
+  return s + "\x1e" + series;
 }
-std::vector<std::string> unpack(const char* data, std::size_t length) {
+std::vector<std::string> unpack(const char* data, std::size_t length, std::string& series) {
   std::vector<std::string> row(1);
-  for (std::size_t i = 0; i < length; ++i) {
+  std::size_t i = 0;
+  for (; i < length && data[i] != '\x1e'; ++i) {
     if (data[i] == '\x1f')
       row.emplace_back();
     else
       row.back() += data[i];
   }
+  series.assign(i < length ? data + i + 1 : data + length, i < length ? length - i - 1 : 0);
   return row;
 }
 
@@ -332,8 +336,8 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
                         int (*emit)(void*, const char*, std::size_t), void* ctx) -> int {
       const auto* c = static_cast<const SweepCases*>(self);
       try {
-        run_unit(*c, unit, count, [&](const std::vector<std::string>& row) {
-          const std::string m = pack(row);
+        run_unit(*c, unit, count, [&](const std::vector<std::string>& row, const std::string& series) {
+          const std::string m = pack(row, series);
           if (emit(ctx, m.data(), m.size()) != 0) throw IoError("nhs sweep: MPI_Send of a row failed");
         });
         return 0;
@@ -379,11 +383,12 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
       auto* s = static_cast<MasterState*>(self);
       const BusyTimer busy(s->busy_s);
       try {
-        const std::vector<std::string> cells = unpack(row, length);
+        std::string series;
+        const std::vector<std::string> cells = unpack(row, length, series);
         if (cells.size() != s->cases->columns().size())
           throw IoError("nhs sweep: a worker sent a row of " + std::to_string(cells.size()) + " cells, expected " +
                         std::to_string(s->cases->columns().size()));
-        s->out->write(cells);
+        s->out->write(cells, series);
         s->progress->count(status_of(*s->cases, cells));
         s->progress->tick();
         return 0;

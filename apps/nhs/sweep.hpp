@@ -62,7 +62,12 @@ class SweepCases {
   /// cells for what the case did not reach. A case that fails is a row
   /// with its status and reason; throws only Interrupted (SIGINT: the case
   /// is not done) and what cannot be a case's fault (std::bad_alloc).
-  std::vector<std::string> run(std::uint64_t index) const;
+  /// With [sweep] series, *series receives the case's samples as CSV
+  /// (series_columns()), up to the failure for a case that fails.
+  std::vector<std::string> run(std::uint64_t index, std::string* series = nullptr) const;
+  /// The header of a case's series: t, max_C, energy_error, then
+  /// drift_<invariant> for each conserved invariant.
+  std::vector<std::string> series_columns() const;
   /// The row of a case not run: status "skipped" with `reason`.
   std::vector<std::string> skipped(std::uint64_t index, const std::string& reason) const;
   /// A fingerprint of the spec's text and the system (a file's text too):
@@ -104,9 +109,11 @@ class SweepOutput {
   /// Status of each case done (from the file, then as written).
   const std::map<std::uint64_t, std::string>& done() const { return status_; }
   std::uint64_t resumed() const { return resumed_; }
-  /// Appends one row (cells as SweepCases::run) to both files and flushes.
-  /// IoError when the disk refuses it.
-  void write(const std::vector<std::string>& row);
+  /// Appends one row (cells as SweepCases::run) to both files and flushes;
+  /// a non-empty `series` (SweepCases::run's) goes first to
+  /// series/<case>.csv, so that a row on disk has its series. IoError when
+  /// the disk refuses it.
+  void write(const std::vector<std::string>& row, const std::string& series = std::string());
   /// When every case is done: the files in case order, sweep.json with the
   /// totals (and, from the MPI engine, master_busy_s: the master's time in
   /// handing out units and writing rows). Returns whether every case is done.

@@ -158,8 +158,44 @@ void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in)
     in.options.qdot = join(qdot, ",");
 }
 
+// A case's series (SweepCases::series_columns), one line per sample: max_a
+// |C^a|, |E - E0| (E0 = MotionFigures' first energy) and each conserved
+// invariant's |I - I0| (I0 its first finite value); empty cells where a
+// value is not finite.
 template <class S>
-void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row) {
+class SeriesWriter {
+ public:
+  SeriesWriter(const System<S>& sys, std::vector<Invariant<S>> invariants, std::string& out)
+      : sys_(sys), out_(out) {
+    for (auto& inv : invariants)
+      if (inv.conserved) invariants_.push_back(std::move(inv));
+    i0_.resize(invariants_.size());
+  }
+  void operator()(const Sample<S>& s, const S& E0) {
+    using std::abs;
+    using std::isfinite;
+    using boost::multiprecision::isfinite;
+    const Vec<S> C = constraint_residuals(sys_, s.q, s.qdot);
+    const S c = C.size() ? S(C.cwiseAbs().maxCoeff()) : S(0);
+    const S E = sys_.kinetic_energy(s.q, s.qdot) + sys_.potential(s.q);
+    std::string line = to_string<S>(s.t) + "," + cell(c) + "," + cell(S(abs(E - E0)));
+    for (std::size_t k = 0; k < invariants_.size(); ++k) {
+      const S I = invariants_[k].value(s.q, s.qdot);
+      if (!i0_[k] && isfinite(I)) i0_[k] = I;
+      line += "," + (i0_[k] ? cell(S(abs(I - *i0_[k]))) : std::string());
+    }
+    out_ += line + "\n";
+  }
+
+ private:
+  const System<S>& sys_;
+  std::vector<Invariant<S>> invariants_;
+  std::vector<std::optional<S>> i0_;
+  std::string& out_;
+};
+
+template <class S>
+void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
   const auto at = [&](const char* name) -> std::string* {
     const int c = cases.column(name);
     return c < 0 ? nullptr : &row[static_cast<std::size_t>(c)];
@@ -171,6 +207,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   IntegrationStats stats;
   std::optional<RunPlan<S>> plan;
   std::optional<MotionFigures<S>> figures;
+  std::optional<SeriesWriter<S>> series_writer;
   std::optional<Sample<S>> last;
   S t_step(0);
   std::string status = "ok", reason, t_reached;
@@ -178,7 +215,9 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     case_state<S>(cases.system(), cases.spec(), in);
     for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
     plan.emplace(plan_run<S>(in.options));
-    figures.emplace(plan->setup.sys, plan_reference(*plan));
+    MotionReference<S> reference = plan_reference(*plan);
+    if (series) series_writer.emplace(plan->setup.sys, reference.invariants, *series);
+    figures.emplace(plan->setup.sys, std::move(reference));
     IntegrationOptions<S>& io = plan->options;
     io.on_step = [&](const S& t, const IntegrationStats&) {
       t_step = t;
@@ -189,6 +228,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
         [&](const Sample<S>& s) {
           figures->fold(s);
           last = s;
+          if (series_writer) (*series_writer)(s, figures->figures().E0);
           if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
         },
         &stats);
@@ -253,7 +293,13 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
 
 }  // namespace
 
-std::vector<std::string> SweepCases::run(std::uint64_t index) const {
+std::vector<std::string> SweepCases::series_columns() const {
+  std::vector<std::string> c = {"t", "max_C", "energy_error"};
+  for (const auto& name : invariants_) c.push_back("drift_" + name);
+  return c;
+}
+
+std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* series) const {
   std::vector<std::string> row = base_row(index);
   const std::vector<std::string> values = spec_.case_values(index);
   CaseInput in;
@@ -295,7 +341,8 @@ std::vector<std::string> SweepCases::run(std::uint64_t index) const {
     }
   }
   with_scalar(o.precision, [&]<class S>() {
-    run_case<S>(*this, in, row);
+    if (series) series->clear();
+    run_case<S>(*this, in, row, spec_.series ? series : nullptr);
     return 0;
   });
   return row;

@@ -185,9 +185,14 @@ SweepOutput::~SweepOutput() {
   if (jsonl_) std::fclose(jsonl_);
 }
 
-void SweepOutput::write(const std::vector<std::string>& row) {
+void SweepOutput::write(const std::vector<std::string>& row, const std::string& series) {
   const std::uint64_t index = std::stoull(row[0]);
   if (rows_.count(index)) return;  // never twice
+  if (!series.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir_ + "/series", ec);
+    replace_file(dir_ + "/series/" + row[0] + ".csv", csv_line(cases_.series_columns()) + "\n" + series);
+  }
   const std::string c = csv_line(row) + "\n", j = json_line(row) + "\n";
   errno = 0;
   if (std::fwrite(c.data(), 1, c.size(), csv_) != c.size() || std::fflush(csv_) != 0)

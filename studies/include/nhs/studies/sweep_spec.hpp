@@ -31,8 +31,9 @@ struct SweepTargets {
 /// One axis of a sweep: the quantity it sets (`target`, as written: a
 /// parameter name, "q.<coordinate>", "qdot.<coordinate>", "z.<quasi-velocity>"
 /// or a run option: formulation, precision, stepper, motion, rtol, atol,
-/// tol (rtol = atol), t_end, dt_out, step, max_rhs_calls) and its values,
-/// as decimal text (numbers) or names.
+/// tol (rtol = atol), t_end, dt_out, step, max_rhs_calls; project, library,
+/// compiled) and its values, as decimal text (numbers), names, or "true"
+/// and "false".
 struct SweepAxis {
   std::string target;
   std::vector<std::string> values;
@@ -63,6 +64,10 @@ struct SweepSpec {
   /// exceeds max_rhs_calls are recorded as skipped (a tolerance sweep whose
   /// tighter tolerances cannot be reached). Empty: every case on its own.
   std::string stop_after_budget;
+  /// [sweep] series = true: every case also writes its samples (t, max_a
+  /// |C^a|, |E - E0| and each conserved invariant's |I - I0|) to
+  /// series/<case>.csv in the output directory.
+  bool series = false;
   std::vector<SweepAxis> axes;
 
   /// The number of cases (the product of the groups' counts).
