@@ -2,7 +2,7 @@
 """Constraint drift as sweeps (docs/sweeps.md): max |C| and the energy error
 max |E - E0| along the motion from each study's default state (default
 parameters), for every study x formulation, in double with rtol = atol =
-1e-12 and dopri5, without and with the projection onto C after every step
+1e-12 and the default stepper (--stepper), without and with the projection onto C after every step
 (--project). Each case also keeps its series ([sweep] series) of |C| and
 |E - E0| at the samples, `--samples` evenly spaced times, for the report's
 figures. Left out, with the reason: the negative control, formulations
@@ -18,6 +18,7 @@ that scripts/report.py reads.
   options: --nhs PATH (build/nhs), --t-end T, --out FILE (reports/bench/drift.json),
            --specs-dir DIR (reports/bench/sweeps), --runs-dir DIR (runs/drift), --jobs N,
            --mpi N, --samples N (200), --study NAME, --formulation NAME (repeatable),
+           --stepper NAME (auto: nhs run's default for the formulation and tolerance),
            --restart (discard the sweeps' rows in --runs-dir; without it a sweep resumes)
 """
 import argparse
@@ -89,6 +90,7 @@ def main():
     p.add_argument("--jobs", type=int, default=0)
     p.add_argument("--mpi", type=int, default=0)
     p.add_argument("--restart", action="store_true")
+    p.add_argument("--stepper", default="auto")
     args = p.parse_args()
     t_end = args.t_end or (100.0 if args.quick else 1e4)
     if not t_end > 0 or args.samples < 1:
@@ -103,7 +105,7 @@ def main():
     doc = {"command": command, "generated": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
            "engine": f"nhs sweep, {'mpirun -n %d' % args.mpi if args.mpi else '%s threads' % (args.jobs or os.cpu_count())}",
            "quick": args.quick, "t_end": t_end, "samples": args.samples, "precision": "double",
-           "rtol": 1e-12, "atol": 1e-12, "stepper": "dopri5",
+           "rtol": 1e-12, "atol": 1e-12, "stepper": args.stepper,
            "state": "each study's default state and default parameters", "skipped": [], "runs": []}
     t_all = time.monotonic()
     for study in (args.study or studies):
@@ -119,7 +121,7 @@ def main():
                 f"# Constraint drift of {study}, written by bench/drift.py.",
                 f"# Run: nhs sweep {study} {spec} --out DIR", "[run]", "precision = \"double\"",
                 "# Each formulation's own code (not the studies' generated fields): what is compared.",
-                "library = true", "stepper = \"dopri5\"", "tol = 1e-12", f"t_end = {t_end!r}",
+                "library = true", f"stepper = \"{args.stepper}\"", "tol = 1e-12", f"t_end = {t_end!r}",
                 f"dt_out = {t_end / args.samples!r}", "",
                 "[[axis]]", "name = \"formulation\"", "values = [" + ", ".join(f'"{x}"' for x in run) + "]", "",
                 "[[axis]]", "name = \"project\"", "values = [false, true]", "",
@@ -147,7 +149,7 @@ def main():
                             series["energy_error"].append(float(x["energy_error"]) if x["energy_error"] else None)
                 doc["runs"].append({
                     "study": study, "formulation": row["formulation"], "precision": "double",
-                    "stepper": "dopri5", "project": row["project"] == "true", "t_end": t_end,
+                    "stepper": args.stepper, "project": row["project"] == "true", "t_end": t_end,
                     "t_reached": float(row["t_reached"]) if row["t_reached"] else None,
                     "max_C": float(row["max_C"]) if row["max_C"] else None,
                     # Empty where the energy is not a first integral: then the

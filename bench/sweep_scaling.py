@@ -3,12 +3,16 @@
 measured costs: the expected parallel efficiency at 16 ... 1024 ranks for
 (a) the mp50 work-precision sweep and (b) a parameter map of 1e5 cases.
 
-The model is a discrete-event simulation of the master-worker protocol:
-- P - 1 workers. A worker that ends a unit sends its k rows and a "ready"
-  message; one message latency L later they reach the master.
-- The master is a single server. It takes m per row (writing it to both
-  files and flushing) and m per unit handed out, in the order the
-  messages arrive. A unit reaches the worker L after the master sends it.
+The model is a discrete-event simulation of the master-worker protocol
+of apps/nhs/mpi/sweep_mpi.c:
+- P - 1 workers. A worker asks for its next unit when it starts one; the
+  master answers at once while more units are left than workers, else when
+  the worker says it is idle. A worker that ends a unit sends its k rows.
+  Every message takes the latency L.
+- The master is a single server. It takes m per row (its measured time
+  per case in handing out units and writing rows, both files flushed),
+  plus 0.5 us to receive any message (assumed), in the order the messages
+  arrive.
 - Unit costs are measured: each unit's cases' wall_s, from a finished
   sweep's cases.csv. For (a), a unit is a chain along stop_after_budget.
   For (b), the cases of a real double-precision map, resampled to 1e5
@@ -37,6 +41,10 @@ import random
 import sys
 
 RANKS = [16, 32, 64, 128, 256, 512, 1024]
+# The master's cost of receiving one message (MPI_Iprobe, MPI_Recv), on top
+# of m for a row: an assumption, of the order of the MPI path's measured
+# overhead per case (sweep_engines.json, about 2 us for three messages).
+RECEIVE = 0.5e-6
 LATENCIES_US = [1, 5, 50]
 
 
@@ -58,26 +66,77 @@ def units_from_csv(path, chain_axis=None):
 
 
 def simulate(units, ranks, m, latency):
-    """Makespan of the master-worker protocol (see the module's docstring)."""
+    """Makespan of the protocol of apps/nhs/mpi/sweep_mpi.c (see the module's
+    docstring): READY from an idle worker; PREFETCH when a worker starts a
+    unit, answered at once while more units are left than workers, else
+    held until the worker's IDLE; a row per case when a unit ends."""
     workers = ranks - 1
-    # Events: (time a message reaches the master, worker, rows it carries).
-    pending = []
-    master_free = 0.0
-    queue = list(units)
+    left = len(units)
     nxt = 0
-    for w in range(workers):  # every worker starts with "ready"
-        heapq.heappush(pending, (latency, w, 0))
+    events = []  # (time, seq, kind, worker, payload)
+    seq = 0
+
+    def push(t, kind, w, payload=None):
+        nonlocal seq
+        heapq.heappush(events, (t, seq, kind, w, payload))
+        seq += 1
+
+    master_free = 0.0
+    busy_until = [0.0] * workers      # when the running unit ends
+    queued = [None] * workers         # (arrival, unit) of an answer not yet started
+    deferred = [False] * workers
+    stopped = [False] * workers
     end = 0.0
-    while pending:
-        t, w, rows = heapq.heappop(pending)
-        start = max(t, master_free)
-        master_free = start + m * rows + m  # the rows, then the next unit (or stop)
-        if nxt < len(queue):
-            cost, n = queue[nxt]
+
+    def answer(t, w):
+        nonlocal nxt, left
+        if nxt < len(units):
+            u = units[nxt]
             nxt += 1
-            done = master_free + latency + cost
-            heapq.heappush(pending, (done + latency, w, n))
-        end = max(end, master_free)
+            left -= 1
+            push(t + latency, "unit", w, u)
+        else:
+            push(t + latency, "stop", w)
+
+    for w in range(workers):
+        push(latency, "m_ready", w)
+    while events:
+        t, _, kind, w, payload = heapq.heappop(events)
+        if kind.startswith("m_"):  # a message reaches the master
+            start = max(t, master_free)
+            master_free = start + RECEIVE + (m if kind == "m_row" else 0.0)
+            end = max(end, master_free)
+            if kind == "m_ready":
+                answer(master_free, w)
+            elif kind == "m_prefetch":
+                if left == 0 or left > workers:
+                    answer(master_free, w)
+                else:
+                    deferred[w] = True
+            elif kind == "m_idle" and deferred[w]:
+                deferred[w] = False
+                answer(master_free, w)
+        elif kind in ("unit", "stop"):  # an answer reaches a worker
+            if kind == "stop":
+                stopped[w] = True
+                continue
+            if busy_until[w] <= t and queued[w] is None:
+                push(t, "start", w, payload)
+            else:
+                queued[w] = payload
+        elif kind == "start":
+            cost, n = payload
+            push(t + latency, "m_prefetch", w)
+            busy_until[w] = t + cost
+            push(t + cost, "finish", w, n)
+        elif kind == "finish":
+            for _ in range(payload):  # its rows
+                push(t + latency, "m_row", w)
+            if queued[w] is not None:
+                u, queued[w] = queued[w], None
+                push(t, "start", w, u)
+            elif not stopped[w]:
+                push(t + latency, "m_idle", w)
     return end
 
 
@@ -99,8 +158,15 @@ def main():
         engines = json.load(f)
     m = engines["trivial"]["master_us_per_case"] * 1e-6
     wp = []
+    check = []  # the model against the measured wall time of each sweep (2 workers or threads)
     for d in sorted(glob.glob(os.path.join(args.wp_runs, f"*-{args.wp_precision}"))):
-        wp += units_from_csv(os.path.join(d, "cases.csv"), chain_axis="tol")
+        units = units_from_csv(os.path.join(d, "cases.csv"), chain_axis="tol")
+        wp += units
+        with open(os.path.join(d, "sweep.json")) as f:
+            meta = json.load(f)
+        if units and meta.get("wall_s"):
+            check.append({"sweep": os.path.basename(d), "engine": meta.get("engine"), "measured_s": meta["wall_s"],
+                          "model_s": simulate(units, 3, m, 1e-6)})
     if not wp:
         sys.exit(f"sweep_scaling: no {args.wp_precision} work-precision sweep under {args.wp_runs}")
     cases = [c for c, _ in units_from_csv(args.map_csv)]
@@ -115,6 +181,7 @@ def main():
     for name, units in (("work_precision", wp), ("map", big)):
         for lat in LATENCIES_US:
             out[name]["efficiency"][str(lat)] = {str(r): efficiency(units, r, m, lat * 1e-6) for r in RANKS}
+    out["model_check"] = check
     os.makedirs(args.out_dir, exist_ok=True)
     with open(os.path.join(args.out_dir, "sweep_scaling.json"), "w") as f:
         json.dump(out, f, indent=1)
@@ -133,6 +200,11 @@ def main():
     for r in RANKS:
         md.append(f"| {r} | " + " | ".join(f"{w['efficiency'][str(l)][str(r)]:.2f}" for l in LATENCIES_US) + " | "
                   + " | ".join(f"{mp['efficiency'][str(l)][str(r)]:.2f}" for l in LATENCIES_US) + " |")
+    md += ["", "The model against measurement: each work-precision sweep's wall time, measured on this "
+           "machine's 2 cores, and the model's for 2 workers (its unit costs are that run's case times):", "",
+           "| sweep | engine | measured [s] | model [s] |", "|---|---|---|---|"]
+    for c in check:
+        md.append(f"| {c['sweep']} | {c['engine']} | {c['measured_s']:.1f} | {c['model_s']:.1f} |")
     md.append("")
     with open(os.path.join(args.out_dir, "sweep_scaling.md"), "w") as f:
         f.write("\n".join(md))

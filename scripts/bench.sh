@@ -9,7 +9,7 @@
 #   sympy.json                    bench/sympy_compare.py: sympy.physics.mechanics (Kane)
 #   scaling.json, scaling_fit.{json,md}
 #                                 bench_scaling on the n-trailer (N = 1..100), fitted exponents
-#   drift.json                    bench/drift: max |C| and energy error, with and without --project
+#   drift.json                    bench/drift.py (nhs sweep): max |C| and energy error, with and without --project
 #   work_precision.json           bench/work_precision.py (nhs sweep): error at t = 20 against cost
 #
 #   bash scripts/bench.sh           # full: drift to t = 1e4, work-precision double and mp50 (hours)
@@ -32,7 +32,7 @@ build=${NHS_BENCH_BUILD:-build}
 jobs=${NHS_JOBS:-$(nproc)}
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON -DNHS_BUILD_TESTS=ON
 cmake --build "$build" -j"$jobs" --target bench_rhs bench_closed_form bench_rhs_breakdown bench_fixed_ad \
-  bench_scaling drift test_allocations nhs_cli
+  bench_scaling test_allocations nhs_cli
 mkdir -p reports/bench
 out=reports/bench
 status=0
@@ -52,11 +52,11 @@ run "$build"/bench/bench_rhs --benchmark_min_time=0.1 --benchmark_out=$out/rhs.j
 run "$build"/bench/bench_scaling --benchmark_out=$out/scaling.json "${gb[@]}"
 run /usr/bin/python3 bench/fit_scaling.py $out/scaling.json
 if [ "$quick" = 1 ]; then
-  run "$build"/bench/drift --quick --jobs "$jobs"
+  run /usr/bin/python3 bench/drift.py --quick --jobs "$jobs" --nhs "$build"/nhs --restart --runs-dir runs/drift-quick
   run /usr/bin/python3 bench/work_precision.py --quick --jobs "$jobs" --nhs "$build"/nhs --restart \
     --runs-dir runs/work-precision-quick
 else
-  run "$build"/bench/drift --jobs "$jobs"
+  run /usr/bin/python3 bench/drift.py --jobs "$jobs" --nhs "$build"/nhs
   run /usr/bin/python3 bench/work_precision.py --jobs "$jobs" --nhs "$build"/nhs
 fi
 exit "$status"

@@ -14,7 +14,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON
-cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli drift
+cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli
 status=0
 ./build/nhs verify --out-dir runs/latest "$@" || status=$?
 bash scripts/report.sh --quick --skip-verify || { [ "$status" -ne 0 ] || status=$?; }

@@ -18,7 +18,7 @@ Inputs (each optional; missing ones are listed in the report, never fatal):
   <verify-dir>/studies/bipendulum_findings.json
                                           the parameters each findings CSV was made with
                                           (`nhs findings`), read by the captions
-  reports/bench/drift.json                bench/drift (max |C|, energy error,
+  reports/bench/drift.json                bench/drift.py (nhs sweep; max |C|, energy error,
                                           with and without --project)
   reports/bench/work_precision.json       bench/work_precision.py (nhs sweep)
   reports/bench/rhs.json                  bench_rhs (Google Benchmark JSON)
@@ -558,7 +558,7 @@ def section_bipendulum(rep):
 
 
 def section_drift(rep):
-    d = bench_json(rep, "drift.json", "run `./build/bench/drift --quick`", "No drift measurements.")
+    d = bench_json(rep, "drift.json", "run `/usr/bin/python3 bench/drift.py --quick`", "No drift measurements.")
     if d is None:
         return
     runs = d.get("runs", [])
@@ -612,7 +612,7 @@ def section_drift(rep):
         ax1.legend(fontsize=6, ncol=2)
         rep.figure(fig, f"drift-{study}.png",
                    f"{study}: constraint residual and energy error against time, default state, "
-                   f"double, dopri5 at rtol = atol = {d.get('rtol')}, to t = {d.get('t_end')}; solid "
+                   f"double, {d.get('stepper', 'dopri5')} at rtol = atol = {d.get('rtol')}, to t = {d.get('t_end')}; solid "
                    f"without, dashed with `--project`. Made by `{cmd}` "
                    f"(data bench/drift.json); exact zeros are drawn a decade below the smallest "
                    f"positive value.")
@@ -630,6 +630,13 @@ def section_work_precision(rep):
     cmd = d.get("command", "work_precision")
     rep.md(f"`{cmd}` ({d.get('generated', '?')}): error = {d.get('error')}; {d.get('tolerance')}; "
            f"RHS budget per run {d.get('max_rhs_calls')}.")
+    kept = defaultdict(set)
+    for r in runs:
+        if r.get("from"):
+            kept[r["from"]].add(f"{r['study']} {r['precision']}")
+    for src, which in sorted(kept.items()):
+        rep.md()
+        rep.md(f"Rows kept from an earlier run ({', '.join(sorted(which))}): made by `{src}`.")
     rep.md()
     groups = defaultdict(list)
     for r in runs:

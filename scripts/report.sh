@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes a report (REPORT.md and figures/*.png): builds the tool, the
 # measurement programs and the Python module, runs `nhs verify`, `nhs
-# findings`, bench/drift, bench/work_precision.py (sweeps) and bench/geometric.py (the
+# findings`, bench/drift.py and bench/work_precision.py (sweeps) and bench/geometric.py (the
 # geometric integrators: to t = 1e3 quick, 1e5 reference), then
 # scripts/report.py.
 #
@@ -42,7 +42,7 @@ fi
 
 bash scripts/setup.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON >/dev/null
-cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli drift nhs_python
+cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli nhs_python
 
 jobs="${NHS_JOBS:-$(nproc)}"
 status=0
@@ -55,7 +55,8 @@ if [ "$quick" = 1 ]; then
   done
   verify_dir=$out/quick
   verify_cmd=(./build/nhs verify --precision double --quick --out-dir "$verify_dir")
-  drift_cmd=(./build/bench/drift --quick --jobs "$jobs" --out "$out/bench/drift.json")
+  drift_cmd=(/usr/bin/python3 bench/drift.py --quick --jobs "$jobs" --out "$out/bench/drift.json"
+             --specs-dir "$out/bench/sweeps" --runs-dir runs/drift-quick --restart)
   wp_cmd=(/usr/bin/python3 bench/work_precision.py --quick --jobs "$jobs" --out "$out/bench/work_precision.json"
           --specs-dir "$out/bench/sweeps" --runs-dir runs/work-precision-quick --restart)
   findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
@@ -65,7 +66,8 @@ else
   out=reports
   verify_dir=$out/latest
   verify_cmd=(./build/nhs verify --out-dir "$verify_dir")
-  drift_cmd=(./build/bench/drift --jobs "$jobs" --out "$out/bench/drift.json")
+  drift_cmd=(/usr/bin/python3 bench/drift.py --jobs "$jobs" --out "$out/bench/drift.json"
+             --specs-dir "$out/bench/sweeps" --runs-dir runs/drift)
   wp_cmd=(/usr/bin/python3 bench/work_precision.py --jobs "$jobs" --out "$out/bench/work_precision.json"
           --specs-dir "$out/bench/sweeps" --runs-dir runs/work-precision)
   findings_cmd=(./build/nhs findings --out-dir "$verify_dir")

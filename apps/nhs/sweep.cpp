@@ -211,7 +211,8 @@ int launched_ranks() {
 struct MpiPlugin {
   void* handle = nullptr;
   nhs_sweep_mpi_init_fn init = nullptr;
-  nhs_sweep_mpi_loop_fn master = nullptr, worker = nullptr;
+  nhs_sweep_mpi_master_fn master = nullptr;
+  nhs_sweep_mpi_worker_fn worker = nullptr;
   nhs_sweep_mpi_finalize_fn finalize = nullptr;
   nhs_sweep_mpi_abort_fn abort = nullptr;
 };
@@ -247,8 +248,8 @@ MpiPlugin load_mpi_plugin(int ranks) {
     MpiPlugin p;
     p.handle = h;
     p.init = reinterpret_cast<nhs_sweep_mpi_init_fn>(dlsym(h, NHS_SWEEP_MPI_INIT));
-    p.master = reinterpret_cast<nhs_sweep_mpi_loop_fn>(dlsym(h, NHS_SWEEP_MPI_MASTER));
-    p.worker = reinterpret_cast<nhs_sweep_mpi_loop_fn>(dlsym(h, NHS_SWEEP_MPI_WORKER));
+    p.master = reinterpret_cast<nhs_sweep_mpi_master_fn>(dlsym(h, NHS_SWEEP_MPI_MASTER));
+    p.worker = reinterpret_cast<nhs_sweep_mpi_worker_fn>(dlsym(h, NHS_SWEEP_MPI_WORKER));
     p.finalize = reinterpret_cast<nhs_sweep_mpi_finalize_fn>(dlsym(h, NHS_SWEEP_MPI_FINALIZE));
     p.abort = reinterpret_cast<nhs_sweep_mpi_abort_fn>(dlsym(h, NHS_SWEEP_MPI_ABORT));
     if (p.init && p.master && p.worker && p.finalize && p.abort) return p;
@@ -400,16 +401,17 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
       static_cast<MasterState*>(self)->progress->tick();
       return 0;
     };
-    code = mpi.master(&host);
+    code = mpi.master(&host, st.units.size());
     if (code == 0) {
       progress.clear();
       const bool complete = out.finish(fmt::format("mpi ({} ranks: 1 master, {} workers)", size, size - 1),
                                        progress.elapsed(), st.busy_s);
       fmt::print(stderr,
-                 "nhs sweep: {} of {} cases done ({} this run: {} failed, {} skipped in all) in {} on {} MPI "
-                 "workers; wrote {}/cases.csv and cases.jsonl\n",
-                 out.done().size(), cases.count(), progress.this_run(), progress.failed(), progress.skipped(),
-                 duration_text(progress.elapsed()), size - 1, out.dir());
+                 "nhs sweep: {} of {} cases done ({} this run{}; {} failed, {} skipped in all) in {} on {} MPI "
+                 "worker{}; wrote {}/cases.csv and cases.jsonl\n",
+                 out.done().size(), cases.count(), progress.this_run(),
+                 out.resumed() ? fmt::format(", {} done before", out.resumed()) : std::string(), progress.failed(),
+                 progress.skipped(), duration_text(progress.elapsed()), size - 1, size == 2 ? "" : "s", out.dir());
       if (!complete) code = 1;
     }
   } catch (...) {

@@ -38,9 +38,11 @@ typedef struct nhs_sweep_mpi_host {
 
 /* MPI_Init; this process's rank and the number of ranks. 0 on success. */
 typedef int (*nhs_sweep_mpi_init_fn)(int* rank, int* size);
-/* The master's loop (rank 0) or a worker's (every other rank), until every
- * unit is done; returns 0, or the host's non-zero code after MPI_Abort. */
-typedef int (*nhs_sweep_mpi_loop_fn)(const nhs_sweep_mpi_host* host);
+/* The master's loop (rank 0), handing out `units` units, or a worker's
+ * (every other rank), until every unit is done; returns 0, or the host's
+ * non-zero code after MPI_Abort. */
+typedef int (*nhs_sweep_mpi_master_fn)(const nhs_sweep_mpi_host* host, size_t units);
+typedef int (*nhs_sweep_mpi_worker_fn)(const nhs_sweep_mpi_host* host);
 /* MPI_Finalize. */
 typedef int (*nhs_sweep_mpi_finalize_fn)(void);
 /* MPI_Abort(MPI_COMM_WORLD, code): ends every rank. */
