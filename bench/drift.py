@@ -26,70 +26,33 @@ import csv
 import json
 import os
 import re
-import subprocess
 import sys
 import time
 
-MPI_LOCAL = ["--oversubscribe", "--mca", "btl", "self,vader", "--mca", "btl_tcp_if_include", "lo",
-             "--mca", "oob_tcp_if_include", "lo"]
-
-
-def listing(nhs, *args):
-    return subprocess.run([nhs, "list", *args], check=True, capture_output=True, text=True).stdout
-
-
-def studies_and_formulations(nhs):
-    studies, formulations, negative, part = [], [], {}, None
-    for line in listing(nhs).splitlines():
-        if re.match(r"^\S.*:$", line):
-            part = line
-            continue
-        m = re.match(r"^  (\S+)\s+(.*)$", line)
-        if not m:
-            continue
-        if part == "studies:":
-            studies.append(m.group(1))
-        elif part == "formulations:":
-            formulations.append(m.group(1))
-            if m.group(2).startswith("NEGATIVE CONTROL"):
-                negative[m.group(1)] = "negative control"
-    return studies, formulations, negative
+from sweep_driver import common_arguments, listing, run_sweep, sections, studies_and_formulations
 
 
 def left_out(nhs, study, negative):
     """{formulation: reason} of those that do not apply or cannot follow the
     default motion, from `nhs list STUDY`."""
     out = dict(negative)
-    part = None
-    for line in listing(nhs, study).splitlines():
-        if re.match(r"^\S.*:", line):
-            part = line.split(":")[0]
-            continue
-        m = re.match(r"^  (\S+)\s+(applies|not applicable: )(.*)$", line)
-        if part == "formulations" and m:
-            if m.group(2).startswith("not applicable"):
-                out.setdefault(m.group(1), m.group(3))
-            else:
-                e = re.match(r"^ \(cannot follow the motion from the default state: (.*)\)$", m.group(3))
-                if e:
-                    out.setdefault(m.group(1), e.group(1))
+    for name, rest in sections(listing(nhs, study)).get("formulations", []):
+        if rest.startswith("not applicable: "):
+            out.setdefault(name, rest[len("not applicable: "):])
+        else:
+            m = re.match(r"^applies \(cannot follow the motion from the default state: (.*)\)$", rest)
+            if m:
+                out.setdefault(name, m.group(1))
     return out
 
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--nhs", default="build/nhs")
-    p.add_argument("--out", default="reports/bench/drift.json")
-    p.add_argument("--specs-dir", default="reports/bench/sweeps")
-    p.add_argument("--runs-dir", default="runs/drift")
-    p.add_argument("--quick", action="store_true")
+    common_arguments(p, "reports/bench/drift.json", "runs/drift")
     p.add_argument("--t-end", type=float, default=None)
     p.add_argument("--samples", type=int, default=200)
     p.add_argument("--study", action="append", default=[])
     p.add_argument("--formulation", action="append", default=[])
-    p.add_argument("--jobs", type=int, default=0)
-    p.add_argument("--mpi", type=int, default=0)
-    p.add_argument("--restart", action="store_true")
     p.add_argument("--stepper", default="auto")
     args = p.parse_args()
     t_end = args.t_end or (100.0 if args.quick else 1e4)
@@ -128,15 +91,7 @@ def main():
                 "[sweep]", "series = true",
                 "metrics = [\"t_reached\", \"steps\", \"rhs_calls\", \"max_C\", \"energy_drift\", \"wall_time\"]", ""]))
         out = os.path.join(args.runs_dir, study)
-        cmd = [args.nhs, "sweep", study, spec, "--out", out] + (["--restart"] if args.restart else [])
-        env = None
-        if args.mpi:
-            env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-            cmd = ["mpirun", "-n", str(args.mpi), *MPI_LOCAL, *cmd]
-        else:
-            cmd += ["--jobs", str(args.jobs)]
-        print("drift: " + " ".join(cmd), file=sys.stderr, flush=True)
-        subprocess.run(cmd, check=True, env=env)
+        run_sweep(args.nhs, study, spec, out, args.jobs, args.mpi, args.restart, "drift")
         with open(os.path.join(out, "cases.csv")) as f:
             for row in csv.DictReader(f):
                 series = {"t": [], "C": [], "energy_error": []}

@@ -27,9 +27,7 @@ import sys
 import tempfile
 import time
 
-MPI_LOCAL = ["--oversubscribe", "--mca", "btl", "self,vader", "--mca", "btl_tcp_if_include", "lo",
-             "--mca", "oob_tcp_if_include", "lo"]
-ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+from sweep_driver import MPI_ENV as ENV, MPI_LOCAL
 
 TRIVIAL = """# 3000 cases that do almost nothing: the engines' cost per case
 [run]

@@ -186,7 +186,7 @@ def main():
     with open(os.path.join(args.out_dir, "sweep_scaling.json"), "w") as f:
         json.dump(out, f, indent=1)
     w, mp = out["work_precision"], out["map"]
-    md = [f"# nhs sweep: expected efficiency at 16-1024 ranks", "",
+    md = ["# nhs sweep: expected efficiency at 16-1024 ranks", "",
           f"Made by `{out['command']}` (model: the script's docstring). Master's cost per case "
           f"m = {m * 1e6:.1f} µs (measured, sweep_engines.json).", "",
           f"**(a) The {args.wp_precision} work-precision sweep**: {w['cases']} cases in {w['units']} chains, "

@@ -35,35 +35,12 @@ import json
 import math
 import os
 import re
-import subprocess
 import sys
 import time
 
+from sweep_driver import common_arguments, listing, run_sweep, studies_and_formulations
+
 STEPPERS = ["dopri5", "fehlberg78", "verner87", "bulirsch-stoer"]
-MPI_LOCAL = ["--oversubscribe", "--mca", "btl", "self,vader", "--mca", "btl_tcp_if_include", "lo",
-             "--mca", "oob_tcp_if_include", "lo"]
-
-
-def listing(nhs, *args):
-    return subprocess.run([nhs, "list", *args], check=True, capture_output=True, text=True).stdout
-
-
-def studies_and_formulations(nhs):
-    """Study ids and the formulations (negative controls left out), from `nhs list`."""
-    text = listing(nhs)
-    studies, formulations, part = [], [], None
-    for line in text.splitlines():
-        if re.match(r"^\S.*:$", line):  # a section: studies:, formulations:, precisions:
-            part = line
-            continue
-        m = re.match(r"^  (\S+)\s+(.*)$", line)
-        if not m:
-            continue
-        if part == "studies:":
-            studies.append(m.group(1))
-        elif part == "formulations:" and not m.group(2).startswith("NEGATIVE CONTROL"):
-            formulations.append(m.group(1))
-    return studies, formulations
 
 
 def motions_of(nhs, study):
@@ -100,20 +77,6 @@ def write_spec(path, study, precision, motions, formulations, steppers, tols, ma
         f.write("\n".join(lines))
 
 
-def run_sweep(args, study, spec, out):
-    cmd = [args.nhs, "sweep", study, spec, "--out", out] + (["--restart"] if args.restart else [])
-    if args.mpi:
-        env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-        cmd = ["mpirun", "-n", str(args.mpi), *MPI_LOCAL, *cmd]
-    else:
-        env = None
-        cmd += ["--jobs", str(args.jobs)]
-    print("work_precision: " + " ".join(cmd), file=sys.stderr, flush=True)
-    t0 = time.monotonic()
-    subprocess.run(cmd, check=True, env=env)
-    return time.monotonic() - t0
-
-
 def rows_to_runs(csv_path, study, precision, motions):
     """The sweep's rows as the report's runs and skipped entries."""
     names = {str(m[0]): (m[1], m[2]) for m in motions}
@@ -144,20 +107,13 @@ def rows_to_runs(csv_path, study, precision, motions):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--nhs", default="build/nhs")
-    p.add_argument("--out", default="reports/bench/work_precision.json")
-    p.add_argument("--specs-dir", default="reports/bench/sweeps")
-    p.add_argument("--runs-dir", default="runs/work-precision")
-    p.add_argument("--quick", action="store_true")
+    common_arguments(p, "reports/bench/work_precision.json", "runs/work-precision")
     p.add_argument("--longest-motion", action="store_true")
     p.add_argument("--precision", default=None, choices=["double", "mp50", "all"])
     p.add_argument("--study", action="append", default=[])
     p.add_argument("--stepper", action="append", default=[])
     p.add_argument("--max-rhs-calls", type=int, default=None)
-    p.add_argument("--jobs", type=int, default=0)
-    p.add_argument("--mpi", type=int, default=0)
     p.add_argument("--keep-other", default=None)
-    p.add_argument("--restart", action="store_true", help="discard the sweeps' rows in --runs-dir")
     args = p.parse_args()
     precision = args.precision or ("double" if args.quick else "all")
     for s in args.stepper:
@@ -168,7 +124,8 @@ def main():
     tols = {"double": ["1e-6", "1e-8", "1e-10", "1e-12"] if args.quick else [f"1e-{k}" for k in range(6, 14)],
             "mp50": ["1e-15", "1e-25"] if args.quick else [f"1e-{k}" for k in range(15, 50, 5)]}
     budget = {"double": args.max_rhs_calls or 2000000, "mp50": args.max_rhs_calls or 300000}
-    studies, formulations = studies_and_formulations(args.nhs)
+    studies, formulations, negative = studies_and_formulations(args.nhs)
+    formulations = [f for f in formulations if f not in negative]
     unknown = [s for s in args.study if s not in studies]
     if unknown:
         p.error(f"--study: unknown {', '.join(unknown)} (known: {', '.join(studies)})")
@@ -198,7 +155,7 @@ def main():
             spec = os.path.join(args.specs_dir, f"{study}-{prec}.toml")
             out = os.path.join(args.runs_dir, f"{study}-{prec}")
             write_spec(spec, study, prec, motions, formulations, steppers, tols[prec], budget[prec])
-            wall = run_sweep(args, study, spec, out)
+            wall = run_sweep(args.nhs, study, spec, out, args.jobs, args.mpi, args.restart, "work_precision")
             runs, skipped = rows_to_runs(os.path.join(out, "cases.csv"), study, prec, motions)
             doc["runs"] += runs
             doc["skipped"] += skipped

@@ -309,8 +309,9 @@ series = true
 
 // A sweep killed (SIGKILL) mid-way keeps its rows; run again, it completes
 // with every case exactly once and the rows of an uninterrupted sweep. A
-// partial last line (a kill inside a write) is dropped, a changed spec is
-// not resumed, and --restart starts over.
+// second sweep into the directory while one runs is refused, a partial
+// last line (a kill inside a write) is dropped, a changed spec is not
+// resumed, and --restart starts over.
 TEST_F(Sweep, ResumesAfterSigkillWithEachCaseOnce) {
   const std::string text = R"([run]
 t_end = 400
@@ -348,6 +349,10 @@ metrics = ["rhs_calls", "max_C", "energy_drift", "final_state"]
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   if (!finished) {
+    // A second sweep into the same directory meanwhile: refused, not mixed in.
+    const CliResult second = sweep("rolling-disc", spec, out, {"--jobs", "1"});
+    EXPECT_EQ(second.code, 2) << second.err;
+    EXPECT_NE(second.err.find("another nhs sweep is writing to"), std::string::npos) << second.err;
     kill(pid, SIGKILL);
     waitpid(pid, &status, 0);
   }

@@ -100,7 +100,8 @@ class SweepOutput {
  public:
   /// Opens or creates `dir` for `cases`. With restart, discards its rows.
   /// Throws UsageError when dir holds another sweep (another fingerprint)
-  /// and restart is not given; IoError when it cannot be written.
+  /// and restart is not given, or when another process is writing to it
+  /// (DIR/.lock, flock); IoError when it cannot be written.
   SweepOutput(const std::string& dir, const SweepCases& cases, bool restart, const std::string& command);
   ~SweepOutput();
   SweepOutput(const SweepOutput&) = delete;
@@ -126,6 +127,7 @@ class SweepOutput {
   std::string command_;
   std::FILE* csv_ = nullptr;
   std::FILE* jsonl_ = nullptr;
+  int lock_fd_ = -1;  ///< DIR/.lock, held (flock) while the sweep writes
   std::map<std::uint64_t, std::string> status_;
   std::map<std::uint64_t, std::vector<std::string>> rows_;
   std::uint64_t resumed_ = 0;

@@ -9,6 +9,10 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <fstream>
 #include <sstream>
 
@@ -127,6 +131,16 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw IoError("nhs sweep: cannot create the directory '" + dir + "': " +
                                                   (ec ? ec.message() : std::string("not a directory")));
+  // One sweep at a time in a directory: two would append the same cases.
+  const std::string lock = dir + "/.lock";
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) io_error("write", lock);
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    throw UsageError("--out: another nhs sweep is writing to '" + dir +
+                     "' (it holds " + lock + "); wait for it to end, or give another --out");
+  }
   const std::string meta = dir + "/sweep.json", csv = dir + "/cases.csv", jsonl = dir + "/cases.jsonl";
   if (!restart && fs::exists(meta)) {
     nlohmann::json m;
@@ -183,6 +197,7 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
 SweepOutput::~SweepOutput() {
   if (csv_) std::fclose(csv_);
   if (jsonl_) std::fclose(jsonl_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the lock
 }
 
 void SweepOutput::write(const std::vector<std::string>& row, const std::string& series) {
