@@ -12,9 +12,13 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <random>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -81,6 +85,12 @@ bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
+// Each axis' values and every row of a sweep are held in memory (the
+// output's final rewrite in case order): the limits keep a spec from
+// asking for more than this machine class has.
+constexpr std::int64_t kMaxAxisValues = 1000000;
+constexpr long double kMaxCases = 1e7L;
+
 class SpecReader {
  public:
   SpecReader(std::string path, const SweepTargets& targets) : targets_(targets) { spec_.path = std::move(path); }
@@ -92,6 +102,8 @@ class SpecReader {
   std::vector<std::string> lines_;
   toml::table root_;
   std::set<std::string> set_;  // targets already set ([run] or an axis)
+  std::map<std::string, std::string> run_where_;  // [run] key -> "path:line:column"
+  std::string budget_where_;                       // [sweep] stop_after_budget's position
 
   std::string where(const toml::source_region& r) const {
     return spec_.path + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
@@ -137,17 +149,33 @@ class SpecReader {
     if (const auto r = detail::out_of_range(text))
       fail(n, what + ": " + r->message + " (not finite in " + r->precision +
                   "; a sweep's value must be finite in every precision)");
+    if (from_string<double>(text) == 0 && from_string<mp100>(text) != 0)
+      fail(n, what + ": " + text + " is 0 in double (below its smallest number; a sweep's value must be "
+                  "non-zero in every precision when it is non-zero)");
     return text;
   }
   Decimal decimal_value(const toml::node& n, const std::string& what) const {
     return Decimal(decimal_of(n, what));
   }
-  std::uint64_t count_of(const toml::node& n, const std::string& what) const {
+  // The node's text as written in the file (one line), for messages.
+  std::string text_of(const toml::node& n) const {
+    const auto r = n.source();
+    if (r.begin.line != r.end.line || r.begin.line == 0 || r.begin.line > lines_.size()) return "?";
+    return lines_[r.begin.line - 1].substr(r.begin.column - 1, r.end.column - r.begin.column);
+  }
+  // A TOML integer in [least, most]; FileError naming the value otherwise.
+  std::uint64_t integer_of(const toml::node& n, const std::string& what, std::int64_t least, std::int64_t most,
+                           const std::string& below = std::string()) const {
     const auto v = n.value<std::int64_t>();
-    if (!n.is_integer() || !v) fail(n, what + " must be an integer");
-    if (*v < 1) fail(n, what + " must be at least 1, got " + std::to_string(*v) + " (an empty axis)");
-    if (*v > 1000000000) fail(n, what + " is larger than 1e9");
+    if (!n.is_integer() || !v) fail(n, what + " must be an integer, got " + text_of(n));
+    if (*v < least)
+      fail(n, what + " must be at least " + std::to_string(least) + ", got " + std::to_string(*v) + below);
+    if (*v > most) fail(n, what + " must be at most " + std::to_string(most) + ", got " + std::to_string(*v));
     return static_cast<std::uint64_t>(*v);
+  }
+  // An axis' count: 1 ... kMaxAxisValues (each value is held in memory).
+  std::uint64_t count_of(const toml::node& n, const std::string& what) const {
+    return integer_of(n, what, 1, kMaxAxisValues, " (an empty axis)");
   }
   bool bool_of(const toml::node& n, const std::string& what) const {
     if (!n.is_boolean()) fail(n, what + " must be true or false");
@@ -214,10 +242,23 @@ std::string SpecReader::kind_of(const toml::node& n, const std::string& target) 
 
 std::string SpecReader::value_of(const toml::node& v, const std::string& kind, const std::string& what) const {
   if (contains(run_flag_options(), kind)) return bool_of(v, what) ? "true" : "false";
-  if (!is_name_option(kind)) return decimal_of(v, what);
+  if (kind == "max_rhs_calls")
+    return std::to_string(integer_of(v, what, 1, std::numeric_limits<std::int64_t>::max()));
+  if (!is_name_option(kind)) {
+    const std::string text = decimal_of(v, what);
+    // What `nhs run` would refuse in every case: refused here, by position.
+    const mp100 x = from_string<mp100>(text);
+    const bool positive = kind == "rtol" || kind == "tol" || kind == "t_end" || kind == "dt_out" || kind == "step";
+    const bool non_negative = kind == "atol" || kind == "singular_margin" || kind == "manifold_tol";
+    if (positive && !(x > 0)) fail(v, what + " must be positive, got " + text);
+    if (non_negative && !(x >= 0)) fail(v, what + " must be non-negative, got " + text);
+    return text;
+  }
   std::string name;
   if (kind == "motion" && v.is_integer()) {
-    name = std::to_string(count_of(v, what));
+    name = std::to_string(integer_of(v, what + " (a motion's number)", 1, 99999));
+  } else if (kind == "motion" && !v.is_string()) {
+    fail(v, what + " must be a motion's name (in quotes) or number (1, 2, ...), got " + text_of(v));
   } else {
     name = string_of(v, what);
   }
@@ -230,9 +271,13 @@ std::string SpecReader::value_of(const toml::node& v, const std::string& kind, c
     const bool digits = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; });
     ok = digits && name.size() < 6 && std::stoul(name) >= 1 && std::stoul(name) <= known->size();
   }
-  if (!ok)
+  if (!ok) {
+    std::string listed;
+    for (std::size_t k = 0; k < known->size(); ++k)
+      listed += (k ? "; " : "") + (kind == "motion" ? std::to_string(k + 1) + ": " : std::string()) + (*known)[k];
     fail(v, what + ": unknown " + kind + " '" + name + "' (" +
-                (known->empty() ? std::string("the system has none") : "known: " + join_names(*known)) + ")");
+                (known->empty() ? std::string("the system has none") : "known: " + listed) + ")");
+  }
   return name;
 }
 
@@ -268,6 +313,7 @@ void SpecReader::read_run() {
   for (const auto& [kp, vp] : entries) {
     const toml::key& k = *kp;
     const toml::node& v = *vp;
+    run_where_[std::string(k.str())] = where(k.source());
     const std::string key(k.str());
     if (contains(run_flag_options(), key)) {
       claim(v, key, key);
@@ -319,8 +365,10 @@ void SpecReader::read_sweep() {
     for (const auto& name : sweep_metrics())
       if (name != "status" && seen.count(name)) spec_.metrics.push_back(name);
   }
-  if (const toml::node* s = sweep.get("stop_after_budget"))
+  if (const toml::node* s = sweep.get("stop_after_budget")) {
     spec_.stop_after_budget = string_of(*s, "[sweep] stop_after_budget");
+    budget_where_ = where(s->source());
+  }
 }
 
 void SpecReader::read_axes() {
@@ -337,7 +385,10 @@ void SpecReader::read_axes() {
     axis.target = string_of(*name, "[[axis]] name");
     const std::string kind = kind_of(*name, axis.target);
     claim(*name, axis.target, kind);
-    if (const toml::node* g = t.get("group")) axis.group = string_of(*g, "[[axis]] group");
+    if (const toml::node* g = t.get("group")) {
+      axis.group = string_of(*g, "[[axis]] group");
+      if (axis.group.empty()) fail(*g, "[[axis]] group must be a non-empty name");
+    }
     const int given = (t.get("values") ? 1 : 0) + (t.get("range") ? 1 : 0) + (t.get("random") ? 1 : 0);
     if (given != 1)
       fail(entry, "axis '" + axis.target + "' needs exactly one of values, range or random (" +
@@ -345,6 +396,8 @@ void SpecReader::read_axes() {
     if (const toml::node* v = t.get("values")) {
       const auto items = array_of(*v, "values of axis '" + axis.target + "'");
       if (items.empty()) fail(*v, "axis '" + axis.target + "' has no values (an empty list)");
+      if (items.size() > static_cast<std::size_t>(kMaxAxisValues))
+        fail(*v, "axis '" + axis.target + "' has more than " + std::to_string(kMaxAxisValues) + " values");
       for (std::size_t i = 0; i < items.size(); ++i)
         axis.values.push_back(value_of(*items[i], kind, "axis '" + axis.target + "' value " + std::to_string(i + 1)));
     } else {
@@ -369,7 +422,8 @@ void SpecReader::read_axes() {
         const std::uint64_t count = count_of(need("count"), what + " count");
         const toml::node& seed_node = need("seed");
         const auto seed = seed_node.value<std::int64_t>();
-        if (!seed_node.is_integer() || !seed || *seed < 0) fail(seed_node, what + " seed must be an integer >= 0");
+        if (!seed_node.is_integer() || !seed || *seed < 0)
+          fail(seed_node, what + " seed must be an integer >= 0, got " + text_of(seed_node));
         if (from > to) fail(spec_node, what + ": from > to (an empty interval)");
         // std::mt19937_64's output is fixed by the standard; u = 53 bits / 2^53
         // in [0, 1), so the samples are the same on every platform.
@@ -392,10 +446,11 @@ void SpecReader::read_axes() {
         } else {
           step = decimal_value(*s, what + " step");
           if (log) fail(*s, what + ": a log range takes count, not step");
-          if (!(step > 0)) fail(*s, what + " step must be positive");
+          if (!(step > 0)) fail(*s, what + " step must be positive, got " + text_of(*s));
           if (from > to) fail(spec_node, what + ": from > to with a positive step (an empty range)");
           const Decimal n = floor((to - from) / step * (1 + Decimal("1e-30")));
-          if (n >= 1000000000) fail(*s, what + ": more than 1e9 values");
+          if (n >= kMaxAxisValues)
+            fail(*s, what + ": more than " + std::to_string(kMaxAxisValues) + " values (at most that many an axis)");
           count = static_cast<std::uint64_t>(n) + 1;
         }
         for (std::uint64_t k = 0; k < count; ++k) {
@@ -446,13 +501,17 @@ void SpecReader::check() {
         refuse_at(a.front()->where, "axis '" + a.front()->target +
                                         "': a motion sets the parameters and the initial state (no parameter or "
                                         "state axis with [run] motion or a motion axis)");
-    if (!spec_.parameters.empty() || !spec_.q.empty() || !spec_.qdot.empty() || !spec_.z.empty())
-      throw FileError(spec_.path, "[run] parameters, q, qdot and z cannot be given with a motion (it sets them)");
+    for (const char* key : {"parameters", "q", "qdot", "z"})
+      if (run_where_.count(key))
+        refuse_at(run_where_.at(key), std::string("[run] ") + key +
+                                          ": a motion sets the parameters and the initial state (no parameters, q, "
+                                          "qdot or z with [run] motion or a motion axis)");
   }
   const bool z = !spec_.z.empty() || !axis_kinds("z").empty();
   if (z) {
     if (!spec_.qdot.empty() || !axis_kinds("qdot").empty())
-      throw FileError(spec_.path, "z sets the velocities (qdot = psi(q, z)): give z or qdot, not both");
+      refuse_at(!axis_kinds("qdot").empty() ? axis_kinds("qdot").front()->where : run_where_.at("qdot"),
+                "z sets the velocities (qdot = psi(q, z)): give z or qdot, not both");
     if (spec_.z.empty() && axis_kinds("z").size() != targets_.quasi_velocities.size())
       refuse_at(axis_kinds("z").front()->where,
                 "z axes need [run] z = [...] with every quasi-velocity (" + join_names(targets_.quasi_velocities) +
@@ -473,8 +532,8 @@ void SpecReader::check() {
     for (const auto& a : spec_.axes)
       if (a.target == spec_.stop_after_budget) along = &a;
     if (!along)
-      throw FileError(spec_.path, "[sweep] stop_after_budget names '" + spec_.stop_after_budget +
-                                      "', which is no axis of this spec");
+      refuse_at(budget_where_, "[sweep] stop_after_budget names '" + spec_.stop_after_budget +
+                                   "', which is no axis of this spec");
     if (!along->group.empty())
       for (const auto& a : spec_.axes)
         if (&a != along && a.group == along->group)
@@ -482,10 +541,25 @@ void SpecReader::check() {
   }
   long double cases = 1;
   for (const auto& g : spec_.groups()) cases *= static_cast<long double>(spec_.axes[g.front()].values.size());
-  if (cases > 1e9L) throw FileError(spec_.path, "the sweep has more than 1e9 cases");
+  if (cases > kMaxCases)
+  {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", static_cast<double>(cases));
+    refuse_at(spec_.axes.back().where, std::string("the sweep has ") + count +
+                                           " cases, more than the 1e7 a sweep may have (each row is kept in "
+                                           "memory): split it into several sweeps");
+  }
 }
 
 SweepSpec SpecReader::read() {
+  {
+    std::error_code ec;
+    const auto status = std::filesystem::status(spec_.path, ec);
+    if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+      throw FileError(spec_.path, "the sweep spec is not a regular file");
+    if (!ec && std::filesystem::is_regular_file(status) && std::filesystem::file_size(spec_.path, ec) > (16u << 20))
+      throw FileError(spec_.path, "the sweep spec is larger than 16 MiB");
+  }
   errno = 0;
   std::ifstream in(spec_.path, std::ios::binary);
   const auto unreadable = [&] {

@@ -187,6 +187,45 @@ metrics = ["rhs_calls"]
   EXPECT_NE(table_of(dir_ / "other" / "cases.csv").at(3, "I"), t.at(3, "I"));
 }
 
+// A series has its header's cells on every line, also where an invariant
+// is not conserved at a case's parameters (the skate's s on the incline):
+// those cells are empty, as in the row. A case refused before its first
+// sample has no series; a series is refused beyond 1e6 samples.
+TEST_F(Sweep, SeriesLinesHaveTheHeadersCells) {
+  const fs::path spec = write("spec.toml", R"([run]
+t_end = 2
+q = [0, 0, 0]
+z = [1, 0.9]
+[[axis]]
+name = "g"
+values = [0, 3]
+[[axis]]
+name = "dt_out"
+values = [0.5, 1e-7]
+[sweep]
+series = true
+)");
+  const CliResult r = sweep("skate", spec, dir_ / "out");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Table t = table_of(dir_ / "out" / "cases.csv");
+  ASSERT_EQ(t.rows.size(), 4u);
+  for (std::size_t i : {0u, 2u}) {
+    EXPECT_EQ(t.at(i, "status"), "ok");
+    const auto ls = lines_of(slurp(dir_ / "out" / "series" / (std::to_string(i) + ".csv")));
+    ASSERT_EQ(ls.size(), 6u);
+    EXPECT_EQ(ls[0], "t,max_C,energy_error,drift_omega,drift_s");
+    for (const auto& l : ls) EXPECT_EQ(cells_of(l).size(), 5u) << l;
+    EXPECT_EQ(cells_of(ls[5])[4].empty(), t.at(i, "drift_s").empty()) << i;
+  }
+  EXPECT_FALSE(t.at(0, "drift_s").empty());
+  EXPECT_TRUE(t.at(2, "drift_s").empty());  // g = 3: s is not conserved
+  for (std::size_t i : {1u, 3u}) {
+    EXPECT_EQ(t.at(i, "status"), "refused");
+    EXPECT_NE(t.at(i, "reason").find("at most 1e6 samples a case"), std::string::npos) << t.at(i, "reason");
+    EXPECT_FALSE(fs::exists(dir_ / "out" / "series" / (std::to_string(i) + ".csv")));
+  }
+}
+
 // Cases that fail are rows with their status and reason, and the sweep goes
 // on and exits 0: a singular set reached (its name and time), a formulation
 // that does not apply, a tolerance below the stepper's floor, the RHS
@@ -420,6 +459,17 @@ TEST_F(Sweep, BadSpecsAreRefusedWithFileLineAndColumn) {
       {"[sweep]\nmetrics = [\"energy\"]\n", "2:12", "unknown metric 'energy'"},
       {"[axis]\nname = \"m\"\n", "1:1", "axes are [[axis]] tables"},
       {"[[axis]]\nname = \"m\"\nvalues = [1\n", "3:13", "TOML syntax"},
+      {"[run]\nt_end = -1\n", "2:9", "[run] t_end must be positive, got -1"},
+      {"[[axis]]\nname = \"tol\"\nvalues = [1e-8, 0]\n", "3:17", "must be positive, got 0"},
+      {"[run]\nmax_rhs_calls = 1.5\n", "2:17", "must be an integer, got 1.5"},
+      {"[run]\nmotion = 0\n", "2:10", "must be at least 1, got 0"},
+      {"[[axis]]\nname = \"m\"\nvalues = [\"1e-999\"]\n", "3:11", "is 0 in double"},
+      {"[[axis]]\nname = \"m\"\nvalues = [1]\ngroup = \"\"\n", "4:9", "non-empty name"},
+      {"[[axis]]\nname = \"m\"\nrange = { from = 0, to = 1, count = 1000 }\n[[axis]]\nname = \"g\"\n"
+       "range = { from = 0, to = 1, count = 1000 }\n[[axis]]\nname = \"I\"\nrange = { from = 1, to = 2, count = 11 }\n",
+       "7:1", "more than the 1e7 a sweep may have"},
+      {"[[axis]]\nname = \"m\"\nrange = { from = 0, to = 1, count = 1000000001 }\n", "3:37", "must be at most 1000000"},
+      {"[sweep]\nstop_after_budget = \"tol\"\n", "2:21", "which is no axis of this spec"},
   };
   for (const Bad& b : bad) {
     const fs::path spec = write("bad.toml", b.text);
@@ -430,6 +480,9 @@ TEST_F(Sweep, BadSpecsAreRefusedWithFileLineAndColumn) {
     EXPECT_EQ(lines_of(r.err).size(), 1u) << r.err;
     EXPECT_FALSE(fs::exists(dir_ / "never")) << b.text;
   }
+  const CliResult directory = sweep("skate", dir_, dir_ / "never");
+  EXPECT_EQ(directory.code, 2);
+  EXPECT_NE(directory.err.find("not a regular file"), std::string::npos) << directory.err;
   const CliResult missing = sweep("skate", dir_ / "missing.toml", dir_ / "never");
   EXPECT_EQ(missing.code, 2);
   EXPECT_NE(missing.err.find("cannot read the sweep spec"), std::string::npos) << missing.err;

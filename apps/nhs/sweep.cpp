@@ -331,6 +331,10 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
     try {
       cases.emplace(opts.system, opts.spec);
     } catch (...) {
+      // The master reads the same spec and reports the same error, then
+      // aborts every rank: a worker speaks only when the master has not
+      // (e.g. the file is missing on this worker's node).
+      std::this_thread::sleep_for(std::chrono::seconds(2));
       mpi.abort(report(std::current_exception()));
     }
     const auto run = [](void* self, const std::uint64_t* unit, std::size_t count,
@@ -437,7 +441,9 @@ int sweep_command(const SweepOptions& opts, const std::string& command) {
     out.write(cases.skipped(i, why));
     progress.count("skipped");
   }
-  const unsigned jobs = opts.jobs > 0 ? opts.jobs : std::max(1u, std::thread::hardware_concurrency());
+  // No more threads than units (parallel_for starts no more).
+  const unsigned jobs = static_cast<unsigned>(std::max<std::size_t>(
+      1, std::min<std::size_t>(units.size(), opts.jobs > 0 ? opts.jobs : std::max(1u, std::thread::hardware_concurrency()))));
   const InterruptGuard sigint;  // SIGINT: cases running stop, rows written stay
   try {
     run_on_threads(cases, out, progress, units, jobs);

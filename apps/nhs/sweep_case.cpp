@@ -159,16 +159,22 @@ void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in)
 }
 
 // A case's series (SweepCases::series_columns), one line per sample: max_a
-// |C^a|, |E - E0| (E0 = MotionFigures' first energy) and each conserved
-// invariant's |I - I0| (I0 its first finite value); empty cells where a
-// value is not finite.
+// |C^a|, |E - E0| (E0 = MotionFigures' first energy) and, for each
+// invariant named in the header, |I - I0| (I0 its first finite value);
+// empty cells where a value is not finite, or where the invariant is not
+// conserved in this case's system (its parameters).
 template <class S>
 class SeriesWriter {
  public:
-  SeriesWriter(const System<S>& sys, std::vector<Invariant<S>> invariants, std::string& out)
+  SeriesWriter(const System<S>& sys, const std::vector<Invariant<S>>& invariants,
+               const std::vector<std::string>& names, std::string& out)
       : sys_(sys), out_(out) {
-    for (auto& inv : invariants)
-      if (inv.conserved) invariants_.push_back(std::move(inv));
+    for (const std::string& name : names) {
+      std::optional<Invariant<S>> found;
+      for (const auto& inv : invariants)
+        if (inv.name == name && inv.conserved) found = inv;
+      invariants_.push_back(std::move(found));
+    }
     i0_.resize(invariants_.size());
   }
   void operator()(const Sample<S>& s, const S& E0) {
@@ -180,19 +186,25 @@ class SeriesWriter {
     const S E = sys_.kinetic_energy(s.q, s.qdot) + sys_.potential(s.q);
     std::string line = to_string<S>(s.t) + "," + cell(c) + "," + cell(S(abs(E - E0)));
     for (std::size_t k = 0; k < invariants_.size(); ++k) {
-      const S I = invariants_[k].value(s.q, s.qdot);
+      line += ",";
+      if (!invariants_[k]) continue;
+      const S I = invariants_[k]->value(s.q, s.qdot);
       if (!i0_[k] && isfinite(I)) i0_[k] = I;
-      line += "," + (i0_[k] ? cell(S(abs(I - *i0_[k]))) : std::string());
+      if (i0_[k]) line += cell(S(abs(I - *i0_[k])));
     }
     out_ += line + "\n";
   }
 
  private:
   const System<S>& sys_;
-  std::vector<Invariant<S>> invariants_;
+  std::vector<std::optional<Invariant<S>>> invariants_;
   std::vector<std::optional<S>> i0_;
   std::string& out_;
 };
+
+// A series keeps every sample in memory until its case ends (then it goes
+// to the master, or to disk): at most this many samples a case.
+constexpr double kMaxSeriesSamples = 1e6;
 
 template <class S>
 void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
@@ -216,7 +228,16 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
     plan.emplace(plan_run<S>(in.options));
     MotionReference<S> reference = plan_reference(*plan);
-    if (series) series_writer.emplace(plan->setup.sys, reference.invariants, *series);
+    if (series) {
+      const double samples = to_double(plan->options.t_end / plan->options.dt_out) + 1;
+      if (samples > kMaxSeriesSamples)
+        throw UsageError(fmt::format("[sweep] series keeps each sample of a case in memory until it ends: at most "
+                                     "1e6 samples a case, this one has {:.3g} (t_end / dt_out)", samples));
+      std::vector<std::string> names;
+      for (const std::string& c : cases.series_columns())
+        if (c.rfind("drift_", 0) == 0) names.push_back(c.substr(6));
+      series_writer.emplace(plan->setup.sys, reference.invariants, names, *series);
+    }
     figures.emplace(plan->setup.sys, std::move(reference));
     IntegrationOptions<S>& io = plan->options;
     io.on_step = [&](const S& t, const IntegrationStats&) {
@@ -239,8 +260,9 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     status = "singular";
     reason = e.what();
     put("singular_set", one_line(e.condition));
-    put("t_singular", e.time);
-    t_reached = e.time;
+    // Without a time, the case's initial state was refused: t = 0.
+    put("t_singular", e.time.empty() ? std::string("0") : e.time);
+    t_reached = e.time.empty() ? std::string("0") : e.time;
   } catch (const InvalidState& e) {
     status = "invalid-state";
     reason = e.what();
@@ -264,7 +286,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   }
   put("status", status);
   put("reason", one_line(reason));
-  if (plan) {
+  if (plan || !t_reached.empty()) {
     put("t_reached", t_reached.empty() ? to_string<S>(t_step) : t_reached);
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));

@@ -76,7 +76,7 @@ namespace {
 namespace fs = std::filesystem;
 
 [[noreturn]] void io_error(const std::string& what, const std::string& path) {
-  throw IoError("nhs sweep: cannot " + what + " '" + path + "': " + std::strerror(errno));
+  throw IoError("cannot " + what + " '" + path + "': " + std::strerror(errno));
 }
 
 std::FILE* open_or_fail(const std::string& path, const char* mode) {
@@ -95,7 +95,7 @@ void replace_file(const std::string& path, const std::string& text) {
   if (std::fclose(f) != 0 || !ok) io_error("write", tmp);
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  if (ec) throw IoError("nhs sweep: cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
+  if (ec) throw IoError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
 }
 
 std::string read_text(const std::string& path) {
@@ -129,7 +129,7 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
   if (dir.empty()) throw UsageError("--out: empty directory name");
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) throw IoError("nhs sweep: cannot create the directory '" + dir + "': " +
+  if (ec || !fs::is_directory(dir)) throw IoError("--out: cannot create the directory '" + dir + "': " +
                                                   (ec ? ec.message() : std::string("not a directory")));
   // One sweep at a time in a directory: two would append the same cases.
   const std::string lock = dir + "/.lock";
@@ -181,6 +181,18 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
     }
   }
   resumed_ = rows_.size();
+  // Series of cases not done are stale (a case killed after writing its
+  // series, or another sweep's with --restart): they go, and are written
+  // again when their cases run.
+  if (fs::is_directory(dir + "/series")) {
+    for (const auto& entry : fs::directory_iterator(dir + "/series")) {
+      const std::string stem = entry.path().stem().string();
+      char* rest = nullptr;
+      const unsigned long long index = std::strtoull(stem.c_str(), &rest, 10);
+      const bool ours = entry.path().extension() == ".csv" && !stem.empty() && *rest == 0;
+      if (ours && (restart || !rows_.count(index))) fs::remove(entry.path(), ec);
+    }
+  }
   // The rows kept, and nothing else: a partial line of a killed run goes.
   std::string csv_text = csv_line(cases.columns()) + "\n", json_text;
   for (const auto& [index, row] : rows_) {

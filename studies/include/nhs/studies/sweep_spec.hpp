@@ -95,7 +95,11 @@ const std::vector<std::string>& sweep_metrics();
 /// seed or with from > to, a log range or sample with a bound <= 0, groups
 /// of unequal counts, a target set twice, parameter or state values given
 /// with [run] motion (the motion sets them), a q, qdot or z of the wrong
-/// length, z axes without a base z, and more than 1e9 cases.
+/// length, z axes without a base z, values `nhs run` would refuse in every
+/// case (t_end, dt_out, rtol, tol, step <= 0; atol, singular_margin,
+/// manifold_tol < 0; max_rhs_calls not a positive integer), a non-zero
+/// value that is 0 in double, more than 1e6 values on an axis, more than
+/// 1e7 cases, and a spec that is not a regular file or exceeds 16 MiB.
 SweepSpec load_sweep_spec(const std::string& path, const SweepTargets& targets);
 
 }  // namespace nhs
