@@ -4,11 +4,9 @@
 #include "nhs/studies/sweep_spec.hpp"
 
 #include "nhs/scalar.hpp"
-#include "toml_text.hpp"
+#include "toml_text.hpp"  // toml++, as the library compiles it
 
 #include <boost/multiprecision/cpp_dec_float.hpp>
-
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cerrno>

@@ -11,16 +11,6 @@
 
 #include <ginac/ginac.h>
 
-#define TOML_EXCEPTIONS 1
-// toml++ is compiled in, header-only (docs/cli.md, "Start-up"). Its internal
-// assertions are compiled out, as in Debian's libtomlplusplus (built with
-// NDEBUG, where GCC turns them into nothing) that this file used before: one
-// of them (parser.inl, parse_key) fires on a malformed key the fuzz test
-// writes, where the parser goes on to report a parse error. The sanitized
-// build (ctest -L asan) runs the fuzz test with them compiled out and finds no
-// memory error after it.
-#define TOML_ASSERT(expr) static_cast<void>(0)
-#include <toml++/toml.h>
 
 #include <algorithm>
 #include <cctype>

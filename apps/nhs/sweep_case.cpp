@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <mpfr.h>
+
 namespace nhs::cli {
 
 namespace {
@@ -367,6 +369,11 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
     run_case<S>(*this, in, row, spec_.series ? series : nullptr);
     return 0;
   });
+  // MPFR keeps constants (pi, log 2, ...) in a cache per thread, which is
+  // not freed when the thread ends: freed here, after each case (a worker
+  // thread of a sweep ends with its last case; recomputing them costs
+  // microseconds).
+  mpfr_free_cache();
   return row;
 }
 
