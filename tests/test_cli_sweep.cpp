@@ -141,7 +141,7 @@ values = [1e-8]
 
 // Ranges are decimal (0.1 steps are exact), log ranges hit their decades,
 // random samples depend on the seed only; the grid's last axis varies
-// fastest and a group varies together.
+// fastest and a group varies together; --dry-run lists the same cases.
 TEST_F(Sweep, AxesValuesAndTheirGrid) {
   const fs::path spec = write("spec.toml", R"([run]
 t_end = 0.1
@@ -176,6 +176,18 @@ metrics = ["rhs_calls"]
     EXPECT_EQ(t.at(i, "status"), "ok");
   }
   EXPECT_EQ(random_values.size(), 4u);
+  // --dry-run lists the same cases and values, runs nothing, writes nothing.
+  const CliResult dry = nhs({"sweep", "skate", spec.string(), "--dry-run"});
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const auto listed = lines_of(dry.out);
+  ASSERT_EQ(listed.size(), 21u);
+  EXPECT_EQ(listed[0], "case,m,tol,I");
+  for (std::size_t i = 0; i < 20; ++i)
+    EXPECT_EQ(listed[i + 1], t.at(i, "case") + "," + t.at(i, "m") + "," + t.at(i, "tol") + "," + t.at(i, "I"));
+  EXPECT_NE(dry.err.find("20 cases"), std::string::npos) << dry.err;
+  const CliResult no_out = nhs({"sweep", "skate", spec.string()});
+  EXPECT_EQ(no_out.code, 2);
+  EXPECT_NE(no_out.err.find("--out DIR is required"), std::string::npos) << no_out.err;
   // The same seed in another sweep: the same samples; another seed: others.
   std::string text = slurp(spec);
   const fs::path same = write("same.toml", text + "\n# another file, the same axes\n");

@@ -177,7 +177,9 @@ int run_main(int argc, char** argv) {
                "metrics per case, on threads or MPI ranks (docs/sweeps.md)");
   sweep_cmd->add_option("SYSTEM", sweep.system, "system file (docs/system-files.md) or study id")->required();
   sweep_cmd->add_option("SPEC", sweep.spec, "the sweep spec, TOML (docs/sweeps.md)")->required();
-  sweep_cmd->add_option("--out", sweep.out, "output directory: cases.csv, cases.jsonl, sweep.json")->required();
+  auto* sweep_out = sweep_cmd->add_option("--out", sweep.out, "output directory: cases.csv, cases.jsonl, sweep.json");
+  sweep_cmd->add_flag("--dry-run", sweep.dry_run,
+                      "check the spec and print its cases (number and axis values, CSV) without running them");
   sweep_cmd->add_option("--jobs", sweep.jobs, "threads (0: one per core); under mpirun, one case per rank")
       ->capture_default_str();
   sweep_cmd->add_flag("--restart", sweep.restart,
@@ -228,6 +230,7 @@ int run_main(int argc, char** argv) {
   }
   if (findings_cmd->parsed()) return findings_command(findings);
   if (sweep_cmd->parsed()) {
+    if (!sweep.dry_run && sweep_out->count() == 0) throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");
     std::string command = "nhs";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     return sweep_command(sweep, command);

@@ -429,6 +429,21 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
 }  // namespace
 
 int sweep_command(const SweepOptions& opts, const std::string& command) {
+  if (opts.dry_run) {
+    const SweepCases cases(opts.system, opts.spec);
+    std::vector<std::string> header = {"case"};
+    for (const auto& a : cases.spec().axes) header.push_back(a.target);
+    fmt::print("{}\n", csv_line(header));
+    for (std::uint64_t i = 0; i < cases.count(); ++i) {
+      std::vector<std::string> row = {std::to_string(i)};
+      for (auto& v : cases.spec().case_values(i)) row.push_back(std::move(v));
+      fmt::print("{}\n", csv_line(row));
+    }
+    flush_stdout();
+    fmt::print(stderr, "nhs sweep: {} cases of {} on {} (dry run: nothing run, nothing written)\n", cases.count(),
+               cases.spec().path, cases.system());
+    return 0;
+  }
   if (opts.out.empty()) throw UsageError("--out: give the sweep's output directory");
   const int ranks = launched_ranks();
   if (ranks > 1) return run_on_mpi(opts, command, ranks);

@@ -24,6 +24,9 @@ struct SweepOptions {
   std::string out;     ///< the output directory (created)
   unsigned jobs = 0;   ///< threads; 0: one per core (ignored under mpirun: one case per rank)
   bool restart = false;  ///< discard what `out` holds instead of resuming
+  /// Check the spec and print its cases (case number and axis values, CSV)
+  /// on stdout, then its count on stderr; run nothing, write no output.
+  bool dry_run = false;
 };
 
 /// The status of a case in its row: "ok" (reached t_end), or why not:
