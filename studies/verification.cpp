@@ -123,19 +123,23 @@ void MotionFigures<S>::fold(const Sample<S>& s) {
   if (m.samples == 0) m.E0 = E;
   ++m.samples;
   m.t_last = s.t;
-  m.energy_drift = max(m.energy_drift, abs(E - m.E0));
+  m.last_energy_error = abs(E - m.E0);
+  m.energy_drift = max(m.energy_drift, m.last_energy_error);
   m.energy_scale = max(m.energy_scale, abs(T) + abs(V));
-  if (C.size()) m.max_C = max(m.max_C, S(C.cwiseAbs().maxCoeff()));
+  m.last_C = C.size() ? S(C.cwiseAbs().maxCoeff()) : S(0);
+  m.max_C = max(m.max_C, m.last_C);
   m.max_qdot2 = max(m.max_qdot2, S(s.qdot.squaredNorm()));
   for (std::size_t k = 0; k < ref_.invariants.size(); ++k) {
     const S v = ref_.invariants[k].value(s.q, s.qdot);
     InvariantDrift<S>& d = m.invariants[k];
     if (!isfinite(v)) {
       ++d.undefined;
+      d.last_change.reset();
       continue;
     }
     if (!invariant0_[k]) invariant0_[k] = v;
-    d.drift = max(d.drift, abs(v - *invariant0_[k]));
+    d.last_change = abs(v - *invariant0_[k]);
+    d.drift = max(d.drift, *d.last_change);
     d.scale = max(d.scale, abs(v));
   }
   if (ref_.exact) {

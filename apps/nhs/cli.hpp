@@ -16,6 +16,7 @@
 
 #include "nhs/studies/verification.hpp"
 
+#include <exception>
 #include <optional>
 #include <string>
 
@@ -113,5 +114,13 @@ bool run_check_report(const std::string& dir);
 /// Flushes stdout; IoError (exit 5) when anything written to it was lost
 /// (a full disk, a closed descriptor).
 void flush_stdout();
+
+/// The exit code of a command's exception (README, "Exit codes"), after
+/// printing it as one line "nhs: error: ..." on stderr (stdout flushed
+/// first): UsageError and MalformedNumber 2, InvalidState (SingularState
+/// included) 3, IntegrationFailure and NonFiniteValue 4, IoError and a
+/// failed write (filesystem_error, system_error) 5, Interrupted 130,
+/// anything else 1. Never throws.
+int report_error(const std::exception_ptr& e) noexcept;
 
 }  // namespace nhs::cli

@@ -3,10 +3,13 @@
 // writing to standard output. Part of the nhs_app library, which the tool
 // (main.cpp) and the Python module (python/src/module.cpp) link.
 #include "cli.hpp"
+#include "clock.hpp"
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 #include <string>
 #include <vector>
 
@@ -25,6 +28,45 @@ void flush_stdout() {
   if (std::fflush(stdout) != 0 || std::ferror(stdout))
     throw IoError(std::string("cannot write to standard output: ") +
                   (errno ? std::strerror(errno) : "write error"));
+}
+
+int report_error(const std::exception_ptr& e) noexcept {
+  const auto fail = [](int code, const std::string& what) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "nhs: error: %s\n", what.c_str());
+    return code;
+  };
+  try {
+    std::rethrow_exception(e);
+  } catch (const UsageError& x) {
+    return fail(2, x.what());
+  } catch (const MalformedNumber& x) {
+    return fail(2, x.what());
+  } catch (const InvalidState& x) {  // includes SingularState
+    return fail(3, x.what());
+  } catch (const IntegrationFailure& x) {
+    return fail(4, x.what());
+  } catch (const NonFiniteValue& x) {
+    return fail(4, x.what());
+  } catch (const IoError& x) {
+    return fail(5, x.what());
+  } catch (const std::filesystem::filesystem_error& x) {
+    return fail(5, x.what());
+  } catch (const std::system_error& x) {  // fmt::print's failed write
+    return fail(5, std::string("cannot write: ") + x.what());
+  } catch (const Interrupted& x) {
+    return fail(130, x.what());
+  } catch (const std::exception& x) {
+    return fail(1, x.what());
+  } catch (...) {
+    return fail(1, "unknown error");
+  }
+}
+
+std::string duration_text(double s) {
+  if (s < 60) return fmt::format("{:.1f} s", s);
+  if (s < 3600) return fmt::format("{} min {:02} s", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
+  return fmt::format("{} h {:02} min", static_cast<int>(s) / 3600, (static_cast<int>(s) % 3600) / 60);
 }
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {

@@ -8,14 +8,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <set>
 #include <string>
-#include <system_error>
 #include <vector>
 
 namespace nhs::cli {
@@ -242,34 +238,11 @@ int run_main(int argc, char** argv) {
 }  // namespace nhs::cli
 
 int main(int argc, char** argv) {
-  const auto fail = [](int code, const char* what) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "nhs: error: %s\n", what);
-    return code;
-  };
   try {
     const int code = nhs::cli::run_main(argc, argv);
     nhs::cli::flush_stdout();
     return code;
-  } catch (const nhs::UsageError& e) {
-    return fail(2, e.what());
-  } catch (const nhs::MalformedNumber& e) {
-    return fail(2, e.what());
-  } catch (const nhs::InvalidState& e) {  // includes SingularState
-    return fail(3, e.what());
-  } catch (const nhs::IntegrationFailure& e) {
-    return fail(4, e.what());
-  } catch (const nhs::NonFiniteValue& e) {
-    return fail(4, e.what());
-  } catch (const nhs::IoError& e) {
-    return fail(5, e.what());
-  } catch (const std::filesystem::filesystem_error& e) {
-    return fail(5, e.what());
-  } catch (const std::system_error& e) {  // fmt::print's failed write
-    return fail(5, (std::string("cannot write: ") + e.what()).c_str());
-  } catch (const nhs::Interrupted& e) {
-    return fail(130, e.what());
-  } catch (const std::exception& e) {
-    return fail(1, e.what());
+  } catch (...) {
+    return nhs::cli::report_error(std::current_exception());
   }
 }

@@ -4,6 +4,7 @@
 // failure, and a progress line: rewritten in place on a terminal, otherwise
 // one line every 10 s for long runs.
 #include "cli.hpp"
+#include "clock.hpp"
 #include "interrupt.hpp"
 
 #include "nhs/studies/verification.hpp"
@@ -19,11 +20,6 @@ namespace nhs::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 struct FileCloser {
   void operator()(std::FILE* f) const {

@@ -4,6 +4,7 @@
 #include "sweep.hpp"
 
 #include "cli.hpp"
+#include "clock.hpp"
 #include "interrupt.hpp"
 #include "sweep_mpi.h"
 
@@ -24,16 +25,7 @@ namespace nhs::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using Unit = std::vector<std::uint64_t>;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-std::string duration_text(double s) {
-  if (s < 60) return fmt::format("{:.1f} s", s);
-  if (s < 3600) return fmt::format("{} min {:02} s", static_cast<int>(s) / 60, static_cast<int>(s) % 60);
-  return fmt::format("{} h {:02} min", static_cast<int>(s) / 3600, (static_cast<int>(s) % 3600) / 60);
-}
 
 std::string status_of(const SweepCases& cases, const std::vector<std::string>& row) {
   return row[static_cast<std::size_t>(cases.column("status"))];
@@ -68,7 +60,7 @@ std::vector<Unit> work_units(const SweepCases& cases, const SweepOutput& out,
       const std::uint64_t c = i + k * stride;
       const auto it = done.find(c);
       if (it != done.end()) {
-        if (it->second == "budget" && over.empty())
+        if (status_of(cases, it->second) == "budget" && over.empty())
           over = "case " + std::to_string(c) + " before it along " + spec.stop_after_budget +
                  " exceeded the RHS budget (max_rhs_calls)";
         continue;
@@ -108,7 +100,7 @@ class Progress {
  public:
   Progress(const SweepCases& cases, const SweepOutput& out) : cases_(cases), out_(out), t0_(Clock::now()) {
     tty_ = isatty(STDERR_FILENO) != 0;
-    for (const auto& [i, s] : out.done()) count(s, false);
+    for (const auto& [i, row] : out.done()) count(status_of(cases, row), false);
   }
   void count(const std::string& status, bool now = true) {
     if (now) ++this_run_;
@@ -280,29 +272,6 @@ std::vector<std::string> unpack(const char* data, std::size_t length, std::strin
   return row;
 }
 
-// The exit code of an exception (main.cpp's mapping) for MPI_Abort, after
-// printing it as the tool prints errors.
-int report(const std::exception_ptr& e) {
-  try {
-    std::rethrow_exception(e);
-  } catch (const UsageError& x) {
-    fmt::print(stderr, "nhs: error: {}\n", x.what());
-    return 2;
-  } catch (const MalformedNumber& x) {
-    fmt::print(stderr, "nhs: error: {}\n", x.what());
-    return 2;
-  } catch (const IoError& x) {
-    fmt::print(stderr, "nhs: error: {}\n", x.what());
-    return 5;
-  } catch (const Interrupted& x) {
-    fmt::print(stderr, "nhs: error: {}\n", x.what());
-    return 130;
-  } catch (const std::exception& x) {
-    fmt::print(stderr, "nhs: error: {}\n", x.what());
-    return 1;
-  }
-}
-
 struct MasterState {
   const SweepCases* cases;
   SweepOutput* out;
@@ -335,7 +304,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
       // aborts every rank: a worker speaks only when the master has not
       // (e.g. the file is missing on this worker's node).
       std::this_thread::sleep_for(std::chrono::seconds(2));
-      mpi.abort(report(std::current_exception()));
+      mpi.abort(report_error(std::current_exception()));
     }
     const auto run = [](void* self, const std::uint64_t* unit, std::size_t count,
                         int (*emit)(void*, const char*, std::size_t), void* ctx) -> int {
@@ -347,7 +316,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
         });
         return 0;
       } catch (...) {
-        return report(std::current_exception());
+        return report_error(std::current_exception());
       }
     };
     nhs_sweep_mpi_host host{};
@@ -398,7 +367,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
         s->progress->tick();
         return 0;
       } catch (...) {
-        return report(std::current_exception());
+        return report_error(std::current_exception());
       }
     };
     host.idle = [](void* self) -> int {
@@ -419,7 +388,7 @@ int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) 
       if (!complete) code = 1;
     }
   } catch (...) {
-    code = report(std::current_exception());
+    code = report_error(std::current_exception());
     mpi.abort(code);
   }
   mpi.finalize();

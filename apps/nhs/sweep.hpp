@@ -83,7 +83,8 @@ class SweepCases {
   std::vector<std::string> columns_, invariants_, coordinates_;
   std::uint64_t count_ = 0;
   std::string fingerprint_;
-  std::vector<std::string> base_row(std::uint64_t index) const;
+  /// A row with the case number and its axis values, every metric empty.
+  std::vector<std::string> base_row(std::uint64_t index, const std::vector<std::string>& values) const;
 };
 
 /// CSV (RFC 4180) of cells: quoted where a cell holds a comma, a quote or
@@ -110,8 +111,8 @@ class SweepOutput {
   SweepOutput(const SweepOutput&) = delete;
   SweepOutput& operator=(const SweepOutput&) = delete;
 
-  /// Status of each case done (from the file, then as written).
-  const std::map<std::uint64_t, std::string>& done() const { return status_; }
+  /// The row of each case done (from the file, then as written), by case.
+  const std::map<std::uint64_t, std::vector<std::string>>& done() const { return rows_; }
   std::uint64_t resumed() const { return resumed_; }
   /// Appends one row (cells as SweepCases::run) to both files and flushes;
   /// a non-empty `series` (SweepCases::run's) goes first to
@@ -131,7 +132,6 @@ class SweepOutput {
   std::FILE* csv_ = nullptr;
   std::FILE* jsonl_ = nullptr;
   int lock_fd_ = -1;  ///< DIR/.lock, held (flock) while the sweep writes
-  std::map<std::uint64_t, std::string> status_;
   std::map<std::uint64_t, std::vector<std::string>> rows_;
   std::uint64_t resumed_ = 0;
   void write_meta(const std::string& engine, double wall_s, bool complete, double master_busy_s = -1) const;

@@ -4,9 +4,11 @@
 #include "sweep.hpp"
 
 #include "cli.hpp"
+#include "clock.hpp"
 #include "interrupt.hpp"
 
-#include <chrono>
+#include "nhs/fnv1a.hpp"
+
 #include <fstream>
 #include <sstream>
 
@@ -15,15 +17,6 @@
 namespace nhs::cli {
 
 namespace {
-
-// FNV-1a, 64 bits: a fingerprint, not a cryptographic hash.
-std::uint64_t fnv1a(const std::string& text, std::uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
 
 bool is_state_target(const std::string& t) {
   return t.rfind("q.", 0) == 0 || t.rfind("qdot.", 0) == 0 || t.rfind("z.", 0) == 0;
@@ -92,15 +85,16 @@ SweepCases::SweepCases(std::string system, const std::string& spec_path) : syste
   }
   if (wants("wall_time")) columns_.push_back("wall_s");
 
-  std::uint64_t h = fnv1a(spec_.text);
-  h = fnv1a("\x1f" + system_, h);
+  Fnv1a h;
+  h.add(spec_.text);
+  h.add(system_);
   if (is_system_file_name(system_)) {
     std::ifstream in(system_, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    h = fnv1a("\x1f" + text.str(), h);
+    h.add(text.str());
   }
-  fingerprint_ = fmt::format("{:016x}", h);
+  fingerprint_ = fmt::format("{:016x}", h.h);
 }
 
 int SweepCases::column(const std::string& name) const {
@@ -108,16 +102,15 @@ int SweepCases::column(const std::string& name) const {
   return it == columns_.end() ? -1 : static_cast<int>(it - columns_.begin());
 }
 
-std::vector<std::string> SweepCases::base_row(std::uint64_t index) const {
+std::vector<std::string> SweepCases::base_row(std::uint64_t index, const std::vector<std::string>& values) const {
   std::vector<std::string> row(columns_.size());
   row[0] = std::to_string(index);
-  const std::vector<std::string> values = spec_.case_values(index);
   for (std::size_t a = 0; a < values.size(); ++a) row[1 + a] = values[a];
   return row;
 }
 
 std::vector<std::string> SweepCases::skipped(std::uint64_t index, const std::string& reason) const {
-  std::vector<std::string> row = base_row(index);
+  std::vector<std::string> row = base_row(index, spec_.case_values(index));
   row[static_cast<std::size_t>(column("status"))] = "skipped";
   row[static_cast<std::size_t>(column("reason"))] = one_line(reason);
   return row;
@@ -160,49 +153,21 @@ void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in)
     in.options.qdot = join(qdot, ",");
 }
 
-// A case's series (SweepCases::series_columns), one line per sample: max_a
-// |C^a|, |E - E0| (E0 = MotionFigures' first energy) and, for each
-// invariant named in the header, |I - I0| (I0 its first finite value);
+// One line of a case's series (SweepCases::series_columns) at the sample
+// s just folded into m: max_a |C^a|, |E - E0| and, for each invariant
+// named in the header, |I - I0| (MotionFigures' figures at that sample);
 // empty cells where a value is not finite, or where the invariant is not
 // conserved in this case's system (its parameters).
 template <class S>
-class SeriesWriter {
- public:
-  SeriesWriter(const System<S>& sys, const std::vector<Invariant<S>>& invariants,
-               const std::vector<std::string>& names, std::string& out)
-      : sys_(sys), out_(out) {
-    for (const std::string& name : names) {
-      std::optional<Invariant<S>> found;
-      for (const auto& inv : invariants)
-        if (inv.name == name && inv.conserved) found = inv;
-      invariants_.push_back(std::move(found));
-    }
-    i0_.resize(invariants_.size());
+std::string series_line(const Sample<S>& s, const MotionCheck<S>& m, const std::vector<std::string>& invariants) {
+  std::string line = to_string<S>(s.t) + "," + cell(m.last_C) + "," + cell(m.last_energy_error);
+  for (const std::string& name : invariants) {
+    line += ",";
+    for (const InvariantDrift<S>& d : m.invariants)
+      if (d.name == name && d.conserved && d.last_change) line += cell(*d.last_change);
   }
-  void operator()(const Sample<S>& s, const S& E0) {
-    using std::abs;
-    using std::isfinite;
-    using boost::multiprecision::isfinite;
-    const Vec<S> C = constraint_residuals(sys_, s.q, s.qdot);
-    const S c = C.size() ? S(C.cwiseAbs().maxCoeff()) : S(0);
-    const S E = sys_.kinetic_energy(s.q, s.qdot) + sys_.potential(s.q);
-    std::string line = to_string<S>(s.t) + "," + cell(c) + "," + cell(S(abs(E - E0)));
-    for (std::size_t k = 0; k < invariants_.size(); ++k) {
-      line += ",";
-      if (!invariants_[k]) continue;
-      const S I = invariants_[k]->value(s.q, s.qdot);
-      if (!i0_[k] && isfinite(I)) i0_[k] = I;
-      if (i0_[k]) line += cell(S(abs(I - *i0_[k])));
-    }
-    out_ += line + "\n";
-  }
-
- private:
-  const System<S>& sys_;
-  std::vector<std::optional<Invariant<S>>> invariants_;
-  std::vector<std::optional<S>> i0_;
-  std::string& out_;
-};
+  return line + "\n";
+}
 
 // A series keeps every sample in memory until its case ends (then it goes
 // to the master, or to disk): at most this many samples a case.
@@ -217,11 +182,11 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   const auto put = [&](const char* name, std::string value) {
     if (std::string* c = at(name)) *c = std::move(value);
   };
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   IntegrationStats stats;
   std::optional<RunPlan<S>> plan;
   std::optional<MotionFigures<S>> figures;
-  std::optional<SeriesWriter<S>> series_writer;
+  std::vector<std::string> series_invariants;  // the series' drift_<name> columns
   std::optional<Sample<S>> last;
   S t_step(0);
   std::string status = "ok", reason, t_reached;
@@ -235,10 +200,8 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
       if (samples > kMaxSeriesSamples)
         throw UsageError(fmt::format("[sweep] series keeps each sample of a case in memory until it ends: at most "
                                      "1e6 samples a case, this one has {:.3g} (t_end / dt_out)", samples));
-      std::vector<std::string> names;
       for (const std::string& c : cases.series_columns())
-        if (c.rfind("drift_", 0) == 0) names.push_back(c.substr(6));
-      series_writer.emplace(plan->setup.sys, reference.invariants, names, *series);
+        if (c.rfind("drift_", 0) == 0) series_invariants.push_back(c.substr(6));
     }
     figures.emplace(plan->setup.sys, std::move(reference));
     IntegrationOptions<S>& io = plan->options;
@@ -251,7 +214,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
         [&](const Sample<S>& s) {
           figures->fold(s);
           last = s;
-          if (series_writer) (*series_writer)(s, figures->figures().E0);
+          if (series) *series += series_line(s, figures->figures(), series_invariants);
           if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
         },
         &stats);
@@ -312,7 +275,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
       put(("final_" + names[i] + "_dot").c_str(), cell<S>(last->qdot[static_cast<Eigen::Index>(i)]));
     }
   }
-  put("wall_s", fmt::format("{:.6f}", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()));
+  put("wall_s", fmt::format("{:.6f}", seconds_since(t0)));
 }
 
 }  // namespace
@@ -324,8 +287,8 @@ std::vector<std::string> SweepCases::series_columns() const {
 }
 
 std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* series) const {
-  std::vector<std::string> row = base_row(index);
   const std::vector<std::string> values = spec_.case_values(index);
+  std::vector<std::string> row = base_row(index, values);
   CaseInput in;
   RunOptions& o = in.options;
   o.study = system_;

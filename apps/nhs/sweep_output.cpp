@@ -175,7 +175,6 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
         const unsigned long long index = std::strtoull(cells[0].c_str(), &rest, 10);
         if (errno || rest == cells[0].c_str() || *rest || index >= cases.count()) continue;
         if (rows_.count(index)) continue;
-        status_[index] = cells[static_cast<std::size_t>(cases.column("status"))];
         rows_[index] = cells;
       }
     }
@@ -226,7 +225,6 @@ void SweepOutput::write(const std::vector<std::string>& row, const std::string& 
     io_error("write", dir_ + "/cases.csv");
   if (std::fwrite(j.data(), 1, j.size(), jsonl_) != j.size() || std::fflush(jsonl_) != 0)
     io_error("write", dir_ + "/cases.jsonl");
-  status_[index] = row[static_cast<std::size_t>(cases_.column("status"))];
   rows_[index] = row;
 }
 
@@ -241,7 +239,8 @@ void SweepOutput::write_meta(const std::string& engine, double wall_s, bool comp
   m["done"] = rows_.size();
   m["complete"] = complete;
   std::map<std::string, std::uint64_t> by_status;
-  for (const auto& [index, s] : status_) ++by_status[s];
+  const auto status = static_cast<std::size_t>(cases_.column("status"));
+  for (const auto& [index, row] : rows_) ++by_status[row[status]];
   m["status"] = by_status;
   if (!engine.empty()) {
     m["engine"] = engine;

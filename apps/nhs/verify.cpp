@@ -15,6 +15,7 @@
 // returns 1 if any check fails. `nhs check` then runs scripts/check_report.py
 // over the directory (report.md and figures; check_report.cpp).
 #include "cli.hpp"
+#include "clock.hpp"
 
 #include "nhs/parallel.hpp"
 #include "nhs/precision_policy.hpp"
@@ -43,7 +44,6 @@ namespace nhs::cli {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 // The runs of one study are spread over worker threads (each run owns its
 // system, recorder and CSV file; the model is immutable); the shared lists
@@ -65,10 +65,6 @@ void add_unique_line(std::vector<std::string>& lines, std::string line) {
 /// At most this many --jobs: thread creation failed beyond a few ten
 /// thousand (std::terminate), and more threads than cores only contend.
 constexpr unsigned kMaxJobs = 1024;
-
-double seconds_since(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
 
 /// The thresholds and integration settings of `verify` for S: the main
 /// job's budget of precision_policy<S>() (nhs/precision_policy.hpp, the one

@@ -1,5 +1,6 @@
 // Implementation of codegen/compile.hpp.
 #include "nhs/codegen/compile.hpp"
+#include "nhs/fnv1a.hpp"
 
 #include "nhs/codegen/emit.hpp"
 #include "nhs/errors.hpp"
@@ -42,15 +43,6 @@ std::string hex64(std::uint64_t v) {
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
 }
-
-// FNV-1a, 64 bits: stable across runs, builds and machines (std::hash is not).
-struct Fnv1a {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  void add(const std::string& s) {
-    for (const unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;
-    h = (h ^ 0xffU) * 0x100000001b3ULL;  // a separator no text contains (0xff is not UTF-8)
-  }
-};
 
 std::string machine() {
   utsname u{};

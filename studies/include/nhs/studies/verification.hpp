@@ -127,6 +127,8 @@ struct InvariantDrift {
   S drift = S(0);           ///< max |I - I0|, I0 its first finite value
   S scale = S(0);           ///< max |I|
   std::uint64_t undefined = 0;  ///< samples where I is not finite (left out of drift and scale)
+  /// |I - I0| at the last sample folded; empty where I is not finite there.
+  std::optional<S> last_change;
 };
 
 /// The figures of one integrated motion (check_motion), over its samples.
@@ -135,6 +137,8 @@ struct MotionCheck {
   std::uint64_t samples = 0;  ///< samples folded
   S t_last = S(0);            ///< time of the last one
   S max_C = S(0);             ///< max over samples and a of |C^a|
+  S last_C = S(0);            ///< max over a of |C^a| at the last sample folded
+  S last_energy_error = S(0); ///< |E - E0| at the last sample folded
   S max_qdot2 = S(0);         ///< max |qdot|^2 (the scale of max_C)
   S E0 = S(0);                ///< the energy at the first sample
   S energy_drift = S(0);      ///< max |E - E0|, E = T + V
