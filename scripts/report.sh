@@ -18,6 +18,10 @@
 #   --skip-verify                    # use the verify output already there
 #                                    # (runs/latest/ or reports/latest/)
 #
+# NHS_BUILD_DIR=DIR: use the tool and the Python module already built in
+# DIR (an absolute path) and build nothing (tests/report_fresh_clone_test.sh
+# runs a fresh clone's report this way).
+#
 # Only --reference writes into reports/: the main job and quick reports
 # never overwrite the committed results. A benchmark that fails keeps what
 # it wrote, and the report is still made from whatever exists (missing
@@ -40,9 +44,13 @@ if [ "$quick" -lt 0 ]; then
   exit 2
 fi
 
-bash scripts/setup.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON >/dev/null
-cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli nhs_python
+build=${NHS_BUILD_DIR:-build}
+if [ -z "${NHS_BUILD_DIR:-}" ]; then
+  bash scripts/setup.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DNHS_BUILD_BENCH=ON >/dev/null
+  cmake --build build -j"${NHS_JOBS:-$(nproc)}" --target nhs_cli nhs_python
+fi
+nhs=$build/nhs
 
 jobs="${NHS_JOBS:-$(nproc)}"
 status=0
@@ -50,28 +58,31 @@ if [ "$quick" = 1 ]; then
   out=runs
   mkdir -p "$out/bench"
   # The benchmarks a quick report does not rerun: the reference's.
+  # Files only: reports/bench/sweeps/ holds the reference's sweep specs,
+  # which the quick benchmarks write anew into $out/bench/sweeps.
   for f in reports/bench/*; do
+    [ -f "$f" ] || continue
     [ -e "$out/bench/$(basename "$f")" ] || cp "$f" "$out/bench/"
   done
   verify_dir=$out/quick
-  verify_cmd=(./build/nhs verify --precision double --quick --out-dir "$verify_dir")
-  drift_cmd=(/usr/bin/python3 bench/drift.py --quick --jobs "$jobs" --out "$out/bench/drift.json"
+  verify_cmd=("$nhs" verify --precision double --quick --out-dir "$verify_dir")
+  drift_cmd=(/usr/bin/python3 bench/drift.py --nhs "$nhs" --quick --jobs "$jobs" --out "$out/bench/drift.json"
              --specs-dir "$out/bench/sweeps" --runs-dir runs/drift-quick --restart)
-  wp_cmd=(/usr/bin/python3 bench/work_precision.py --quick --jobs "$jobs" --out "$out/bench/work_precision.json"
+  wp_cmd=(/usr/bin/python3 bench/work_precision.py --nhs "$nhs" --quick --jobs "$jobs" --out "$out/bench/work_precision.json"
           --specs-dir "$out/bench/sweeps" --runs-dir runs/work-precision-quick --restart)
-  findings_cmd=(./build/nhs findings --quick --out-dir "$verify_dir")
-  geo_cmd=(env PYTHONPATH=build/python /usr/bin/python3 bench/geometric.py --quick --jobs "$jobs" --out "$out")
+  findings_cmd=("$nhs" findings --quick --out-dir "$verify_dir")
+  geo_cmd=(env PYTHONPATH="$build/python" /usr/bin/python3 bench/geometric.py --quick --jobs "$jobs" --out "$out")
   what="bash scripts/report.sh --quick"
 else
   out=reports
   verify_dir=$out/latest
-  verify_cmd=(./build/nhs verify --out-dir "$verify_dir")
-  drift_cmd=(/usr/bin/python3 bench/drift.py --jobs "$jobs" --out "$out/bench/drift.json"
+  verify_cmd=("$nhs" verify --out-dir "$verify_dir")
+  drift_cmd=(/usr/bin/python3 bench/drift.py --nhs "$nhs" --jobs "$jobs" --out "$out/bench/drift.json"
              --specs-dir "$out/bench/sweeps" --runs-dir runs/drift)
-  wp_cmd=(/usr/bin/python3 bench/work_precision.py --jobs "$jobs" --out "$out/bench/work_precision.json"
+  wp_cmd=(/usr/bin/python3 bench/work_precision.py --nhs "$nhs" --jobs "$jobs" --out "$out/bench/work_precision.json"
           --specs-dir "$out/bench/sweeps" --runs-dir runs/work-precision)
-  findings_cmd=(./build/nhs findings --out-dir "$verify_dir")
-  geo_cmd=(env PYTHONPATH=build/python /usr/bin/python3 bench/geometric.py --jobs "$jobs" --out "$out")
+  findings_cmd=("$nhs" findings --out-dir "$verify_dir")
+  geo_cmd=(env PYTHONPATH="$build/python" /usr/bin/python3 bench/geometric.py --jobs "$jobs" --out "$out")
   what="bash scripts/report.sh --reference"
 fi
 if [ "$verify" = 0 ]; then

@@ -14,9 +14,14 @@ bash scripts/setup.sh
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}" CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-1}"
 jobs="${NHS_JOBS:-$(nproc)}"  # about 1.5 GB of memory per compile job (docs/numerics.md)
 
+# Both parts run even when the first fails (a red quick suite must not hide
+# the sanitizers' verdict); the script fails if either does.
+status=0
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j"$jobs"
-(cd build && ctest --output-on-failure -LE slow -j"$(nproc)")
+# The quick suite is deterministic: fixed fuzz seeds, no wall-clock limits
+# (random seeds: `ctest -L fuzz`, labels fuzz and slow).
+(cd build && ctest --output-on-failure -LE slow -j"$(nproc)") || status=$?
 
 if [ "${NHS_ASAN:-1}" != 0 ]; then
   # The whole quick suite under the sanitizers would not fit CI's 90
@@ -27,5 +32,8 @@ if [ "${NHS_ASAN:-1}" != 0 ]; then
   # print_suppressions=0: the CLI tests expect one line on stderr.
   export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
   cmake --build build/asan -j"$jobs" --target nhs_cli test_cli test_guarantees test_cli_fuzz test_system_file_fuzz test_cli_sweep
-  ctest --test-dir build/asan --output-on-failure -L asan -j"$(nproc)"
+  ctest --test-dir build/asan --output-on-failure -L asan -LE slow -j"$(nproc)" || { [ "$status" -ne 0 ] || status=$?; }
 fi
+[ "$status" -eq 0 ] && echo "test.sh: the quick suite and the sanitizer subset passed" >&2 ||
+  echo "test.sh: FAILED (exit $status): see the failures above" >&2
+exit "$status"

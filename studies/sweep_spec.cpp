@@ -68,7 +68,7 @@ const std::vector<std::string>& run_text_options() {
   static const std::vector<std::string> keys = {"formulation", "precision", "stepper",  "motion",
                                                 "rtol",        "atol",      "tol",      "t_end",
                                                 "dt_out",      "step",      "max_rhs_calls", "singular_margin",
-                                                "manifold_tol"};
+                                                "manifold_tol", "max_wall_time"};
   return keys;
 }
 const std::vector<std::string>& run_flag_options() {
@@ -246,7 +246,8 @@ std::string SpecReader::value_of(const toml::node& v, const std::string& kind, c
     const std::string text = decimal_of(v, what);
     // What `nhs run` would refuse in every case: refused here, by position.
     const mp100 x = from_string<mp100>(text);
-    const bool positive = kind == "rtol" || kind == "tol" || kind == "t_end" || kind == "dt_out" || kind == "step";
+    const bool positive = kind == "rtol" || kind == "tol" || kind == "t_end" || kind == "dt_out" || kind == "step" ||
+                          kind == "max_wall_time";
     const bool non_negative = kind == "atol" || kind == "singular_margin" || kind == "manifold_tol";
     if (positive && !(x > 0)) fail(v, what + " must be positive, got " + text);
     if (non_negative && !(x >= 0)) fail(v, what + " must be non-negative, got " + text);

@@ -435,6 +435,26 @@ TEST_F(Cli, FailedRunExitsFourAndKeepsItsRows) {
   EXPECT_LT(std::stod(split(rows.back(), ',')[0]), 100.0);
 }
 
+// --max-wall-time: the tool ends the run itself (exit 4), the rows before
+// kept. An mp50 n-trailer run to t = 1e4 takes minutes (~10k RHS calls a
+// second), so a 0.3 s budget ends it whatever the machine's load.
+TEST_F(Cli, WallTimeBudgetExitsFourAndKeepsItsRows) {
+  const fs::path csv = dir_ / "wall.csv";
+  const Result r = nhs({"run", "n-trailer", "--precision", "mp50", "--t-end", "10000", "--dt-out", "0.001",
+                        "--max-wall-time", "0.3", "--out", csv.string()});
+  EXPECT_EQ(r.code, 4) << r.err;
+  const auto err = lines(r.err);
+  ASSERT_FALSE(err.empty());
+  EXPECT_EQ(err.back().rfind("nhs: error: wall-time budget of 0.3 s (--max-wall-time) exceeded", 0), 0u) << r.err;
+  const auto rows = lines(slurp(csv));
+  ASSERT_GE(rows.size(), 2u);  // header and the initial sample at least
+  EXPECT_EQ(rows[0], expected_header("n-trailer"));
+  EXPECT_LT(std::stod(split(rows.back(), ',')[0]), 10000.0);
+  expect_error({"run", "skate", "--max-wall-time", "0"}, 2, "--max-wall-time: expected a positive number of seconds");
+  expect_error({"run", "skate", "--max-wall-time", "-1"}, 2, "'-1'");
+  expect_error({"run", "skate", "--max-wall-time", "soon"}, 2, "'soon'");
+}
+
 // "max |C| = 1.2e-15;" and "max |E - E0| = 3e-12 " from run's summary line.
 double summary_figure(const std::string& err, const std::string& key) {
   const std::size_t at = err.find(key);

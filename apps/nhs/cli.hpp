@@ -13,6 +13,7 @@
 #include "precision.hpp"
 #include "setup.hpp"
 #include "text.hpp"
+#include "wall_budget.hpp"
 
 #include "nhs/studies/verification.hpp"
 
@@ -64,6 +65,9 @@ struct RunPlan {
   /// --motion: the special motion run (its exact solution gives the CSV's
   /// "error" column); empty otherwise.
   std::optional<SpecialMotion<S>> motion;
+  /// --max-wall-time (none by default): whoever integrates the plan checks
+  /// it after every step and sample (WallBudget::check).
+  WallBudget wall;
 };
 
 /// The special motion of `study` named `name`, or numbered `name` (1-based,

@@ -6,6 +6,7 @@
 #include "clock.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -98,6 +99,13 @@ std::uint64_t parse_count(const std::string& option, const std::string& text) {
   }
   if (!ok || v == 0) throw UsageError(option + ": expected a positive integer, got '" + text + "'");
   return v;
+}
+
+double parse_seconds(const std::string& option, const std::string& text) {
+  const double s = parse_number<double>(option, text);
+  if (!(s > 0) || !std::isfinite(s))
+    throw UsageError(option + ": expected a positive number of seconds, got '" + text + "'");
+  return s;
 }
 
 }  // namespace nhs::cli

@@ -116,6 +116,8 @@ int run_main(int argc, char** argv) {
                       "not longer than this (default 0.01)");
   run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
                       "fail (exit 4) after this many vector-field evaluations");
+  run_cmd->add_option("--max-wall-time", run.max_wall_time,
+                      "stop (exit 4, rows kept) once the run has taken this many seconds of wall time");
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
   run_cmd->add_flag("--project", run.project,
                     "project qdot back onto C after every accepted step (positions kept)");

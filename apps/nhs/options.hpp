@@ -55,6 +55,9 @@ struct RunOptions : StateOptions {
   std::string stepper = "auto";
   std::string step;           ///< dla, nh-rattle: empty: IntegrationOptions<S> default
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
+  /// Seconds of wall time after which the run stops with exit 4, its rows
+  /// kept (WallBudget, wall_budget.hpp); empty: no limit.
+  std::string max_wall_time;
   std::string out;            ///< CSV file; empty: stdout
   bool out_given = false;     ///< --out was given (an empty name is refused)
   bool project = false;       ///< IntegrationOptions::project (--project)
@@ -124,5 +127,9 @@ std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<
 
 /// A positive count (e.g. --max-rhs-calls); UsageError otherwise.
 std::uint64_t parse_count(const std::string& option, const std::string& text);
+
+/// A positive, finite number of seconds (e.g. --max-wall-time); UsageError
+/// naming the option and the value otherwise.
+double parse_seconds(const std::string& option, const std::string& text);
 
 }  // namespace nhs::cli

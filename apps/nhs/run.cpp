@@ -97,6 +97,7 @@ RunPlan<S> plan_run(const RunOptions& given) {
   require_margins(s.sys, s.q, s.qdot, io.singular_margin);
   io.project = opts.project;
   if (!opts.max_rhs_calls.empty()) io.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
+  if (!opts.max_wall_time.empty()) plan.wall = WallBudget(parse_seconds("--max-wall-time", opts.max_wall_time));
   if (!(io.t_end > 0)) throw UsageError("--t-end must be positive, got '" + opts.t_end + "'");
   if (!(io.dt_out > 0)) throw UsageError("--dt-out must be positive, got '" + opts.dt_out + "'");
   if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
@@ -168,10 +169,12 @@ int run_command(const RunOptions& opts) {
     figures.fold(sample);
     csv(sample);
     check_interrupt(sample.t);
+    plan.wall.check(sample.t);
     progress(sample.t);
   };
   io.on_step = [&](const S& t, const IntegrationStats&) {
     check_interrupt(t);
+    plan.wall.check(t);
     progress(t);
   };
 

@@ -208,11 +208,13 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     io.on_step = [&](const S& t, const IntegrationStats&) {
       t_step = t;
       if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
+      plan->wall.check(t);
     };
     integrate<S>(
         plan->setup.sys, *plan->setup.formulation, plan->setup.q, plan->setup.qdot, io,
         [&](const Sample<S>& s) {
           figures->fold(s);
+          plan->wall.check(s.t);
           last = s;
           if (series) *series += series_line(s, figures->figures(), series_invariants);
           if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
@@ -232,7 +234,9 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     status = "invalid-state";
     reason = e.what();
   } catch (const IntegrationFailure& e) {
-    status = plan && stats.rhs_calls > plan->options.max_rhs_calls ? "budget" : "integration-failure";
+    const bool over = dynamic_cast<const WallTimeExceeded*>(&e) != nullptr ||
+                      (plan && stats.rhs_calls > plan->options.max_rhs_calls);
+    status = over ? "budget" : "integration-failure";
     reason = e.what();
   } catch (const NonFiniteValue& e) {
     status = "non-finite";
@@ -305,6 +309,7 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
     else if (key == "dt_out") o.dt_out = value;
     else if (key == "step") o.step = value;
     else if (key == "max_rhs_calls") o.max_rhs_calls = value;
+    else if (key == "max_wall_time") o.max_wall_time = value;
     else if (key == "singular_margin") o.singular_margin = value;
     else if (key == "manifold_tol") o.manifold_tol = value;
     else if (key == "project") o.project = value == "true";

@@ -31,7 +31,7 @@ struct SweepTargets {
 /// One axis of a sweep: the quantity it sets (`target`, as written: a
 /// parameter name, "q.<coordinate>", "qdot.<coordinate>", "z.<quasi-velocity>"
 /// or a run option: formulation, precision, stepper, motion, rtol, atol,
-/// tol (rtol = atol), t_end, dt_out, step, max_rhs_calls; project, library,
+/// tol (rtol = atol), t_end, dt_out, step, max_rhs_calls, max_wall_time; project, library,
 /// compiled) and its values, as decimal text (numbers), names, or "true"
 /// and "false".
 struct SweepAxis {
@@ -50,7 +50,7 @@ struct SweepSpec {
   std::string text;  ///< the file's text (for the sweep's fingerprint)
   /// [run]: options of every case, as text ("formulation", "precision",
   /// "stepper", "motion", "rtol", "atol", "t_end", "dt_out", "step",
-  /// "max_rhs_calls", "singular_margin", "manifold_tol"; "project",
+  /// "max_rhs_calls", "singular_margin", "manifold_tol", "max_wall_time"; "project",
   /// "library", "compiled" as "true"/"false"); absent keys: nhs run's defaults.
   std::map<std::string, std::string> run;
   std::vector<std::pair<std::string, std::string>> parameters;  ///< [run.parameters]: name, decimal
