@@ -395,8 +395,31 @@ struct Loop {
   SingularSetWatch<S>& watch;
   const std::function<void(const S&, const IntegrationStats&)>& on_step;
   IntegrationStats& stats;
+  // A singular state met at a trial stage while the watch is active
+  // (defer): the set may be one the watch follows (e.g. Voronec's split,
+  // whose field refuses only within 100 eps of it), and the watch then
+  // names it at its crossing, on the shorter steps that follow. The error
+  // is kept and raised as the stage raised it once an accepted step ends
+  // beyond the failed trial's span without the watch stopping the run (a
+  // set the watch does not follow), or when 20 trials in a row fail.
+  std::optional<SingularState> deferred = std::nullopt;
+  S deferred_until = S(0);
+  int deferred_trials = 0;
 
+  // Whether the caller may retry the trial [t, t + h] that raised e, shorter.
+  bool defer(const SingularState& e, const S& t, const S& h) {
+    if (!watch.active() || ++deferred_trials > 20) return false;
+    if (!deferred) {
+      deferred = e;
+      deferred_until = t + h;
+    }
+    return true;
+  }
+
+  // After every accepted step ending at t (the watch has scanned it).
   void stepped(const S& t) {
+    deferred_trials = 0;
+    if (deferred && t >= deferred_until) throw *deferred;
     ++stats.steps;
     if (on_step) on_step(t, stats);
   }
@@ -439,6 +462,10 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
         overflows = 0;
       } catch (const NonFiniteValue&) {
         if (++overflows > 20) throw;
+        dt = dt_step / S(10);
+        continue;
+      } catch (const SingularState& e) {
+        if (!L.defer(e, t, dt_step)) throw;
         dt = dt_step / S(10);
         continue;
       }
@@ -516,6 +543,11 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       overflows = 0;
     } catch (const NonFiniteValue&) {
       if (++overflows > 20) throw;
+      stepper.initialize(stepper.current_state(), stepper.current_time(), stepper.current_time_step() / S(10));
+      L.watch.forget();
+      continue;
+    } catch (const SingularState& e) {
+      if (!L.defer(e, stepper.current_time(), stepper.current_time_step())) throw;
       stepper.initialize(stepper.current_state(), stepper.current_time(), stepper.current_time_step() / S(10));
       L.watch.forget();
       continue;

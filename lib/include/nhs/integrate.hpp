@@ -59,8 +59,12 @@ struct IntegrationOptions {
   /// below the threshold (docs/numerics.md, "Singular margins"). The message
   /// names the margin, its value, the time and the state; samples before
   /// that time are delivered. The initial state is checked too. The same
-  /// threshold in every precision. 0: only the formulations' own checks,
-  /// where their field is evaluated (relative to the precision: 100 eps).
+  /// threshold in every precision. While it watches, a SingularState raised
+  /// by the field at a trial stage retries the step 10 times shorter (the
+  /// watch then names a set it follows at its crossing); it is raised as it
+  /// was once the motion passes the failed trial's span unstopped, or after
+  /// 20 such trials in a row. 0: only the formulations' own checks, where
+  /// their field is evaluated (relative to the precision: 100 eps).
   S singular_margin = S(0);
   /// Called after every accepted step with its end time and the statistics
   /// so far (progress reports); may throw to stop the run (e.g. Interrupted
