@@ -236,8 +236,8 @@ TYPED_TEST(Voronec, ReducedStateRoundTripsAndRefusesStatesOffC) {
 // precision (100 eps): double and mp50 stepped over the skate's set and
 // exited 0, 1e-7 (double) off the second kind, and the linear bipendulum
 // stopped in long double only.
-TYPED_TEST(Voronec, StopsAtTheSplitsSingularSetInEveryPrecision) {
-  using S = TypeParam;
+template <class S>
+void expect_stops_at_the_split() {
   using std::max;
   for (const char* study : {"skate", "linear-bipendulum"}) {
     const Study<S>& st = find_study<S>(study);
@@ -270,6 +270,12 @@ TYPED_TEST(Voronec, StopsAtTheSplitsSingularSetInEveryPrecision) {
       }
     }
   }
+}
+
+TYPED_TEST(Voronec, StopsAtTheSplitsSingularSetInEveryPrecision) { expect_stops_at_the_split<TypeParam>(); }
+TEST(VoronecStops, AtTheSplitsSingularSetInLongDoubleAndFloat128) {
+  expect_stops_at_the_split<long double>();
+  expect_stops_at_the_split<float128>();
 }
 
 // The split's margin (split_margin): 1/sqrt(1 + |a|^2) where a is defined,

@@ -401,7 +401,9 @@ struct Loop {
   // names it at its crossing, on the shorter steps that follow. The error
   // is kept and raised as the stage raised it once an accepted step ends
   // beyond the failed trial's span without the watch stopping the run (a
-  // set the watch does not follow), or when 20 trials in a row fail.
+  // set the watch does not follow), at the 20th such trial, or where the
+  // steps would fail otherwise (a field that refuses farther from the set
+  // than the watch's threshold: the steps shrink towards it).
   std::optional<SingularState> deferred = std::nullopt;
   S deferred_until = S(0);
   int deferred_trials = 0;
@@ -418,7 +420,6 @@ struct Loop {
 
   // After every accepted step ending at t (the watch has scanned it).
   void stepped(const S& t) {
-    deferred_trials = 0;
     if (deferred && t >= deferred_until) throw *deferred;
     ++stats.steps;
     if (on_step) on_step(t, stats);
@@ -444,9 +445,11 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       using std::max;
       const bool to_output = !(dt < tk - t);
       S dt_step = to_output ? tk - t : dt;
-      if (t + dt_step == t)
+      if (t + dt_step == t) {
+        if (L.deferred) throw *L.deferred;
         throw IntegrationFailure("step size underflow at t = " + to_string<S>(t) + " (step " +
                                  to_string<S>(dt_step) + ")");
+      }
       const S t0 = t;
       if (L.watch.active()) {
         x0 = x;
@@ -552,8 +555,10 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       L.watch.forget();
       continue;
     }
-    if (!(span.second > span.first))
+    if (!(span.second > span.first)) {
+      if (L.deferred) throw *L.deferred;
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
+    }
     if (L.watch.active()) {
       // Along the stepper's dense output, or, where that costs RHS calls
       // (verner87's extra stages), the cubic Hermite interpolant of the
@@ -826,6 +831,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       break;
     }
   } catch (const odeint::odeint_error& e) {
+    if (loop.deferred) throw *loop.deferred;
     throw IntegrationFailure(std::string("integration failed: ") + e.what());
   }
 }
