@@ -62,8 +62,9 @@ struct IntegrationOptions {
   /// threshold in every precision. While it watches, a SingularState raised
   /// by the field at a trial stage retries the step 10 times shorter (the
   /// watch then names a set it follows at its crossing); it is raised as it
-  /// was once the motion passes the failed trial's span unstopped, or after
-  /// 20 such trials in a row. 0: only the formulations' own checks, where
+  /// was once the motion passes the failed trial's span unstopped, at the
+  /// 20th such trial, or where the steps would otherwise fail (never as an
+  /// IntegrationFailure). 0: only the formulations' own checks, where
   /// their field is evaluated (relative to the precision: 100 eps).
   S singular_margin = S(0);
   /// Called after every accepted step with its end time and the statistics
