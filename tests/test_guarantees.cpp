@@ -142,6 +142,70 @@ TEST(SingularCrossing, RollingSphereChart) {
   }
 }
 
+// The discrete steppers watch the same margins, at the same threshold
+// (issue 33, finding 4). theta = 0.3005 - t falls through 0, where the
+// rolling sphere's Euler-angle chart is singular, between the nodes
+// t = 0.30 and 0.31 of the default step 0.01: |sin theta| is 5e-4 and
+// 9.5e-3 there, so a watch on the nodes alone let dla, nh-rattle and
+// nh-midpoint run through the set (exit 0) where verner87 stopped.
+TEST(SingularCrossing, DiscreteSteppersStopBetweenNodes) {
+  const Study<double>& st = find_study<double>("rolling-sphere");
+  const System<double> sys = st.build(st.default_parameters());
+  Vec<double> q(5), qd(5), z(3);
+  q << 0, 0.3005, 0, 0, 0;
+  z << 0, -1, 0;
+  sys.parametrization(q, z, qd);
+  for (const char* stepper : {"dla", "nh-rattle", "nh-midpoint", "verner87"}) {
+    const Stop<double> r = run_to<double>(sys, "second-kind", q, qd, 1.0, 0.1, stepper, 1e-12);
+    ASSERT_TRUE(r.stopped) << stepper << ": ran through theta = 0";
+    EXPECT_EQ(r.condition,
+              "Euler-angle chart singular (sin theta = 0: phi and psi turn about one axis)")
+        << stepper << ": " << r.message;
+    EXPECT_NE(r.message.find("margin_sin_theta"), std::string::npos) << r.message;
+    // |sin theta| <= 1e-6 within 1e-6 of t = 0.3005; the samples up to 0.3 kept.
+    EXPECT_NEAR(reached_at(r.message), 0.3005, 2e-6) << stepper << ": " << r.message;
+    EXPECT_NEAR(r.last_t, 0.3, 1e-12) << stepper;
+  }
+}
+
+// A margin that dips to 0 between two samples and rises again, with no
+// slope at the samples to bound it (issue 33, finding 6): sqrt|x - 0.4137|
+// given to the skate moving straight along x at unit speed (g = 0, x = t).
+// The watch's Lipschitz bound from sampled slopes let every stepper pass
+// (the margin at the output samples fell to 0.06 and rose again); the
+// refinement around sampled minima (integrate.hpp) stops each at
+// t = 0.4137, whatever its step. A dip that stays above the threshold
+// (sqrt(|x - 0.4137| + 1e-8) >= 1e-4) is not a stop.
+TEST(SingularCrossing, NarrowDipBetweenSamples) {
+  const Study<double>& st = find_study<double>("skate");
+  System<double> sys = st.build(st.default_parameters());
+  ASSERT_EQ(sys.parameter("g"), 0.0);
+  Vec<double> q = Vec<double>::Zero(3), qd(3);
+  qd << 1, 0, 0;
+  for (const double floor : {0.0, 1e-8}) {
+    sys.singular_margins = [floor](const Vec<double>& x, const Vec<double>&) {
+      return std::vector<Margin<double>>{
+          {"margin_dip", std::sqrt(std::abs(x[0] - 0.4137) + floor), "the line x = 0.4137"}};
+    };
+    for (const char* stepper :
+         {"dopri5", "fehlberg78", "bulirsch-stoer", "verner87", "dla", "nh-rattle", "nh-midpoint"})
+      for (const double dt_out : {0.6, 0.05}) {
+        const Stop<double> r = run_to<double>(sys, "second-kind", q, qd, 0.6, dt_out, stepper, 1e-12);
+        if (floor > 0) {
+          EXPECT_FALSE(r.stopped) << stepper << " dt_out " << dt_out << ": " << r.message;
+          EXPECT_EQ(r.last_t, 0.6) << stepper;
+          continue;
+        }
+        ASSERT_TRUE(r.stopped) << stepper << " dt_out " << dt_out << ": crossed x = 0.4137";
+        EXPECT_EQ(r.condition, "the line x = 0.4137") << r.message;
+        EXPECT_NE(r.message.find("margin_dip"), std::string::npos) << r.message;
+        // sqrt|t - 0.4137| <= 1e-6: within 1e-12 of the set.
+        EXPECT_NEAR(reached_at(r.message), 0.4137, 1e-9) << stepper << ": " << r.message;
+        EXPECT_LE(r.last_t, 0.4137) << stepper;
+      }
+  }
+}
+
 // Output times below machine epsilon (and the first step below it): two
 // samples, at 0 and t_end exactly, the state moved by ~t_end qdot.
 template <class S>

@@ -4,7 +4,9 @@
 // b against Lemos' eqs. 12-14 and theta's equation against eq. 16 on the
 // rolling sphere; refusal where the constraints are non-linear or no
 // dependent velocities are declared; the singular dependent block (the
-// skate at cos theta = 0); the integration state (q, qdot_indep).
+// skate at cos theta = 0), the split's margin, the runs it stops, and the
+// motions `nhs list` says Voronec cannot follow; the integration state
+// (q, qdot_indep).
 // ctest-labels: unit cross
 #include "motion_error.hpp"
 #include "scalar_test.hpp"
@@ -12,10 +14,13 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
+#include "nhs/regularity.hpp"
 #include "nhs/second_kind.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/udwadia_kalaba.hpp"
 #include "nhs/voronec.hpp"
+
+#include <boost/math/constants/constants.hpp>
 
 #include <algorithm>
 #include <optional>
@@ -221,6 +226,137 @@ TYPED_TEST(Voronec, ReducedStateRoundTripsAndRefusesStatesOffC) {
   Vec<S> off = x.qdot;
   off[4] += S(1) / S(1000);  // psid no longer (R/a)(theta2d - theta1d)
   EXPECT_THROW(f.to_state(sys, x.q, off), InvalidState);
+}
+
+// The conditioning of Voronec's split is watched like the system's margins
+// (IntegrationOptions::singular_margin), at the same threshold in every
+// precision (issue 33, finding 5). The skate's default motion (theta = t/2)
+// reaches cos theta = 0 at t = pi; the linear bipendulum's default motion
+// reaches x_1 = 0 before t = 3. The field's own checks are relative to the
+// precision (100 eps): double and mp50 stepped over the skate's set and
+// exited 0, 1e-7 (double) off the second kind, and the linear bipendulum
+// stopped in long double only.
+template <class S>
+void expect_stops_at_the_split() {
+  using std::max;
+  for (const char* study : {"skate", "linear-bipendulum"}) {
+    const Study<S>& st = find_study<S>(study);
+    const System<S> sys = st.build(st.default_parameters());
+    const State<S> x0 = st.default_state(sys);
+    IntegrationOptions<S> o;
+    o.t_end = S(study == std::string("skate") ? 5 : 3);
+    o.dt_out = S(1) / S(2);
+    // Any tolerance: what is tested is the watch (looser in mp for speed).
+    o.rtol = o.atol = max(default_tolerance<S>(), from_string<S>("1e-20"));
+    o.singular_margin = S(1) / S(1000000);
+    S last(-1);
+    try {
+      integrate<S>(sys, find_formulation<S>("voronec"), x0.q, x0.qdot, o,
+                   [&](const Sample<S>& s) { last = s.t; }, nullptr);
+      ADD_FAILURE() << study << ": Voronec ran through its split's singular set";
+    } catch (const SingularState& e) {
+      const std::string what = e.what();
+      EXPECT_EQ(e.condition, "singular dependent block of dC/dqdot") << what;
+      EXPECT_NE(what.find("split_margin"), std::string::npos) << what;
+      ASSERT_FALSE(e.time.empty()) << what;
+      const S t = from_string<S>(e.time);
+      if (study == std::string("skate")) {
+        // |cos(t/2)| <= 1e-6 within 2e-6 of t = pi.
+        using std::abs;
+        EXPECT_LE(abs(t - boost::math::constants::pi<S>()), S(3) / S(1000000)) << what;
+        EXPECT_EQ(last, S(3)) << what;
+      } else {
+        EXPECT_LT(t, S(3)) << what;
+      }
+    }
+  }
+}
+
+TYPED_TEST(Voronec, StopsAtTheSplitsSingularSetInEveryPrecision) { expect_stops_at_the_split<TypeParam>(); }
+TEST(VoronecStops, AtTheSplitsSingularSetInLongDoubleAndFloat128) {
+  expect_stops_at_the_split<long double>();
+  expect_stops_at_the_split<float128>();
+}
+
+// The split's margin (split_margin): 1/sqrt(1 + |a|^2) where a is defined,
+// |cos theta| for the skate, 0 on the set; in [0, 1].
+TYPED_TEST(Voronec, SplitMarginIsTheSplitsConditioning) {
+  using S = TypeParam;
+  using std::abs;
+  using std::cos;
+  using std::sqrt;
+  const Study<S>& sk = find_study<S>("skate");
+  const System<S> sys = sk.build(sk.default_parameters());
+  for (const char* theta : {"0", "0.3", "1.2", "-2.5"}) {
+    Vec<S> q(3);
+    q << S(1), S(2), from_string<S>(theta);
+    const Margin<S> m = split_margin<S>(sys, q);
+    EXPECT_EQ(m.name, "split_margin");
+    EXPECT_EQ(m.condition, "singular dependent block of dC/dqdot");
+    EXPECT_LE(abs(m.value - abs(cos(q[2]))), S(100) * epsilon<S>()) << theta;
+  }
+  Vec<S> q(3);
+  q << S(0), S(0), boost::math::constants::half_pi<S>();
+  EXPECT_LE(split_margin<S>(sys, q).value, S(100) * epsilon<S>());
+  // Every study Voronec applies to, at random states: 1/sqrt(1 + sigma_max(a)^2).
+  std::mt19937_64 rng(11);
+  int checked = 0;
+  for (const Study<S>& st : studies<S>()) {
+    const System<S> s0 = st.build(st.default_parameters());
+    if (!find_formulation<S>("voronec").not_applicable_reason(s0).empty()) continue;
+    for (int k = 0; k < 3; ++k) {
+      const State<S> x = random_regular_state(st, s0, rng);
+      const Mat<S> a = dependent_velocities<S>(s0, x.q).a;
+      const Vec<S> sv = singular_values<S>(a);
+      const S expected = S(1) / sqrt(S(1) + sv[0] * sv[0]);
+      const S value = split_margin<S>(s0, x.q).value;
+      EXPECT_LE(abs(value - expected), S(1000) * epsilon<S>() * (S(1) + sv[0] * sv[0]))
+          << st.info.name;
+      EXPECT_EQ(find_formulation<S>("voronec").singular_margins(s0, x.q, x.qdot).at(0).value, value);
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
+}
+
+// What `nhs list` and `nhs verify` say Voronec cannot follow
+// (Study::default_run_excluded, SpecialMotion::excluded) is what the
+// split's margin finds (double, verify's spans: the default motion to
+// t = 20, each special motion to its end): an excluded default motion
+// reaches the set, and no motion that verify runs with Voronec does.
+TEST(VoronecFollows, ExactlyTheMotionsNotExcluded) {
+  const Formulation<double>& f = find_formulation<double>("voronec");
+  int runs = 0;
+  for (const Study<double>& st : studies<double>()) {
+    const System<double> sys0 = st.build(st.default_parameters());
+    if (!f.not_applicable_reason(sys0).empty()) continue;
+    const auto reaches_set = [&](const System<double>& sys, const State<double>& x0, double t_end,
+                                 std::string* message) {
+      IntegrationOptions<double> o;
+      o.t_end = t_end;
+      o.dt_out = 0.5;
+      o.singular_margin = 1e-6;
+      ++runs;
+      try {
+        integrate<double>(sys, f, x0.q, x0.qdot, o, [](const Sample<double>&) {}, nullptr);
+        return false;
+      } catch (const SingularState& e) {
+        *message = e.what();
+        return e.condition == "singular dependent block of dC/dqdot";
+      }
+    };
+    std::string message;
+    const bool excluded = st.default_run_excluded.count("voronec") > 0;
+    EXPECT_EQ(reaches_set(sys0, st.default_state(sys0), 20.0, &message), excluded)
+        << st.info.name << " default state: " << (excluded ? "excluded, but no crossing" : message);
+    for (const SpecialMotion<double>& mo : st.special_motions()) {
+      if (mo.excluded.count("voronec")) continue;
+      message.clear();
+      EXPECT_FALSE(reaches_set(st.build(mo.parameters), mo.initial, mo.t_end, &message))
+          << st.info.name << " / " << mo.name << ": " << message;
+    }
+  }
+  EXPECT_GT(runs, 3);
 }
 
 // docs/special-motions.md skate on an incline (g = 3, omega = 0.9, theta0 = 0.4):

@@ -220,6 +220,10 @@ class Voronec final : public Formulation<S> {
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
     from_reduced_state(sys, x, q, qd);
   }
+  std::vector<Margin<S>> singular_margins(const System<S>& sys, const Vec<S>& q,
+                                          const Vec<S>&) const override {
+    return {split_margin(sys, q)};
+  }
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
     const VoronecField<S> V = voronec<S>(sys, x.head(sys.n), x.tail(sys.n - sys.r));
     Vec<S> dx(x.size());
@@ -254,6 +258,10 @@ class NaiveReduced final : public Formulation<S> {
   }
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>& qd) const override {
     from_reduced_state(sys, x, q, qd);
+  }
+  std::vector<Margin<S>> singular_margins(const System<S>& sys, const Vec<S>& q,
+                                          const Vec<S>&) const override {
+    return {split_margin(sys, q)};
   }
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override {
     const NaiveReducedField<S> N = naive_reduced<S>(sys, x.head(sys.n), x.tail(sys.n - sys.r));

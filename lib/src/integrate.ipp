@@ -18,6 +18,7 @@
 #include <sstream>
 #include <optional>
 #include <utility>
+#include <vector>
 
 namespace nhs {
 namespace {
@@ -159,7 +160,34 @@ bool reached(const S& tk, const S& t) {
 }
 
 // Where a motion comes closest to the singular sets within an accepted
-// step (IntegrationOptions::singular_margin).
+// step (IntegrationOptions::singular_margin): the system's margins
+// (regularity_margins) and, when given, the formulation's own
+// (Formulation::singular_margins), their smallest value g(t) along the
+// step's interpolant.
+//
+// Why sampling alone is not enough: a margin may dip to 0 between two
+// samples and rise again (a square root |x - a|^(1/2), a corner |x - a|, a
+// tangential touch), and no slope seen at the samples bounds such a dip. The
+// scan therefore refines the samples around every sampled minimum until
+// the margin there is resolved relative to its own value: the samples
+// beside a minimum g_j, one interval away on either side (two on the only
+// side of a minimum at an end of the step), must all be within a factor
+// 5/4 of g_j, and a Lipschitz bound (twice the largest
+// slope between any two adjacent samples so far) must keep the margin
+// above the threshold across the intervals beside it. An unresolved
+// minimum has both intervals beside it halved. A margin that reaches 0 at
+// t* like c |t - t*|^alpha is never resolved near t*: the sample closest to
+// t* is at most half an interval from it, so the next one beyond is at
+// least 3 times farther and its margin at least 3^alpha times larger, so
+// every alpha >= log(5/4) / log 3 = 0.21 (the square root, alpha = 1/2,
+// included) makes the refinement close in on t* until a sample is at or
+// below the threshold. A smooth minimum g0 + c (t - t0)^2 > threshold is
+// resolved once the intervals are about sqrt(g0 / c) / 4 (and the Lipschitz
+// bound holds): a few halvings, only in steps that come close to a set; a
+// monotone margin (a minimum at an end of the step) once g'/g times the
+// interval is below 1/8. What is not seen: a dip narrower than the
+// initial sample spacing (a quarter of a step) whose sides never reach the
+// samples, or that falls to zero faster than |t - t*|^0.21.
 template <class S>
 class SingularSetWatch {
  public:
@@ -167,50 +195,107 @@ class SingularSetWatch {
     S t;
     std::string condition, message;
   };
+  /// The integration state x at a time within the step (f.from_state gives (q, qdot)).
   using StateAt = std::function<void(const S&, Vec<S>&)>;
+  /// (q, qdot) at a time within the step (the discrete steppers' interpolant).
+  using PointAt = std::function<void(const S&, Vec<S>&, Vec<S>&)>;
 
-  SingularSetWatch(const System<S>& sys, const Formulation<S>& f, const S& threshold)
+  // f: the formulation whose state x is, and whose own margins are watched
+  // too; nullptr for the discrete steppers (the system's margins only: they
+  // do not use a formulation's field).
+  SingularSetWatch(const System<S>& sys, const Formulation<S>* f, const S& threshold)
       : sys_(sys), f_(f), threshold_(threshold) {
     active_ = threshold > 0 && (sys.r > 0 || static_cast<bool>(sys.singular_margins));
   }
   bool active() const { return active_; }
 
+  // Throws SingularState naming the first margin at or below the threshold
+  // at (q, qd) (the initial state), as require_margins does.
+  void require(const Vec<S>& q, const Vec<S>& qd) {
+    for (const Margin<S>& m : margins(q, qd))
+      if (!(m.value > threshold_))  // NaN counts as singular
+        throw SingularState(m.condition, "singular state: " + m.condition + " (" + m.name + " = " +
+                                             to_string<S>(m.value) + ", margin " +
+                                             to_string<S>(threshold_) + ") " + state_context(q, qd));
+  }
+
   // Scans [t0, t1] along state_at (the stepper's dense output, or a cubic
-  // Hermite interpolant): the smallest margin at 5 equidistant times, then
-  // around every sampled local minimum a golden-section search, stopped
-  // once a Lipschitz bound (twice the sampled slope) keeps the minimum above
-  // the threshold. The first time found with a margin <= threshold (located
-  // by bisection after the last time above it) is the crossing.
+  // Hermite interpolant), as described above. The first time found with a
+  // margin <= threshold (located by bisection after the last time above
+  // it) is the crossing.
   std::optional<Crossing> scan(const S& t0, const S& t1, const StateAt& state_at) {
+    return scan_points(t0, t1, [&](const S& t, Vec<S>& q, Vec<S>& qd) {
+      state_at(t, x_);
+      if (!x_.allFinite())  // e.g. Odeint's Bulirsch-Stoer interpolant on steps ~1e-300
+        throw NonFiniteValue("non-finite value: the state interpolated within a step at t = " +
+                             to_string<S>(t) + ", x = " + to_string(x_));
+      f_->from_state(sys_, x_, q, qd);
+    });
+  }
+
+  std::optional<Crossing> scan_points(const S& t0, const S& t1, const PointAt& point_at) {
+    using std::abs;
+    using std::max;
     constexpr int N = 4;
-    std::array<S, N + 1> ts, gs;
+    std::vector<std::pair<S, S>> g;  // (t, smallest margin), in increasing t
+    g.reserve(4 * (N + 1));
     for (int j = 0; j <= N; ++j) {
-      ts[j] = j == N ? t1 : t0 + (t1 - t0) * S(j) / S(N);
-      if (j == 0 && have_last_ && last_t_ == t0) {
-        gs[j] = last_g_;
-        continue;
-      }
-      gs[j] = smallest(ts[j], state_at).value;
+      const S t = j == N ? t1 : t0 + (t1 - t0) * S(j) / S(N);
+      g.emplace_back(t, j == 0 && have_last_ && last_t_ == t0 ? last_g_ : smallest(t, point_at).value);
     }
     have_last_ = true;
     last_t_ = t1;
-    last_g_ = gs[N];
-    using std::abs;
-    using std::max;
-    S slope(0);
-    for (int j = 0; j < N; ++j) slope = max(slope, abs(gs[j + 1] - gs[j]) / (ts[j + 1] - ts[j]));
-    const S lipschitz = S(2) * slope;
-    for (int j = 0; j <= N; ++j) {
-      if (!(gs[j] > threshold_))
-        return j == 0 ? crossing_at(t0, state_at) : first_below(ts[j - 1], ts[j], state_at);
-      const bool left_ok = j == 0 || gs[j] < gs[j - 1];
-      const bool right_ok = j == N || gs[j] <= gs[j + 1];
-      if (!(left_ok && right_ok)) continue;
-      if (const std::optional<S> tmin =
-              search_minimum(ts[j == 0 ? 0 : j - 1], ts[j == N ? N : j + 1], gs[j], ts[j],
-                             lipschitz, state_at))
-        return first_below(ts[j == 0 ? 0 : j - 1], *tmin, state_at);
+    last_g_ = g.back().second;
+    const S resolution = S(5) / S(4);  // see the class comment
+    // Interval [g[a], g[a + 1]] at the resolution of t (or of the step, near t = 0).
+    const auto too_short = [&](std::size_t a) {
+      return g[a + 1].first - g[a].first <=
+             S(8) * epsilon<S>() * max(max(abs(g[a].first), abs(g[a + 1].first)), t1 - t0);
+    };
+    for (int evaluations = 0; evaluations < kMaxEvaluations;) {
+      const std::size_t size = g.size();
+      std::size_t below = size;  // the first sample at or below the threshold
+      for (std::size_t k = 0; k < size && below == size; ++k)
+        if (!(g[k].second > threshold_)) below = k;
+      S lipschitz(0);
+      for (std::size_t k = 0; k + 1 < size; ++k)
+        lipschitz = max(lipschitz, abs(g[k + 1].second - g[k].second) / (g[k + 1].first - g[k].first));
+      lipschitz *= S(2);
+      // The first unresolved minimum before it: halve the intervals beside it.
+      std::vector<std::size_t> halve;
+      for (std::size_t j = 0; j < below && halve.empty(); ++j) {
+        const S gj = g[j].second;
+        if ((j > 0 && !(gj <= g[j - 1].second)) || (j + 1 < size && !(gj <= g[j + 1].second))) continue;
+        const std::size_t lo = j == 0 ? 0 : j - 1, hi = j + 1 == size ? j : j + 1;
+        const std::size_t wlo = j + 1 == size && j >= 2 ? j - 2 : lo;  // two samples on an end's one side
+        const std::size_t whi = j == 0 && size > 2 ? 2 : hi;
+        bool resolved = true;
+        for (std::size_t k = wlo; k <= whi; ++k) resolved = resolved && g[k].second <= resolution * gj;
+        S width(0);
+        if (j > 0) width = max(width, g[j].first - g[j - 1].first);
+        if (j + 1 < size) width = max(width, g[j + 1].first - g[j].first);
+        resolved = resolved && gj - lipschitz * width > threshold_;
+        if (resolved) continue;
+        if (j > 0 && !too_short(j - 1)) halve.push_back(j - 1);
+        if (j + 1 < size && !too_short(j)) halve.push_back(j);
+      }
+      if (halve.empty()) {
+        if (below == size) return std::nullopt;
+        return below == 0 ? crossing_at(g[0].first, point_at)
+                          : first_below(g[below - 1].first, g[below].first, point_at);
+      }
+      for (auto it = halve.rbegin(); it != halve.rend(); ++it) {  // from the right: indices stay valid
+        const S t = (g[*it].first + g[*it + 1].first) / S(2);
+        g.insert(g.begin() + static_cast<std::ptrdiff_t>(*it + 1), {t, smallest(t, point_at).value});
+        ++evaluations;
+      }
     }
+    // Not resolved within the budget (a margin that oscillates at every
+    // scale): the samples so far decide.
+    for (std::size_t k = 0; k < g.size(); ++k)
+      if (!(g[k].second > threshold_))
+        return k == 0 ? crossing_at(g[0].first, point_at)
+                      : first_below(g[k - 1].first, g[k].first, point_at);
     return std::nullopt;
   }
 
@@ -219,65 +304,42 @@ class SingularSetWatch {
   void forget() { have_last_ = false; }
 
  private:
-  Margin<S> smallest(const S& t, const StateAt& state_at) {
-    state_at(t, x_);
-    if (!x_.allFinite())  // e.g. Odeint's Bulirsch-Stoer interpolant on steps ~1e-300
-      throw NonFiniteValue("non-finite value: the state interpolated within a step at t = " +
-                           to_string<S>(t) + ", x = " + to_string(x_));
-    f_.from_state(sys_, x_, q_, qd_);
+  // Margin evaluations a scan may add to its 5 samples.
+  static constexpr int kMaxEvaluations = 2000;
+
+  std::vector<Margin<S>> margins(const Vec<S>& q, const Vec<S>& qd) const {
+    std::vector<Margin<S>> all = regularity_margins(sys_, q, qd);
+    if (f_)
+      for (Margin<S>& m : f_->singular_margins(sys_, q, qd)) all.push_back(std::move(m));
+    return all;
+  }
+
+  Margin<S> smallest(const S& t, const PointAt& point_at) {
+    point_at(t, q_, qd_);
     Margin<S> best{"", S(0), ""};
     bool first = true;
-    for (Margin<S>& m : regularity_margins(sys_, q_, qd_)) {
+    for (Margin<S>& m : margins(q_, qd_)) {
       if (first || !(m.value >= best.value)) best = std::move(m);  // NaN wins
       first = false;
     }
     return best;
   }
 
-  // A golden-section search for the minimum in [a, b] (g(tb) = gb, a <= tb <= b);
-  // the time of a margin <= threshold, or nullopt when the bound excludes one.
-  std::optional<S> search_minimum(S a, S b, S gb, S tb, const S& lipschitz,
-                                  const StateAt& state_at) {
-    using std::abs;
-    using std::max;
-    using std::sqrt;
-    const S ratio = (S(3) - sqrt(S(5))) / S(2);  // 0.381966...
-    for (int it = 0; it < 400; ++it) {
-      if (!(gb > threshold_)) return tb;
-      if (gb - lipschitz * (b - a) > threshold_) return std::nullopt;
-      if (b - a <= S(8) * epsilon<S>() * max(abs(a), abs(b))) return std::nullopt;
-      // Probe the larger side of [a, tb], [tb, b].
-      const bool right = (b - tb) >= (tb - a);
-      const S tp = right ? tb + ratio * (b - tb) : tb - ratio * (tb - a);
-      const S gp = smallest(tp, state_at).value;
-      if (!(gp >= gb)) {  // smaller (or NaN): the minimum is on the probe's side
-        if (right) a = tb;
-        else b = tb;
-        tb = tp;
-        gb = gp;
-      } else {
-        if (right) b = tp;
-        else a = tp;
-      }
-    }
-    return std::nullopt;
-  }
-
   // The crossing between a (margin > threshold) and b (margin <= threshold):
   // bisection to 8 eps |b|, reported at the first time found at or below.
-  Crossing first_below(S a, S b, const StateAt& state_at) {
+  Crossing first_below(S a, S b, const PointAt& point_at) {
     using std::abs;
     using std::max;
     for (int it = 0; it < 200 && b - a > S(8) * epsilon<S>() * max(abs(a), abs(b)); ++it) {
       const S c = (a + b) / S(2);
-      if (smallest(c, state_at).value > threshold_) a = c;
+      if (smallest(c, point_at).value > threshold_) a = c;
       else b = c;
     }
-    return crossing_at(b, state_at);
+    return crossing_at(b, point_at);
   }
 
-  Crossing crossing_at(const S& t, const StateAt& state_at) {
-    const Margin<S> m = smallest(t, state_at);
+  Crossing crossing_at(const S& t, const PointAt& point_at) {
+    const Margin<S> m = smallest(t, point_at);
     return Crossing{t, m.condition,
                     "singular state: " + m.condition + " (" + m.name + " = " +
                         to_string<S>(m.value) + ", margin " + to_string<S>(threshold_) +
@@ -285,7 +347,7 @@ class SingularSetWatch {
   }
 
   const System<S>& sys_;
-  const Formulation<S>& f_;
+  const Formulation<S>* f_;
   S threshold_;
   bool active_ = false;
   bool have_last_ = false;
@@ -307,6 +369,20 @@ void hermite(const S& t0, const S& t1, const OdeState<S>& x0, const OdeState<S>&
     out[static_cast<Eigen::Index>(i)] = h00 * x0[i] + h10 * h * f0[i] + h01 * x1[i] + h11 * h * f1[i];
 }
 
+// The same for a configuration: q(t) the cubic Hermite interpolant through
+// (q0, v0) and (q1, v1) on [t0, t1], qd(t) its derivative: the motion
+// between two nodes of a discrete stepper, for the singular-set watch.
+template <class S>
+void hermite_point(const S& t0, const S& t1, const Vec<S>& q0, const Vec<S>& v0, const Vec<S>& q1,
+                   const Vec<S>& v1, const S& t, Vec<S>& q, Vec<S>& qd) {
+  const S h = t1 - t0, s = (t - t0) / h, s2 = s * s, s3 = s2 * s;
+  const S h00 = S(2) * s3 - S(3) * s2 + S(1), h10 = s3 - S(2) * s2 + s;
+  const S h01 = S(3) * s2 - S(2) * s3, h11 = s3 - s2;
+  const S d00 = S(6) * (s2 - s), d10 = S(3) * s2 - S(4) * s + S(1), d11 = S(3) * s2 - S(2) * s;
+  q = h00 * q0 + (h10 * h) * v0 + h01 * q1 + (h11 * h) * v1;
+  qd = (d00 / h) * (q0 - q1) + d10 * v0 + d11 * v1;
+}
+
 // What both integration loops share: the right-hand side, the output times,
 // the observer, the optional projection onto C, the singular-set watch and
 // the per-step callback.
@@ -319,8 +395,32 @@ struct Loop {
   SingularSetWatch<S>& watch;
   const std::function<void(const S&, const IntegrationStats&)>& on_step;
   IntegrationStats& stats;
+  // A singular state met at a trial stage while the watch is active
+  // (defer): the set may be one the watch follows (e.g. Voronec's split,
+  // whose field refuses only within 100 eps of it), and the watch then
+  // names it at its crossing, on the shorter steps that follow. The error
+  // is kept and raised as the stage raised it once an accepted step ends
+  // beyond the failed trial's span without the watch stopping the run (a
+  // set the watch does not follow), at the 20th such trial, or where the
+  // steps would fail otherwise (a field that refuses farther from the set
+  // than the watch's threshold: the steps shrink towards it).
+  std::optional<SingularState> deferred = std::nullopt;
+  S deferred_until = S(0);
+  int deferred_trials = 0;
 
+  // Whether the caller may retry the trial [t, t + h] that raised e, shorter.
+  bool defer(const SingularState& e, const S& t, const S& h) {
+    if (!watch.active() || ++deferred_trials > 20) return false;
+    if (!deferred) {
+      deferred = e;
+      deferred_until = t + h;
+    }
+    return true;
+  }
+
+  // After every accepted step ending at t (the watch has scanned it).
   void stepped(const S& t) {
+    if (deferred && t >= deferred_until) throw *deferred;
     ++stats.steps;
     if (on_step) on_step(t, stats);
   }
@@ -345,9 +445,11 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       using std::max;
       const bool to_output = !(dt < tk - t);
       S dt_step = to_output ? tk - t : dt;
-      if (t + dt_step == t)
+      if (t + dt_step == t) {
+        if (L.deferred) throw *L.deferred;
         throw IntegrationFailure("step size underflow at t = " + to_string<S>(t) + " (step " +
                                  to_string<S>(dt_step) + ")");
+      }
       const S t0 = t;
       if (L.watch.active()) {
         x0 = x;
@@ -363,6 +465,10 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
         overflows = 0;
       } catch (const NonFiniteValue&) {
         if (++overflows > 20) throw;
+        dt = dt_step / S(10);
+        continue;
+      } catch (const SingularState& e) {
+        if (!L.defer(e, t, dt_step)) throw;
         dt = dt_step / S(10);
         continue;
       }
@@ -443,9 +549,16 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       stepper.initialize(stepper.current_state(), stepper.current_time(), stepper.current_time_step() / S(10));
       L.watch.forget();
       continue;
+    } catch (const SingularState& e) {
+      if (!L.defer(e, stepper.current_time(), stepper.current_time_step())) throw;
+      stepper.initialize(stepper.current_state(), stepper.current_time(), stepper.current_time_step() / S(10));
+      L.watch.forget();
+      continue;
     }
-    if (!(span.second > span.first))
+    if (!(span.second > span.first)) {
+      if (L.deferred) throw *L.deferred;
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
+    }
     if (L.watch.active()) {
       // Along the stepper's dense output, or, where that costs RHS calls
       // (verner87's extra stages), the cubic Hermite interpolant of the
@@ -528,12 +641,17 @@ namespace {
 // equal steps not longer than opts.step. Samples carry q at the nodes and
 // the velocity of the node's momentum (dla: the mean of the momenta on
 // either side, which needs the next step, made ahead; nh-rattle,
-// nh-midpoint: the end momentum, on C). The margins to the singular sets are checked at every
-// node (not within steps: the steppers have no dense output).
+// nh-midpoint: the end momentum, on C). The margins to the singular sets are
+// watched as for the continuous steppers (SingularSetWatch, at the same
+// threshold), along the cubic Hermite interpolant of each step's nodes q
+// and velocities g^-1 (p - b) of the momenta arriving there: the steppers
+// have no dense output, and a node on either side of a set would let a
+// run pass through it.
 template <class S>
 void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const Vec<S>& qd0,
                   const IntegrationOptions<S>& opts, const OutputTimes<S>& times,
-                  const std::function<void(const Sample<S>&)>& observe, IntegrationStats& st) {
+                  const std::function<void(const Sample<S>&)>& observe, IntegrationStats& st,
+                  SingularSetWatch<S>& watch) {
   using std::ceil;
   const DiscreteScheme scheme = stepper == Stepper::dla         ? DiscreteScheme::dla
                                : stepper == Stepper::nh_rattle ? DiscreteScheme::nh_rattle
@@ -551,18 +669,23 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       throw IntegrationFailure("more than " + std::to_string(opts.max_rhs_calls) +
                                " evaluations of the discrete equations before t = " + to_string<S>(t));
   };
-  const auto check_node = [&](const S& t, const Vec<S>& q, const Vec<S>& p) {
-    if (!q.allFinite() || !p.allFinite())
+  // The step [t_node, t] from (q_node, v_node) to (q1, p1): finite, and
+  // clear of the singular sets (the watch).
+  S t_node(0);
+  Vec<S> q_node, v_node;
+  const auto check_step = [&](const S& t, const Vec<S>& q1, const Vec<S>& p1) {
+    if (!q1.allFinite() || !p1.allFinite())
       throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", q = " +
-                           to_string(q) + ", p = " + to_string(p));
-    if (opts.singular_margin > 0) {
-      try {
-        require_margins(sys, q, method.velocity(q, p), opts.singular_margin);
-      } catch (const SingularState& e) {
-        throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " + to_string<S>(t) + ")",
-                            to_string<S>(t));
-      }
-    }
+                           to_string(q1) + ", p = " + to_string(p1));
+    if (!watch.active()) return;
+    const Vec<S> v1 = method.velocity(q1, p1);
+    if (const auto c = watch.scan_points(t_node, t, [&](const S& ti, Vec<S>& q, Vec<S>& qd) {
+          hermite_point(t_node, t, q_node, v_node, q1, v1, ti, q, qd);
+        }))
+      throw SingularState(c->condition, c->message, to_string<S>(c->t));
+    t_node = t;
+    q_node = q1;
+    v_node = v1;
   };
   const Eigen::Index r = sys.r;
   Vec<S> q = q0, v = qd0, lambda = Vec<S>::Zero(r), mu = Vec<S>::Zero(r);
@@ -578,6 +701,8 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
     p = p_given - (first.p0_plus - p) / S(2);
     ahead = method.step(q, p, h, first.v, first.lambda, mu, &st.rhs_calls);
   }
+  q_node = q0;
+  v_node = method.velocity(q0, p);
   observe(Sample<S>{S(0), q0, qd0});
   for (std::uint64_t i = 0; i + 1 < times.size(); ++i) {
     const auto [count, h] = steps_in(i);
@@ -592,7 +717,7 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       if (scheme != DiscreteScheme::dla) mu = s.mu;
       ++st.steps;
       budget(t);
-      check_node(t, q, p);
+      check_step(t, q, p);
       if (opts.on_step) opts.on_step(t, st);
     }
     Vec<S> p_node = p;
@@ -619,14 +744,17 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
   st.stepper = stepper;
   const OutputTimes<S> times(opts.t_end, opts.dt_out, opts.max_samples);
 
-  SingularSetWatch<S> watch(sys, f, opts.singular_margin);
-  if (watch.active()) require_margins(sys, q0, qd0, opts.singular_margin);
   if (is_discrete_stepper(stepper)) {
     // The Lagrange-d'Alembert principle discretized itself: f's field is
-    // not used (f is only checked applicable, as for every stepper).
-    run_discrete<S>(sys, stepper, q0, qd0, opts, times, observe, st);
+    // not used (f is only checked applicable, as for every stepper), nor
+    // are its own singular sets watched: the system's are.
+    SingularSetWatch<S> watch(sys, nullptr, opts.singular_margin);
+    if (watch.active()) watch.require(q0, qd0);
+    run_discrete<S>(sys, stepper, q0, qd0, opts, times, observe, st, watch);
     return;
   }
+  SingularSetWatch<S> watch(sys, &f, opts.singular_margin);
+  if (watch.active()) watch.require(q0, qd0);
 
   const Vec<S> x0 = f.to_state(sys, q0, qd0);
   OdeState<S> x(x0.data(), x0.data() + x0.size());
@@ -703,6 +831,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       break;
     }
   } catch (const odeint::odeint_error& e) {
+    if (loop.deferred) throw *loop.deferred;
     throw IntegrationFailure(std::string("integration failed: ") + e.what());
   }
 }

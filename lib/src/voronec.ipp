@@ -6,6 +6,7 @@
 #include "nhs/voronec.hpp"
 
 #include <Eigen/LU>
+#include <Eigen/SVD>
 
 namespace nhs {
 namespace voronec_detail {
@@ -51,6 +52,23 @@ DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& 
     dv.a_q[k] = -lu.solve(Mat<S>(dC_indep + dC_dep * dv.a));
   }
   return dv;
+}
+
+template <class S>
+Margin<S> split_margin(const System<S>& sys, const Vec<S>& q) {
+  const std::string why = dependent_velocity_reason(sys.info);
+  if (!why.empty())
+    throw NotApplicable("system '" + sys.info.name + "' has no dependent-velocity split: " + why);
+  const Eigen::Index n = sys.n, r = sys.r, m = n - r;
+  Margin<S> out{"split_margin", S(1), "singular dependent block of dC/dqdot"};
+  if (m == 0) return out;
+  // dC/dqdot is the same at every qdot (linear constraints): at qdot = 0.
+  const Mat<S> Cqd = constraint_jacobians<S>(sys, q, Vec<S>(Vec<S>::Zero(n))).C_qdot;
+  const Eigen::JacobiSVD<Mat<S>> svd(Cqd, Eigen::ComputeFullV);
+  const Mat<S> Q = svd.matrixV().rightCols(m);  // ker dC/dqdot (rank r)
+  const Vec<S> sv = singular_values<S>(Mat<S>(Q(independent_velocities(sys.info), Eigen::all)));
+  out.value = sv[sv.size() - 1];
+  return out;
 }
 
 template <class S>

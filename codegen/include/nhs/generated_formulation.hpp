@@ -61,6 +61,12 @@ class GeneratedFormulation final : public Formulation<S> {
   /// at (q, qdot) on C; the others take z from the library's chart.
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                const Vec<S>& qd) const override;
+  /// The library's margins (Formulation::singular_margins): the same
+  /// singular sets, watched by integrate the same way.
+  std::vector<Margin<S>> singular_margins(const System<S>& sys, const Vec<S>& q,
+                                          const Vec<S>& qd) const override {
+    return library_.singular_margins(sys, q, qd);
+  }
   Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const override;
   void from_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q,
                   Vec<S>& qd) const override;

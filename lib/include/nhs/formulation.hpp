@@ -66,6 +66,23 @@ class Formulation {
   /// qddot at (q, qdot) on C (both size n). Throws SingularState/InvalidState.
   virtual Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                        const Vec<S>& qd) const = 0;
+  /// The margins of (q, qdot) (size n each, on C) to the singular sets of
+  /// this formulation's own construction, beyond the system's
+  /// (regularity_margins, singular_set.hpp): each >= 0, 0 on its set,
+  /// dimensionless where it can be, with the condition its field raises
+  /// there (SingularState). integrate watches them with the system's, at
+  /// the same threshold (IntegrationOptions::singular_margin). Empty (the
+  /// default) for a formulation singular only where the system is; Voronec
+  /// and the naive reduced procedure give the conditioning of their
+  /// velocity split (split_margin, voronec.hpp). Throws only what the
+  /// system's functions throw (NotApplicable when f does not apply).
+  virtual std::vector<Margin<S>> singular_margins(const System<S>& sys, const Vec<S>& q,
+                                                  const Vec<S>& qd) const {
+    (void)sys;
+    (void)q;
+    (void)qd;
+    return {};
+  }
 
   /// Integration coordinates x of the state (q, qdot) on C.
   virtual Vec<S> to_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const {

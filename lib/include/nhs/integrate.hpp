@@ -39,19 +39,33 @@ struct IntegrationOptions {
   std::uint64_t max_samples = 1000000000;
   /// When positive, the motion stops with SingularState at the first time it
   /// is found within this margin of a singular set (singular_set.hpp:
-  /// sigma_min of dC/dqdot and the system's own margins), also inside a
-  /// step: every accepted step is scanned along the stepper's dense output
-  /// (dopri5, Odeint's Bulirsch-Stoer) or a cubic Hermite interpolant of its
-  /// end points (fehlberg78, the high-order Bulirsch-Stoer and verner87 in
-  /// mp50/mp100: one more RHS call per step; verner87 up to float128, whose
-  /// end derivatives are known, and whose interpolant would cost 7 calls:
-  /// none): the margins at 5 equidistant times, a golden-section
-  /// search around every sampled minimum until a Lipschitz bound (twice the
-  /// sampled slope) keeps it above the margin, and a bisection to the first
-  /// time at or below it. The message names the margin, its value, the time
-  /// and the state; samples before that time are delivered. The initial
-  /// state is checked too. 0: only the formulations' own checks, where
-  /// their field is evaluated.
+  /// sigma_min of dC/dqdot and the system's own margins; and the
+  /// formulation's, Formulation::singular_margins, e.g. Voronec's
+  /// split_margin), also inside a step, with every stepper: every accepted
+  /// step is scanned along the stepper's dense output (dopri5, Odeint's
+  /// Bulirsch-Stoer) or a cubic Hermite interpolant of its end points
+  /// (fehlberg78, the high-order Bulirsch-Stoer and verner87 in mp50/mp100:
+  /// one more RHS call per step; verner87 up to float128, whose end
+  /// derivatives are known, and whose interpolant would cost 7 calls: none;
+  /// dla, nh-rattle and nh-midpoint: of the nodes q and the velocities of
+  /// their momenta, no RHS call, the system's margins only). The margins at
+  /// 5 equidistant times of the step are refined by halving the intervals
+  /// beside every sampled minimum until the margin there is resolved: the
+  /// samples beside it within a factor 5/4 of it, and a Lipschitz bound
+  /// (twice the largest sampled slope) keeping it above the threshold. A
+  /// margin that vanishes like |t - t*|^alpha, alpha >= 0.21 (a square root,
+  /// a corner, a tangential touch), is never resolved near its zero, so the
+  /// refinement closes in on it; a bisection finds the first time at or
+  /// below the threshold (docs/numerics.md, "Singular margins"). The message
+  /// names the margin, its value, the time and the state; samples before
+  /// that time are delivered. The initial state is checked too. The same
+  /// threshold in every precision. While it watches, a SingularState raised
+  /// by the field at a trial stage retries the step 10 times shorter (the
+  /// watch then names a set it follows at its crossing); it is raised as it
+  /// was once the motion passes the failed trial's span unstopped, at the
+  /// 20th such trial, or where the steps would otherwise fail (never as an
+  /// IntegrationFailure). 0: only the formulations' own checks, where
+  /// their field is evaluated (relative to the precision: 100 eps).
   S singular_margin = S(0);
   /// Called after every accepted step with its end time and the statistics
   /// so far (progress reports); may throw to stop the run (e.g. Interrupted

@@ -39,7 +39,10 @@
 // is singular and the state is refused by that name.
 // Near that set the accuracy degrades with the size of a: for the skate the
 // relative difference from the second kind was measured at ~6e-16/|cos theta|
-// in double (1e-12 is exceeded for |cos theta| < ~5e-4).
+// in double (1e-12 is exceeded for |cos theta| < ~5e-4). Those checks are
+// relative to the precision (100 eps), so a motion could step over the set
+// without one of them tripping: integrate watches split_margin instead, at
+// the same threshold as the system's margins in every precision.
 //
 // Not applicable (NotApplicable) to non-linear constraints or a system
 // without declared dependent velocities; there is no fallback to another
@@ -114,6 +117,25 @@ struct DependentVelocities {
 template <class S>
 DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& q);
 
+/// The conditioning of the velocity split at q, for the singular-set watch
+/// (Formulation::singular_margins): the smallest singular value of the
+/// independent rows Q_indep ((n - r) x (n - r)) of an orthonormal basis Q
+/// (n x (n - r), from the SVD of dC/dqdot) of the admissible velocities
+/// ker dC/dqdot, in [0, 1]: the cosine of the largest principal angle
+/// between them and the independent velocities. Where C_dep is regular,
+/// P = Q Q_indep^-1, so the margin is 1/sigma_max(P) = 1/sqrt(1 + |a|_2^2)
+/// (the skate: |cos theta|), independent of how the constraints are scaled;
+/// it bounds the reduced metric's conditioning,
+/// cond(Gbar) <= cond(g) / margin^2 (Gbar = P^T g P, sigma_min(P) >= 1).
+/// 0 exactly where C_dep is singular, where the dependent velocities are
+/// undefined. Named "split_margin", condition "singular dependent block of
+/// dC/dqdot" (what voronec() raises there). Valid where dC/dqdot has full
+/// rank r (the system's own margin sigma_min_dC_dqdot watches that). 1 when
+/// every velocity is dependent (n = r). Throws NotApplicable
+/// (dependent_velocity_reason).
+template <class S>
+Margin<S> split_margin(const System<S>& sys, const Vec<S>& q);
+
 /// The full velocity qdot = P qdot_indep: qdot_indep in the independent
 /// slots, a qdot_indep in the dependent ones. qd_indep: size n - r; returns
 /// size n.
@@ -179,6 +201,7 @@ void from_reduced_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>
 #define NHS_VORONEC_INSTANTIATE(EXTERN, S)                                                    \
   EXTERN template DependentVelocities<S> dependent_velocities<S>(const System<S>&,            \
                                                                  const Vec<S>&);              \
+  EXTERN template Margin<S> split_margin<S>(const System<S>&, const Vec<S>&);                 \
   EXTERN template Vec<S> full_velocity<S>(const DependentVelocities<S>&, const Vec<S>&);      \
   EXTERN template ReducedKineticEnergy<S> reduced_kinetic_energy<S>(                          \
       const System<S>&, const DependentVelocities<S>&, const Vec<S>&, const Vec<S>&);         \
