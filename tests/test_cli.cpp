@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -837,6 +838,80 @@ TEST_F(Cli, CheckRunsFailingBeforeTheirFirstSampleHaveNoFigure) {
   for (const auto& c : j["checks"])  // no figure from a run without samples
     if (c["run"] == "free at y = 800") EXPECT_EQ(c["kind"], "run completed") << c.dump();
   EXPECT_FALSE(fs::exists(out / "report.md"));  // --no-report
+}
+
+// `nhs check`'s bounds follow what the precision reaches (the tests'
+// strict budget): in mp50 an exact motion held to 1e-40 x (1 + scale) at
+// rtol 1e-46. Under verify's main budget (1e-30 at rtol 1e-36) a motion
+// wrong by 1e-38, a loss of 10 of the digits a run reaches, passed.
+TEST_F(Cli, CheckBoundsCatchATenDigitLossInMp50) {
+  // The free Heisenberg particle (c = 0): y = 1/2 + t/2, x_dot sqrt(1 + y^2) = 1.
+  const auto file_with = [&](const std::string& name, const std::string& x_error) {
+    const fs::path file = dir_ / name;
+    std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial) +
+                               "[[exact]]\n"
+                               "name = \"free\"\n"
+                               "t_end = \"2\"\n"
+                               "q = [\"2*(asinh(1/2 + t/2) - asinh(1/2))" + x_error + "\", \"1/2 + t/2\",\n"
+                               "     \"2*(sqrt(1 + (1/2 + t/2)^2) - sqrt(5/4))\"]\n";
+    return file;
+  };
+  const auto check = [&](const fs::path& file, const fs::path& out) {
+    return nhs({"check", file.string(), "--precision", "mp50", "--quick", "--states", "4", "--jobs", "1",
+                "--no-report", "--out-dir", out.string()});
+  };
+  const fs::path right_out = dir_ / "right", wrong_out = dir_ / "wrong";
+  const Result right = check(file_with("right.toml", ""), right_out);
+  ASSERT_EQ(right.code, 0) << right.err << right.out;
+  const auto j = nlohmann::json::parse(slurp(right_out / "summary.json"));
+  int exact_checks = 0;
+  for (const auto& c : j["checks"])
+    if (c["kind"] == "error vs exact") {
+      ++exact_checks;
+      EXPECT_LT(c["value"].get<double>(), 1e-43) << c.dump();  // what mp50 reaches here
+      EXPECT_LT(c["tolerance"].get<double>(), 1e-39) << c.dump();
+    }
+  EXPECT_GE(exact_checks, 2) << j["checks"].dump();
+  ASSERT_EQ(j["settings"].size(), 1u);
+  EXPECT_EQ(j["settings"][0]["analytic_error"].get<double>(), 1e-40);
+  EXPECT_EQ(j["settings"][0]["rtol"].get<double>(), 1e-46);
+  // The motion off by 1e-38 t^2 (the same start): every formulation fails it.
+  const Result wrong = check(file_with("wrong.toml", " + 1e-38*t^2"), wrong_out);
+  ASSERT_EQ(wrong.code, 1) << wrong.err << wrong.out;
+  EXPECT_NE(wrong.out.find("free: error vs analytic solution 4e-38 > "), std::string::npos) << wrong.out;
+  const auto w = nlohmann::json::parse(slurp(wrong_out / "summary.json"));
+  for (const auto& c : w["checks"])
+    if (c["kind"] == "error vs exact") EXPECT_FALSE(c["pass"].get<bool>()) << c.dump();
+}
+
+// `nhs check` integrates a system file's traced field where `nhs run` does
+// (second-kind, first-kind, gibbs-appell; the library's formulations
+// integrated in mp50 cost up to 40 times more), and cross-checks that field
+// with every formulation at its random states ("field agreement").
+TEST_F(Cli, CheckIntegratesTheFieldOfRunAndCrossChecksIt) {
+  const fs::path file = dir_ / "particle.toml";
+  std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial);
+  const fs::path out = dir_ / "check";
+  const Result r = nhs({"check", file.string(), "--precision", "double,mp50", "--quick", "--states", "4",
+                        "--jobs", "1", "--no-report", "--out-dir", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  std::set<std::string> agreed;
+  for (const auto& c : j["checks"])
+    if (c["kind"] == "field agreement") {
+      EXPECT_EQ(c["run"], "random states") << c.dump();
+      EXPECT_TRUE(c["pass"].get<bool>()) << c.dump();
+      EXPECT_LE(c["value"].get<double>(), c["tolerance"].get<double>()) << c.dump();
+      agreed.insert(c["formulation"].get<std::string>() + "/" + c["precision"].get<std::string>());
+    }
+  // Without psi, second-kind is the one traceable formulation that applies.
+  EXPECT_EQ(agreed, (std::set<std::string>{"second-kind/double", "second-kind/mp50"}));
+  int noted = 0;
+  for (const auto& n : j["notes"])
+    if (n.get<std::string>().find(": its runs integrate second-kind (traced), as `nhs run` does") !=
+        std::string::npos)
+      ++noted;
+  EXPECT_EQ(noted, 2) << j["notes"].dump();
 }
 
 // A system file that cannot be read is a usage error (exit 2, as a

@@ -44,6 +44,36 @@ Options with_default_formulation(Options o) {
   return o;
 }
 
+/// The field that `nhs run` integrates by default for the formulation
+/// `library` of `study` (a built-in study's id or a system file's path): a
+/// built-in study's code generated at build time where it has one for the
+/// formulation, a system file's traced field (interpreted) where the
+/// formulation is traceable and the file's field traces; nullptr where
+/// there is none (the library's formulation is the field: it stays behind
+/// the others too, for their guards). `nhs run` (make_setup, RunOptions
+/// without --library, --generated or --compiled) and `nhs check` (its runs)
+/// take it. Not thread-safe to share (a traced field has the registers of
+/// its interpreter): one per thread. Throws UsageError for an unknown
+/// study, or as loading the file does.
+template <class S>
+std::shared_ptr<const Formulation<S>> default_field(const std::string& study, const Formulation<S>& library) {
+  if (!is_system_file_name(study)) {
+    if (generated::find_generated<S>(study, library.name()) == nullptr) return nullptr;
+    return std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_generated_formulation<S>(study, library));
+  }
+  const auto& t = codegen::traceable_formulations();
+  if (std::find(t.begin(), t.end(), library.name()) == t.end()) return nullptr;
+  try {
+    const auto traced = cached_trace_file_formulation(study, library.name());
+    return std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_traced_formulation<S>(*traced, library));
+  } catch (const NotApplicable&) {  // the library's says why (require_applicable)
+  } catch (const codegen::TracingError&) {  // branches on the state (abs): the library's runs
+  }
+  return nullptr;
+}
+
 template <class S>
 Setup<S> make_setup(const StateOptions& given) {
   const StateOptions o = with_default_formulation<S>(given);
@@ -104,14 +134,9 @@ Setup<S> make_setup(const StateOptions& given) {
     // A file's second-kind, first-kind and Gibbs-Appell fields run traced
     // by default; the library's formulation stays behind them (guards) and
     // where a field cannot be traced.
-    if (traceable()) {
-      try {
-        use_trace([&](const codegen::TracedFormulation& t) {
-          return generated::make_traced_formulation<S>(t, *s.formulation);
-        });
-      } catch (const codegen::TracingError&) {
-        // branches on the state (abs): the library's formulation runs
-      }
+    if (auto field = default_field<S>(o.study, *s.formulation)) {
+      s.owned_formulation = std::move(field);
+      s.formulation = s.owned_formulation.get();
     }
   }
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));

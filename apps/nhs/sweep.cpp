@@ -6,6 +6,7 @@
 #include "cli.hpp"
 #include "clock.hpp"
 #include "interrupt.hpp"
+#include "progress.hpp"
 #include "sweep_mpi.h"
 
 #include "nhs/parallel.hpp"
@@ -94,12 +95,11 @@ void run_unit(const SweepCases& cases, const std::uint64_t* unit, std::size_t co
   }
 }
 
-// Counts and the progress line: on a terminal rewritten in place, else
-// one line every 10 s (sweeps that end sooner print none).
+// Counts and the progress line (ProgressLine: on a terminal rewritten in
+// place, else one line every 10 s; sweeps that end sooner print none).
 class Progress {
  public:
-  Progress(const SweepCases& cases, const SweepOutput& out) : cases_(cases), out_(out), t0_(Clock::now()) {
-    tty_ = isatty(STDERR_FILENO) != 0;
+  Progress(const SweepCases& cases, const SweepOutput& out) : cases_(cases), out_(out), line_("nhs sweep") {
     for (const auto& [i, row] : out.done()) count(status_of(cases, row), false);
   }
   void count(const std::string& status, bool now = true) {
@@ -109,37 +109,20 @@ class Progress {
   }
   // Prints the line when it is due.
   void tick() {
-    const double el = seconds_since(t0_);
-    if (el - last_ < (tty_ ? 0.25 : 10.0) || el < (tty_ ? 0.5 : 10.0)) return;
-    last_ = el;
     const std::uint64_t done = out_.done().size(), total = cases_.count();
-    const std::string left =
-        this_run_ == 0 ? std::string("time left unknown")
-                       : "about " + duration_text(el / static_cast<double>(this_run_) * static_cast<double>(total - done)) + " left";
-    const std::string line = fmt::format("nhs sweep: {}/{} cases ({} failed, {} skipped), {} elapsed, {}", done, total,
-                                         failed_, skipped_, duration_text(el), left);
-    if (tty_) {
-      shown_ = true;
-      fmt::print(stderr, "\r{}   ", line);
-    } else {
-      fmt::print(stderr, "{}\n", line);
-    }
-    std::fflush(stderr);
+    line_.tick([&] { return fmt::format("{}/{} cases ({} failed, {} skipped)", done, total, failed_, skipped_); },
+               static_cast<double>(this_run_), static_cast<double>(total - done));
   }
-  void clear() {
-    if (shown_) fmt::print(stderr, "\r\033[K");
-  }
+  void clear() { line_.clear(); }
   std::uint64_t failed() const { return failed_; }
   std::uint64_t skipped() const { return skipped_; }
   std::uint64_t this_run() const { return this_run_; }
-  double elapsed() const { return seconds_since(t0_); }
+  double elapsed() const { return line_.elapsed(); }
 
  private:
   const SweepCases& cases_;
   const SweepOutput& out_;
-  Clock::time_point t0_;
-  bool tty_ = false, shown_ = false;
-  double last_ = 0;
+  ProgressLine line_;
   std::uint64_t failed_ = 0, skipped_ = 0, this_run_ = 0;
 };
 

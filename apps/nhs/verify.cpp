@@ -16,6 +16,7 @@
 // over the directory (report.md and figures; check_report.cpp).
 #include "cli.hpp"
 #include "clock.hpp"
+#include "progress.hpp"
 
 #include "nhs/parallel.hpp"
 #include "nhs/precision_policy.hpp"
@@ -66,12 +67,17 @@ void add_unique_line(std::vector<std::string>& lines, std::string line) {
 /// thousand (std::terminate), and more threads than cores only contend.
 constexpr unsigned kMaxJobs = 1024;
 
-/// The thresholds and integration settings of `verify` for S: the main
-/// job's budget of precision_policy<S>() (nhs/precision_policy.hpp, the one
-/// table, which says where each figure comes from and why mp50 runs here at
-/// 1e-30 with rtol 1e-36 while the tests assert 1e-40 at rtol 1e-46) and
-/// the default stepper (`auto`, resolved per formulation by integrate:
-/// auto_stepper_text).
+/// The thresholds and integration settings of `verify` and `check` for S,
+/// from precision_policy<S>() (nhs/precision_policy.hpp, the one table,
+/// which says where each figure comes from), and the default stepper
+/// (`auto`, resolved per formulation by integrate: auto_stepper_text).
+/// `nhs verify` takes the main job's budget (mp50: 1e-30 at rtol 1e-36, for
+/// its time budget over every study). `nhs check` (one system) takes the
+/// strict budget of the special-motion tests, which follows what the
+/// precision reaches (mp50: 1e-40 at rtol 1e-46, where its runs reach
+/// 1e-45 to 1e-48), so that a loss of 10 digits fails: under the main
+/// budget a 16-digit loss passed. Its runs integrate the field of `nhs run`
+/// (default_field, setup.hpp), which makes that affordable.
 template <class S>
 struct Settings {
   S cross, analytic, invariants;  // invariants: energy, C and the study's own
@@ -79,10 +85,44 @@ struct Settings {
 };
 
 template <class S>
-Settings<S> settings() {
+Settings<S> settings(bool check) {
   const PrecisionPolicy<S>& p = precision_policy<S>();
-  return Settings<S>{p.cross, p.main.analytic, p.main.drift, p.main.rtol, p.main.rtol};
+  const IntegrationBudget<S>& b = check ? p.strict : p.main;
+  return Settings<S>{p.cross, b.analytic, b.drift, b.rtol, b.rtol};
 }
+
+/// The progress of one precision's runs on stderr (ProgressLine): the time
+/// they have integrated against the sum of their end times, which is what
+/// the estimate of the time left is made from. Thread-safe.
+class RunProgress {
+ public:
+  RunProgress(const std::string& prefix, double total_time, int runs, bool quiet)
+      : line_(prefix, quiet), total_(total_time), runs_(runs) {}
+  /// A run has integrated dt more (after each step), or has ended (done).
+  void advance(double dt, bool done = false) {
+    double integrated = 0;
+    int runs_done = 0;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      integrated_ += dt;
+      if (done) ++runs_done_;
+      integrated = integrated_;
+      runs_done = runs_done_;
+    }
+    line_.tick([&] { return fmt::format("{}/{} runs, t = {:.4g} of {:.4g} integrated", runs_done, runs_, integrated,
+                                        total_); },
+               integrated, total_ - integrated);
+  }
+  /// A line of its own (a run's result), the progress line cleared first.
+  void print(const std::string& text) { line_.print(text); }
+  void clear() { line_.clear(); }
+
+ private:
+  ProgressLine line_;
+  std::mutex mutex_;
+  double total_, integrated_ = 0;
+  int runs_, runs_done_ = 0;
+};
 
 /// One line of the table.
 struct Row {
@@ -138,7 +178,18 @@ struct Report {
   std::vector<nlohmann::ordered_json> settings_json;
   /// No progress lines on stderr (VerifyOptions::quiet).
   bool quiet = false;
+  /// The progress of the current precision's runs (verify_scalar).
+  std::unique_ptr<RunProgress> progress;
 };
+
+/// Prints one line of progress on stderr (a run's result), unless quiet.
+void progress_line(Report& report, const std::string& text) {
+  if (report.quiet) return;
+  if (report.progress)
+    report.progress->print(text);
+  else
+    fmt::print(stderr, "{}\n", text);
+}
 
 void add_check(Report& report, Check check) {
   const std::lock_guard<std::mutex> lock(report_mutex);
@@ -198,6 +249,13 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   io.dt_out = dt_out;
   io.rtol = set.rtol;
   io.atol = set.atol;
+  double integrated = 0;  // the time this run has reported to report.progress
+  if (report.progress)
+    io.on_step = [&](const S& t, const IntegrationStats&) {
+      const double now = to_double(t);
+      report.progress->advance(now - integrated);
+      integrated = now;
+    };
   RunRecord run{id.study, id.formulation, id.precision, id.run,
                 "trajectories/" + csv.filename().string()};
   run.exact = bool(exact);
@@ -218,6 +276,7 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     add_check(report, std::move(c));
   };
   const MotionCheck<S> m = check_motion<S>(sys, f, x0, io, ref, std::ref(rec));
+  if (report.progress) report.progress->advance(to_double(t_end) - integrated, true);  // ended, or failed
   run.failure = m.failure;
   if (!m.completed()) fail(run.failure);
   run.samples = m.samples;
@@ -235,8 +294,8 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   };
   if (m.samples == 0) {  // nothing measured: no figure (the row shows "-")
     record_run();
-    if (!report.quiet)
-      fmt::print(stderr, "  {} / {}: {:<44} failed before its first sample\n", id.study, id.formulation, id.run);
+    progress_line(report, fmt::format("  {} / {}: {:<44} failed before its first sample", id.study, id.formulation,
+                                      id.run));
     return;
   }
   if (exact) {
@@ -293,10 +352,9 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   }
   // One self-contained line per run: the runs of several formulations
   // finish in any order on the worker threads.
-  if (!report.quiet)
-    fmt::print(stderr, "  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}\n", id.study, id.formulation, id.run,
-             short_figure(m.t_last), m.stats.rhs_calls, seconds_since(t0),
-             exact ? "  error " + short_figure(m.max_error) : std::string());
+  progress_line(report, fmt::format("  {} / {}: {:<44} t = {:<4} {:>8} RHS calls {:>7.2f} s{}", id.study,
+                                    id.formulation, id.run, short_figure(m.t_last), m.stats.rhs_calls,
+                                    seconds_since(t0), exact ? "  error " + short_figure(m.max_error) : std::string()));
 }
 
 /// -log10(v) as a double: the decimal digits of agreement a figure
@@ -352,20 +410,54 @@ void add_settings(const VerifyOptions& opts, const Settings<S>& set, int n_state
 /// regular states of st, drawn from the seed 20261122 + si (si: st's index
 /// in the selection): cross_check_random_states, folded into figs (one per
 /// formulation), with the checks, failures and notes of the report.
+/// fields (empty, or one per formulation, null where none): the fields
+/// that `nhs check` integrates in place of the library's formulations
+/// (default_field), cross-checked at the same states with all of them: a
+/// check "field agreement" of the formulation's row, under the same bound.
 template <class S>
 void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t si, const System<S>& sys0,
-                     const std::vector<const Formulation<S>*>& fs, const Settings<S>& set, int n_states,
-                     std::vector<Figures<S>>& figs, Report& report) {
+                     const std::vector<const Formulation<S>*>& fs,
+                     const std::vector<std::shared_ptr<const Formulation<S>>>& fields, const Settings<S>& set,
+                     int n_states, std::vector<Figures<S>>& figs, Report& report) {
   const std::string precision(ScalarName<S>::value);
   const auto t0 = Clock::now();
   std::mt19937_64 rng(20261122 + si);
+  // The formulations and, after them, the fields; row[k]: the row of entry k.
+  std::vector<const Formulation<S>*> all = fs;
+  std::vector<std::size_t> row(fs.size());
+  for (std::size_t i = 0; i < fs.size(); ++i) row[i] = i;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i]) {
+      all.push_back(fields[i].get());
+      row.push_back(i);
+    }
   // A file's random state that some formulation finds singular, or at a
   // singular set of psi or C, is skipped (opts.system); else an error fails.
-  const RandomStatesCheck<S> rc = cross_check_random_states(st, sys0, rng, n_states, fs, !opts.system.empty());
+  const RandomStatesCheck<S> rc = cross_check_random_states(st, sys0, rng, n_states, all, !opts.system.empty());
   for (const RandomStateError& e : rc.errors) {
-    figs[e.formulation].pass = false;
+    figs[row[e.formulation]].pass = false;
     add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
-                                          fs[e.formulation]->name(), precision, e.state, e.message));
+                                          all[e.formulation]->name(), precision, e.state, e.message));
+  }
+  for (std::size_t k = fs.size(); k < all.size(); ++k) {  // the fields
+    const RandomStateFigures<S>& r = rc.figures[k];
+    const std::string& name = fs[row[k]]->name();
+    if (!r.qddot) continue;  // every state skipped (said below)
+    Check c{st.info.name, name, precision, "random states", "field agreement"};
+    c.value = to_double(*r.qddot);
+    c.tolerance = to_double(set.cross);
+    c.pass = *r.qddot <= set.cross;
+    add_check(report, std::move(c));
+    add_line(report.notes, fmt::format("{} / {} / {}: its runs integrate {}, as `nhs run` does; its qddot "
+                                       "agrees with every formulation's to {} at the random states",
+                                       st.info.name, name, precision, all[k]->name(), short_figure(*r.qddot)));
+    if (!(*r.qddot <= set.cross)) {
+      figs[row[k]].pass = false;
+      add_line(report.failures,
+               fmt::format("{} / {} / {}: qddot disagreement of {} {} > {} (largest with {} at random state {})",
+                           st.info.name, name, precision, all[k]->name(), short_figure(*r.qddot),
+                           short_figure(set.cross), r.worst_with, r.worst_state));
+    }
   }
   std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
   for (std::size_t i = 0; i < fs.size(); ++i) {
@@ -421,13 +513,28 @@ void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t 
              st.info.name, n_states, fs.size(), seconds_since(t0));
 }
 
+/// The end times of the runs of check_motions with f (none for the
+/// negative control), quick-cut as there.
+template <class S>
+std::vector<S> planned_run_ends(const VerifyOptions& opts, const Study<S>& st, const Formulation<S>& f) {
+  std::vector<S> ends;
+  if (f.is_negative_control()) return ends;
+  using std::min;
+  for (const SpecialMotion<S>& mo : st.special_motions())
+    if (!mo.excluded.count(f.name())) ends.push_back(opts.quick ? min(mo.t_end, S(2)) : mo.t_end);
+  if (!st.default_run_excluded.count(f.name())) ends.push_back(opts.quick ? S(2) : S(20));
+  return ends;
+}
+
 /// (2), (3) The special motions of st and the default-state run (to t = 20,
 /// or 2 with --quick) with formulation f (check_run), folded into fig;
 /// returns the seconds taken. The negative control is not integrated.
+/// field: what is integrated in place of f (default_field); null: f.
 template <class S>
 double check_motions(const VerifyOptions& opts, const Study<S>& st, const System<S>& sys0,
-                     const Formulation<S>& f, const Settings<S>& set, const std::string& energy_reason,
-                     Figures<S>& fig, Report& report) {
+                     const Formulation<S>& f, const Formulation<S>* field, const Settings<S>& set,
+                     const std::string& energy_reason, Figures<S>& fig, Report& report) {
+  const Formulation<S>& integrated = field ? *field : f;
   const std::string precision(ScalarName<S>::value);
   const auto t0 = Clock::now();
   if (f.is_negative_control()) {  // wrong motions by design: not integrated
@@ -448,7 +555,7 @@ double check_motions(const VerifyOptions& opts, const Study<S>& st, const System
     const System<S> sys = st.build(mo.parameters);
     using std::min;
     const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-    check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, f, mo.initial, t_end,
+    check_run<S>(Check{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, integrated, mo.initial, t_end,
                  S(1) / S(2), set, mo.exact, dir / (prefix + slug(mo.name) + ".csv"), fig, report);
   }
   if (const auto ex = st.default_run_excluded.find(f.name()); ex != st.default_run_excluded.end()) {
@@ -456,7 +563,7 @@ double check_motions(const VerifyOptions& opts, const Study<S>& st, const System
     return seconds_since(t0);
   }
   const State<S> x0 = st.default_state(sys0);
-  check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, f, x0,
+  check_run<S>(Check{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, integrated, x0,
                opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), fig,
                report);
   return seconds_since(t0);
@@ -491,7 +598,7 @@ Row make_row(const Study<S>& st, const Formulation<S>& f, const Figures<S>& fig,
 template <class S>
 void verify_scalar(const VerifyOptions& opts, Report& report) {
   const std::string precision(ScalarName<S>::value);
-  const Settings<S> set = settings<S>();
+  const Settings<S> set = settings<S>(!opts.system.empty());
   const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
   const auto start = Clock::now();
   add_settings(opts, set, n_states, report);
@@ -519,11 +626,28 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
     }
     std::vector<Figures<S>> figs(fs.size());
     std::vector<double> secs(fs.size(), 0);
-    check_agreement(opts, st, si, sys0, fs, set, n_states, figs, report);
-    // One formulation per task.
+    // `nhs check`: the runs integrate the field of `nhs run` (default_field).
+    std::vector<std::shared_ptr<const Formulation<S>>> fields(fs.size());
+    if (!opts.system.empty())
+      for (std::size_t i = 0; i < fs.size(); ++i)
+        if (!fs[i]->is_negative_control()) fields[i] = default_field<S>(opts.system, *fs[i]);
+    check_agreement(opts, st, si, sys0, fs, fields, set, n_states, figs, report);
+    double total_time = 0;
+    int runs = 0;
+    for (const auto* f : fs)
+      for (const S& t : planned_run_ends(opts, st, *f)) {
+        total_time += to_double(t);
+        ++runs;
+      }
+    report.progress = std::make_unique<RunProgress>(
+        fmt::format("nhs {} {} {}", opts.system.empty() ? "verify" : "check", precision, st.info.name), total_time, runs,
+        opts.quiet);
+    // One formulation per task (each with its own field: not thread-safe).
     nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
-      secs[i] = check_motions(opts, st, sys0, *fs[i], set, energy_reason, figs[i], report);
+      secs[i] = check_motions(opts, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
     });
+    report.progress->clear();
+    report.progress.reset();
     for (std::size_t i = 0; i < fs.size(); ++i) report.rows.push_back(make_row(st, *fs[i], figs[i], secs[i], set));
   }
   report.precision_seconds.emplace_back(precision, seconds_since(start));

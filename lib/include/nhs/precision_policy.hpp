@@ -3,7 +3,7 @@
 // the default integration tolerance, the agreement asked of two
 // formulations' qddot, and the bounds and integration tolerances of the two
 // budgets that integrate motions (the main job `nhs verify` and the strict
-// budget of the special-motion tests).
+// budget of the special-motion tests and of `nhs check`, for one system).
 //
 //   d                       15 double  18 long double  33 float128  50 mp50  100 mp100
 //   cross (qddot, relative) 1e-12      1e-15           1e-30        1e-45    1e-95
@@ -112,8 +112,8 @@ template <class S>
 struct PrecisionPolicy {
   int digits;                 ///< decimal_digits<S>()
   S cross;                    ///< qddot agreement (relative, max-norm); default_tolerance<S>()
-  IntegrationBudget<S> main;  ///< `nhs verify` / `nhs check`
-  IntegrationBudget<S> strict;  ///< the special-motion tests (t = 20)
+  IntegrationBudget<S> main;  ///< `nhs verify`
+  IntegrationBudget<S> strict;  ///< the special-motion tests (t = 20) and `nhs check`
 };
 
 /// The policy of S, built once (thread-safe) and kept for the program's
