@@ -1032,7 +1032,7 @@ void Loader::read_domain(const toml::node& node, const Bindings& qz) {
     };
     const std::size_t op = text.find_first_of("<>=!");
     if (op == std::string::npos)
-      throw FileError(at(0), what + ": '" + text + "' has no comparison: expected " + form);
+      throw FileError(at(0), what + ": no comparison: expected " + form);
     if (text[op] == '=' || text[op] == '!' || (op + 1 < text.size() && text[op + 1] == '='))
       throw FileError(at(op), what + ": only the strict comparisons '>' and '<' are allowed (a chart's "
                                      "domain is an open set), not '" + text.substr(op, text[op + 1] == '=' ? 2 : 1) +
@@ -1041,7 +1041,9 @@ void Loader::read_domain(const toml::node& node, const Bindings& qz) {
       throw FileError(at(second), what + ": one comparison per condition (give several conditions, "
                                          "e.g. domain = [\"v > 0\", \"v < 1\"])");
     FileDomainCondition c;
-    c.text = text;
+    // For messages: on one line, and at most 80 characters.
+    c.text = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+    std::replace_if(c.text.begin(), c.text.end(), [](char ch) { return ch == '\n' || ch == '\r' || ch == '\t'; }, ' ');
     c.greater = text[op] == '>';
     c.name = "margin_domain_" + std::to_string(k + 1);
     expression_text_into(item, text.substr(0, op), 0, what + " (left of '" + text[op] + "')", qz, p);

@@ -710,7 +710,7 @@ std::vector<BadFile> bad_files() {
   {
     const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s\"]");
     cases.push_back({"domain_no_comparison", t, position_of(t, "s\"]", "domain"),
-                     {"[parametrization] domain[1]: 's' has no comparison"}});
+                     {"[parametrization] domain[1]: no comparison: expected a strict inequality"}});
   }
   {
     const std::string t =
@@ -1105,10 +1105,11 @@ TEST(SystemFileDomain, SquareRootConstraintOnItsChartLoadsAndRuns) {
   const Study<double> st = file_study<double>(file);
   const System<double> sys = st.build(st.default_parameters());
   const State<double> x0 = st.default_state(sys);
-  int ran = 0;
-  for (const char* name : {"second-kind", "maggi", "first-kind"}) {
-    const Formulation<double>& f = find_formulation<double>(name);
-    ASSERT_EQ(f.not_applicable_reason(sys), "") << name;
+  std::vector<std::string> ran;
+  for (const auto& fp : formulations<double>()) {
+    const Formulation<double>& f = *fp;
+    if (!f.not_applicable_reason(sys).empty() || f.is_negative_control()) continue;
+    const std::string name = f.name();
     IntegrationOptions<double> opts;
     opts.t_end = 2;
     opts.dt_out = 0.5;
@@ -1122,9 +1123,12 @@ TEST(SystemFileDomain, SquareRootConstraintOnItsChartLoadsAndRuns) {
     EXPECT_EQ(t_last, 2.0) << name;
     EXPECT_LE(residual, 1e-10) << name;
     EXPECT_LE(v_drift, 1e-10) << name;
-    ++ran;
+    ran.push_back(name);
+    std::cout << "[ domain   ] " << name << ": max|C| " << residual << ", |v - 0.5| " << v_drift << "\n";
   }
-  EXPECT_EQ(ran, 3);
+  // The second kind, and formulations that run on psi and its chart.
+  for (const char* name : {"second-kind", "maggi"})
+    EXPECT_NE(std::find(ran.begin(), ran.end(), name), ran.end()) << name << " did not run";
   std::filesystem::remove_all(dir);
 }
 

@@ -80,7 +80,7 @@ struct FileSingularSet {
 /// order), is a - b (for '>') or b - a (for '<') at z = chart(q, qdot),
 /// positive inside the domain, clamped to 0 outside.
 struct FileDomainCondition {
-  std::string text;     ///< as written, e.g. "v > 0"
+  std::string text;     ///< as written (on one line, cut to 80 characters), e.g. "v > 0"
   bool greater = true;  ///< a > b (else a < b)
   std::string name;     ///< "margin_domain_<k>"
 };
