@@ -63,19 +63,29 @@ DomainValues<S> domain_values(const SystemFile& f, const Constants<S>& c, const 
   return v;
 }
 
-/// Why (q, z) is outside a file's [parametrization] domain: the first
-/// condition that does not hold (a margin not > 0, or NaN), with its sides'
-/// values and the state; nullopt inside. Precondition: f.domain.
+/// Why (q, z) is outside a file's [parametrization] domain: the index of
+/// the first condition that does not hold (a margin not > 0, or NaN), and
+/// a text naming it with its sides' values and the state; nullopt inside.
+/// Precondition: f.domain.
 template <class S>
-std::optional<std::string> outside_domain(const SystemFile& f, const Constants<S>& c, const Params<S>& p,
-                                          const Vec<S>& q, const Vec<S>& z) {
+std::optional<std::pair<std::size_t, std::string>> outside_domain(const SystemFile& f, const Constants<S>& c,
+                                                                  const Params<S>& p, const Vec<S>& q,
+                                                                  const Vec<S>& z) {
   const DomainValues<S> v = domain_values<S>(f, c, p, q, z);
   for (std::size_t k = 0; k < f.domain_conditions.size(); ++k)
     if (!(v.margins[k] > 0))
-      return "the condition " + f.domain_conditions[k].text + " of the domain of psi and its chart (" +
-             f.where("domain") + ") does not hold: its sides are " + to_string<S>(v.sides[2 * k]) + " and " +
-             to_string<S>(v.sides[2 * k + 1]) + ", at q = " + to_string(q) + ", z = " + to_string(z);
+      return std::pair{k, "the condition " + f.domain_conditions[k].text + " of the domain of psi and its chart (" +
+                              f.where("domain") + ") does not hold: its sides are " + to_string<S>(v.sides[2 * k]) +
+                              " and " + to_string<S>(v.sides[2 * k + 1]) + ", at q = " + to_string(q) +
+                              ", z = " + to_string(z)};
   return std::nullopt;
+}
+
+/// The condition (SingularState::condition, Margin::condition) of a
+/// domain's boundary and what lies beyond it.
+std::string domain_condition(const FileDomainCondition& d) {
+  return "outside the domain of the chart or on its boundary: " + d.text +
+         " ([parametrization] domain, at z = chart(q, qdot))";
 }
 
 /// The description of a system file (describe(), system.hpp), in base
@@ -110,15 +120,19 @@ struct FileDescription {
   void constraints(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) const {
     evaluate(file->constraints, c->C, p, {&q, &qd}, C.data());
   }
-  /// psi(q, z); InvalidState when z is outside [parametrization] domain
-  /// (checked in the scalar types, not in AD or tracing: a z there comes
-  /// from a state already checked).
+  /// psi(q, z); SingularState when z is outside [parametrization] domain,
+  /// with the condition of the domain's margin (domain_condition): an
+  /// invalid state refused by name, and along a motion (a formulation whose
+  /// state holds z, e.g. Maggi's) a stop where it leaves the domain.
+  /// Checked in the scalar types, not in AD or tracing (their z comes from
+  /// a state checked in S).
   template <class T>
   void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) const {
     if constexpr (std::is_same_v<T, S> && requires { ScalarName<S>::value; }) {
       if (file->domain)
         if (const auto why = outside_domain<S>(*file, c->domain, p, q, z))
-          throw InvalidState("z is outside the domain of the parametrization: " + *why);
+          throw SingularState(domain_condition(file->domain_conditions[why->first]),
+                              "z is outside the domain of the parametrization: " + why->second);
     }
     evaluate(*file->parametrization, c->psi, p, {&q, &z}, qd.data());
   }
@@ -156,10 +170,7 @@ struct FileDescription {
         S margin = v.margins[k];
         if constexpr (requires { ScalarName<S>::value; })
           if (margin < 0) margin = S(0);  // outside: 0, as on a singular set (NaN stays NaN)
-        const FileDomainCondition& d = file->domain_conditions[k];
-        out.push_back({d.name, margin,
-                       "outside the domain of the chart or on its boundary: " + d.text +
-                           " ([parametrization] domain, at z = chart(q, qdot))"});
+        out.push_back({file->domain_conditions[k].name, margin, domain_condition(file->domain_conditions[k])});
       }
     }
     return out;
@@ -488,7 +499,7 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
     if (file->domain)
       if (const auto why = outside_domain<S>(*file, constants_of<S>(*file->domain), Params<S>(sys.parameters), q0, *z0))
         throw FileError(file->where("initial"), std::string("the initial state is outside the domain of the "
-                                                            "parametrization: ") + *why +
+                                                            "parametrization: ") + why->second +
                                                     (file->initial_z ? "" : " (z = chart(q, qdot))"));
   }
   const State<S> s0 = [&] {

@@ -117,8 +117,9 @@ struct SystemFile {
   std::optional<expression::Program> chart;                    ///< m outputs, (q, qdot)
   /// [parametrization] domain: the open set of (q, z) where psi and the
   /// chart hold, one condition each (in the file's order). A z outside it
-  /// is refused by psi (InvalidState naming the condition, in every scalar
-  /// type; never mapped by the chart to another z), and each condition is a
+  /// is refused by psi (SingularState naming the condition, in every scalar
+  /// type: a motion whose state holds z stops there; never mapped by the
+  /// chart to another z), and each condition is a
   /// margin of System::singular_margins at z = chart(q, qdot), after those
   /// of [singular], so that a state outside the domain, or a motion that
   /// reaches its boundary, is refused by name as at a singular set.
