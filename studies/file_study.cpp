@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 namespace nhs {
@@ -27,7 +28,7 @@ using expression::Program;
 /// The constants of every program of a file, in S.
 template <class S>
 struct FileConstants {
-  Constants<S> T, V, F, N, C, psi, chart, bodies, singular;
+  Constants<S> T, V, F, N, C, psi, chart, bodies, singular, domain;
   explicit FileConstants(const SystemFile& f)
       : T(constants_of<S>(f.kinetic_energy)),
         V(f.potential ? constants_of<S>(*f.potential) : Constants<S>{}),
@@ -37,8 +38,55 @@ struct FileConstants {
         psi(f.parametrization ? constants_of<S>(*f.parametrization) : Constants<S>{}),
         chart(f.chart ? constants_of<S>(*f.chart) : Constants<S>{}),
         bodies(f.bodies ? constants_of<S>(*f.bodies) : Constants<S>{}),
-        singular(f.singular ? constants_of<S>(*f.singular) : Constants<S>{}) {}
+        singular(f.singular ? constants_of<S>(*f.singular) : Constants<S>{}),
+        domain(f.domain ? constants_of<S>(*f.domain) : Constants<S>{}) {}
 };
+
+/// The conditions of a file's [parametrization] domain at (q, z): `sides`
+/// holds a and b of each condition "a > b" or "a < b" (2 per condition),
+/// `margins` a - b or b - a (positive inside). Precondition: f.domain.
+template <class S>
+struct DomainValues {
+  std::vector<S> sides, margins;
+};
+template <class S>
+DomainValues<S> domain_values(const SystemFile& f, const Constants<S>& c, const Params<S>& p, const Vec<S>& q,
+                              const Vec<S>& z) {
+  DomainValues<S> v;
+  v.sides.resize(f.domain->outputs.size());
+  evaluate(*f.domain, c, p, {&q, &z}, v.sides.data());
+  for (std::size_t k = 0; k < f.domain_conditions.size(); ++k) {
+    const S& a = v.sides[2 * k];
+    const S& b = v.sides[2 * k + 1];
+    v.margins.push_back(f.domain_conditions[k].greater ? S(a - b) : S(b - a));
+  }
+  return v;
+}
+
+/// Why (q, z) is outside a file's [parametrization] domain: the index of
+/// the first condition that does not hold (a margin not > 0, or NaN), and
+/// a text naming it with its sides' values and the state; nullopt inside.
+/// Precondition: f.domain.
+template <class S>
+std::optional<std::pair<std::size_t, std::string>> outside_domain(const SystemFile& f, const Constants<S>& c,
+                                                                  const Params<S>& p, const Vec<S>& q,
+                                                                  const Vec<S>& z) {
+  const DomainValues<S> v = domain_values<S>(f, c, p, q, z);
+  for (std::size_t k = 0; k < f.domain_conditions.size(); ++k)
+    if (!(v.margins[k] > 0))
+      return std::pair{k, "the condition " + f.domain_conditions[k].text + " of the domain of psi and its chart (" +
+                              f.where("domain") + ") does not hold: its sides are " + to_string<S>(v.sides[2 * k]) +
+                              " and " + to_string<S>(v.sides[2 * k + 1]) + ", at q = " + to_string(q) +
+                              ", z = " + to_string(z)};
+  return std::nullopt;
+}
+
+/// The condition (SingularState::condition, Margin::condition) of a
+/// domain's boundary and what lies beyond it.
+std::string domain_condition(const FileDomainCondition& d) {
+  return "outside the domain of the chart or on its boundary: " + d.text +
+         " ([parametrization] domain, at z = chart(q, qdot))";
+}
 
 /// The description of a system file (describe(), system.hpp), in base
 /// scalar S: every member evaluates one of the file's programs.
@@ -53,7 +101,7 @@ struct FileDescription {
     if (member == "bodies") return file->bodies.has_value();
     if (member == "nonconservative_force") return file->forces.has_value();
     if (member == "nonideal_work") return file->nonideal.has_value();
-    if (member == "singular_margins") return file->singular.has_value();
+    if (member == "singular_margins") return file->singular.has_value() || file->domain.has_value();
     return true;
   }
   template <class T>
@@ -72,8 +120,20 @@ struct FileDescription {
   void constraints(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) const {
     evaluate(file->constraints, c->C, p, {&q, &qd}, C.data());
   }
+  /// psi(q, z); SingularState when z is outside [parametrization] domain,
+  /// with the condition of the domain's margin (domain_condition): an
+  /// invalid state refused by name, and along a motion (a formulation whose
+  /// state holds z, e.g. Maggi's) a stop where it leaves the domain.
+  /// Checked in the scalar types, not in AD or tracing (their z comes from
+  /// a state checked in S).
   template <class T>
   void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) const {
+    if constexpr (std::is_same_v<T, S> && requires { ScalarName<S>::value; }) {
+      if (file->domain)
+        if (const auto why = outside_domain<S>(*file, c->domain, p, q, z))
+          throw SingularState(domain_condition(file->domain_conditions[why->first]),
+                              "z is outside the domain of the parametrization: " + why->second);
+    }
     evaluate(*file->parametrization, c->psi, p, {&q, &z}, qd.data());
   }
   template <class T>
@@ -90,15 +150,29 @@ struct FileDescription {
   }
   /// [singular]: one margin per singular set, in the file's order: |its
   /// expression| at (q, qd) (both size n), named "margin_<key>", with the
-  /// set's meaning as condition. Precondition: declares("singular_margins").
+  /// set's meaning as condition; then one per condition of [parametrization]
+  /// domain (FileDomainCondition) at z = chart(q, qd), 0 outside the domain
+  /// (NaN where it is undefined). Precondition: declares("singular_margins").
   std::vector<Margin<S>> singular_margins(const Params<S>& p, const Vec<S>& q, const Vec<S>& qd) const {
     using std::abs;
-    std::vector<S> v(file->singular->outputs.size());
-    evaluate(*file->singular, c->singular, p, {&q, &qd}, v.data());
     std::vector<Margin<S>> out;
-    out.reserve(v.size());
-    for (std::size_t k = 0; k < v.size(); ++k)
-      out.push_back({file->singular_sets[k].name, S(abs(v[k])), file->singular_sets[k].condition});
+    if (file->singular) {
+      std::vector<S> v(file->singular->outputs.size());
+      evaluate(*file->singular, c->singular, p, {&q, &qd}, v.data());
+      for (std::size_t k = 0; k < v.size(); ++k)
+        out.push_back({file->singular_sets[k].name, S(abs(v[k])), file->singular_sets[k].condition});
+    }
+    if (file->domain) {
+      Vec<S> z(static_cast<Eigen::Index>(file->info.quasi_velocities.size()));
+      evaluate(*file->chart, c->chart, p, {&q, &qd}, z.data());
+      const DomainValues<S> v = domain_values<S>(*file, c->domain, p, q, z);
+      for (std::size_t k = 0; k < file->domain_conditions.size(); ++k) {
+        S margin = v.margins[k];
+        if constexpr (requires { ScalarName<S>::value; })
+          if (margin < 0) margin = S(0);  // outside: 0, as on a singular set (NaN stays NaN)
+        out.push_back({file->domain_conditions[k].name, margin, domain_condition(file->domain_conditions[k])});
+      }
+    }
     return out;
   }
   template <class T>
@@ -362,13 +436,47 @@ const Study<S>& cached_file_study(const std::string& path) {
   return *entry.study;
 }
 
+namespace {
+
+// A failure of describe()'s self-consistency checks (nhs/description_check.hpp)
+// on a file's system, in the file's terms and at the table concerned. They
+// name the description member found inconsistent ("system '<name>':
+// description member `bodies` disagrees with ..."), which a file does not
+// have: the bodies' kinetic energy ([[bodies]]), the rank of dC/dqdot
+// against m = n - r, or linearity ([constraints]; the loader refuses the
+// affine constraints that reached it before). Another UsageError is kept,
+// at the file.
+FileError description_error(const SystemFile& f, const std::string& message) {
+  const std::string prefix = "system '" + f.info.name + "': description member `";
+  if (message.rfind(prefix, 0) != 0) return FileError(f.path, message);
+  const std::string rest = message.substr(prefix.size());
+  const std::size_t colon = rest.find(": ");
+  const std::string detail = colon == std::string::npos ? rest : rest.substr(colon + 2);
+  const auto member = [&](const std::string& m) { return rest.rfind(m + "`", 0) == 0; };
+  if (member("bodies"))
+    return FileError(f.where("bodies"), "the kinetic energy of [[bodies]] differs from [dynamics] kinetic_energy: " +
+                                            detail);
+  if (member("quasi_velocities"))
+    return FileError(f.where("constraints"),
+                     "the constraints are not independent: at a random state dC/dq_dot has rank below r, so "
+                     "that m = n - r quasi_velocities do not parametrize the velocities: quasi_velocities" +
+                         rest.substr(std::string("quasi_velocities`").size()));
+  if (member("linear_constraints"))
+    return FileError(f.where("constraints"),
+                     "a constraint found linear in q_dot symbolically is not A(q) q_dot numerically: " + detail);
+  return FileError(f.path, message);
+}
+
+}  // namespace
+
 namespace detail {
 
-// At the default parameters in 50 digits: psi satisfies C and the chart
-// inverts psi (initial q and 8 random states near it); g is positive
-// definite, or positive semidefinite with the accelerations determined, at
-// the initial state and at each [[exact]] motion's start (the bodies' T is
-// checked by describe()).
+// At the default parameters in 50 digits: the initial state is inside
+// [parametrization] domain; psi satisfies C and the chart inverts psi (the
+// initial state and 8 random states near it, inside the domain); g is
+// positive definite, or positive semidefinite with the accelerations
+// determined, at the initial state and at each [[exact]] motion's start
+// (the bodies' T is checked by describe(): description_error).
 bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
   using S = mp50;
   const Study<S> st = file_study<S>(file);
@@ -376,7 +484,23 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   try {
     sys = st.build(st.default_parameters());
   } catch (const UsageError& e) {
-    throw FileError(file->where("bodies"), e.what());
+    throw description_error(*file, e.what());
+  }
+  // The initial z (given, or the chart's), checked against the domain
+  // before psi refuses it with less context.
+  std::optional<Vec<S>> z0;
+  if (sys.has_parametrization()) {
+    const Vec<S> q0 = evaluate_constant<S>(file->initial_q, sys.parameters);
+    z0 = Vec<S>(sys.m);
+    if (file->initial_z)
+      *z0 = evaluate_constant<S>(*file->initial_z, sys.parameters);
+    else
+      sys.chart(q0, evaluate_constant<S>(*file->initial_qdot, sys.parameters), *z0);
+    if (file->domain)
+      if (const auto why = outside_domain<S>(*file, constants_of<S>(*file->domain), Params<S>(sys.parameters), q0, *z0))
+        throw FileError(file->where("initial"), std::string("the initial state is outside the domain of the "
+                                                            "parametrization: ") + why->second +
+                                                    (file->initial_z ? "" : " (z = chart(q, qdot))"));
   }
   const State<S> s0 = [&] {
     try {
@@ -393,9 +517,14 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   const auto require_regular = [&file](const System<S>& s, const State<S>& x, const std::string& where,
                                        const std::string& what) {
     if (!s.singular_margins) return;
+    const auto& domain = file->domain_conditions;
     for (const Margin<S>& mg : s.singular_margins(x.q, x.qdot))
       if (!(mg.value > 0))
-        throw FileError(file->where(where), what + " is on a singular set of [singular]: " + mg.condition +
+        throw FileError(file->where(where), what +
+                                                (std::any_of(domain.begin(), domain.end(),
+                                                             [&](const FileDomainCondition& d) { return d.name == mg.name; })
+                                                     ? " is " : " is on a singular set of [singular]: ") +
+                                                mg.condition +
                                                 " (" + mg.name + " = " + to_string<S>(mg.value) +
                                                 ", expected > 0) " + state_context(x.q, x.qdot));
   };
@@ -423,39 +552,49 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
     }
     return false;
   };
-  require_regular(sys, s0, "initial", "the initial state");
   const S tol = S(1e-30);
   if (sys.has_parametrization()) {
+    // The initial state (its z as given, else the chart's), then 8 states
+    // with q within 1 of the initial q and z within 1 of the initial z,
+    // drawn inside the domain (at most 400 draws).
     std::mt19937_64 rng(20261124);
-    for (int k = 0; k < 9; ++k) {
+    const Constants<S> domain = file->domain ? constants_of<S>(*file->domain) : Constants<S>{};
+    const Params<S> params(sys.parameters);
+    int states = 0;
+    for (int draw = 0; draw < 400 && states < 9; ++draw) {
       Vec<S> q = s0.q;
-      Vec<S> z(sys.m);
-      if (k == 0) {
-        // The initial state: its z as given, else the chart's.
-        if (file->initial_z)
-          z = evaluate_constant<S>(*file->initial_z, sys.parameters);
-        else
-          sys.chart(s0.q, s0.qdot, z);
-      } else {
+      Vec<S> z = *z0;
+      if (draw > 0) {
         for (auto& v : q) v += uniform<S>(rng, -1, 1);
-        for (auto& v : z) v = uniform<S>(rng, -1, 1);
+        for (auto& v : z) v += uniform<S>(rng, -1, 1);
+        if (file->domain && outside_domain<S>(*file, domain, params, q, z)) continue;
       }
+      ++states;
       Vec<S> qd(sys.n), C(sys.r), z2(sys.m);
       sys.parametrization(q, z, qd);
       sys.constraints(q, qd, C);
       sys.chart(q, qd, z2);
       if (!qd.allFinite() || !C.allFinite() || !z2.allFinite()) continue;  // outside the chart's domain
       const S scale = S(1) + qd.norm() + z.norm();
+      // Where psi or the chart holds on part of z only (v > 0 for a chart
+      // v = sqrt(...)), the file says so by a domain.
+      const std::string hint =
+          file->domain ? std::string()
+                       : " (checked at z within 1 of the initial z; if psi and its chart hold on part of z "
+                         "only, declare it: [parametrization] domain = [\"...\"], docs/system-files.md)";
       if (C.cwiseAbs().maxCoeff() > tol * scale)
         throw FileError(file->where("parametrization"),
                         "the parametrization does not satisfy the constraints: C(q, psi(q, z)) = " +
-                            to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z));
+                            to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z) + hint);
       if ((z2 - z).cwiseAbs().maxCoeff() > tol * scale)
         throw FileError(file->where("chart"), "the chart does not invert the parametrization: z(q, psi(q, z)) = " +
                                                   to_string(z2) + " at q = " + to_string(q) +
-                                                  ", z = " + to_string(z));
+                                                  ", z = " + to_string(z) + hint);
     }
   }
+  // After the chart's check: a margin of the domain at the initial state
+  // reads z = chart(q, qdot).
+  require_regular(sys, s0, "initial", "the initial state");
   // Each [[exact]] motion starts on C (its closed form at t = 0).
   const auto motions = st.special_motions();
   for (std::size_t k = 0; k < motions.size(); ++k) {
@@ -465,7 +604,7 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
       msys = st.build(mo.parameters);
     } catch (const UsageError& e) {
       throw FileError(file->where("exact." + std::to_string(k)),
-                      "exact motion '" + mo.name + "', at its parameters: " + e.what());
+                      "exact motion '" + mo.name + "', at its parameters: " + description_error(*file, e.what()).reason);
     }
     Vec<S> C(msys.r);
     msys.constraints(mo.initial.q, mo.initial.qdot, C);

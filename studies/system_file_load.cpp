@@ -256,6 +256,23 @@ bool homogeneous_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities
   }
 }
 
+// C at q_dot = 0 when that is not 0 (the term of C free of the velocities:
+// b(q) of an affine constraint A(q) q_dot + b(q)); nullopt when it is 0, or
+// when GiNaC cannot decide it (a large power, an undefined value: left to
+// the numerical checks).
+std::optional<GiNaC::ex> velocity_free_term(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities) {
+  using namespace GiNaC;
+  try {
+    exmap zero;
+    for (const ex& v : velocities) zero[v] = 0;
+    const ex b = C.subs(zero);
+    if (b.is_zero() || has_large_power(b) || b.normal().is_zero()) return std::nullopt;
+    return b;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // True when the syntax tree names nothing but the constant pi.
 bool names_only_pi(const Ast& a) {
   const auto names = expression::names_in(a);
@@ -657,7 +674,13 @@ class Loader {
   // with the names of `b`; errors at the character inside the string.
   void expression_into(const toml::node& n, const std::string& what, const Bindings& b,
                        Program& program, GiNaC::ex* symbolic = nullptr) {
-    const std::string text = string_of(n, what);
+    expression_text_into(n, string_of(n, what), 0, what, b, program, symbolic);
+  }
+  // expression_into of `text`, the part of string node `n` that starts at
+  // character `offset` of the string (a side of a domain condition).
+  void expression_text_into(const toml::node& n, const std::string& text, std::size_t offset,
+                            const std::string& what, const Bindings& b, Program& program,
+                            GiNaC::ex* symbolic = nullptr) {
     try {
       const Ast ast = expression::parse(text);
       program.add(ast, b);
@@ -670,12 +693,18 @@ class Loader {
       // Time is a name of [[exact]] only: the systems are autonomous.
       const bool time = e.reason.rfind("unknown name 't' ", 0) == 0;
       throw FileError(path_ + ":" + std::to_string(r.begin.line) + ":" +
-                          std::to_string(r.begin.column + 1 + e.position),
+                          std::to_string(r.begin.column + 1 + offset + e.position),
                       what + ": " + e.reason +
                           (time ? "; t may appear only in [[exact]] motions (nhs's systems are "
                                   "autonomous: no time-dependent forces or constraints)"
                                 : ""));
     }
+  }
+
+  // True when `column` is the margin column of a domain condition.
+  bool is_domain_column(const std::string& column) const {
+    return std::any_of(f_.domain_conditions.begin(), f_.domain_conditions.end(),
+                       [&](const FileDomainCondition& c) { return c.name == column; });
   }
 
   Bindings bind(std::initializer_list<std::pair<const std::vector<std::string>*, int>> arrays,
@@ -732,6 +761,7 @@ class Loader {
   void read_nonideal();
   void read_constraints();
   void read_parametrization();
+  void read_domain(const toml::node& node, const Bindings& qz);
   void read_initial();
   void read_bodies();
   void read_invariants();
@@ -851,6 +881,7 @@ void Loader::read_nonideal() {
 void Loader::read_constraints() {
   const toml::node* node = required(root_, "constraints", "", root_);
   if (!node->is_table()) fail(*node, "[constraints] must be a table { name = \"expression\" }");
+  f_.locations["constraints"] = where(*node);
   const auto& q = f_.info.coordinates;
   const Bindings qqd = bind({{&q, 0}}, true);
   const auto qd = velocity_names();
@@ -879,9 +910,19 @@ void Loader::read_constraints() {
           linear = false;
         }
       }
-    f_.constraint_linear.push_back(linear);
     std::vector<GiNaC::ex> velocities;
     for (const auto& vn : qd) velocities.emplace_back(sym_.symbol(vn));
+    // Linear in qdot with a term free of the velocities: affine, A(q) qdot
+    // + b(q) = 0 (a moving platform), which the library's linear
+    // constraints (homogeneous, A(q) qdot = 0) do not take.
+    if (linear) {
+      if (const auto b = velocity_free_term(C, velocities))
+        fail(v, "constraint " + name + " is affine in the velocities, not homogeneous: its term free of "
+                "the velocities, " + name + "(q, q_dot = 0) = " + short_text(*b) + ", is not 0. nhs "
+                "does not accept affine constraints (A(q) q_dot + b(q) = 0) yet: its linear constraints "
+                "are A(q) q_dot = 0");
+    }
+    f_.constraint_linear.push_back(linear);
     f_.constraint_homogeneous.push_back(homogeneous_in(C, velocities));
   }
   if (f_.info.constraint_names.empty())
@@ -930,15 +971,22 @@ void Loader::read_parametrization() {
   if (!psi->is_table()) fail(*psi, "[parametrization] must be a table { <coordinate>_dot = \"expression\" }");
   const auto qd = velocity_names();
   std::vector<const toml::node*> rows(q.size(), nullptr);
+  const toml::node* domain = nullptr;
   for (auto&& [k, v] : *psi->as_table()) {
     const std::string key(k.str());
+    if (key == "domain") {
+      domain = &v;
+      continue;
+    }
     const auto it = std::find(qd.begin(), qd.end(), key);
     if (it == qd.end())
-      throw FileError(where(k.source()), "[parametrization]: unknown key '" + key + "' (expected: " + join(qd) + ")");
+      throw FileError(where(k.source()), "[parametrization]: unknown key '" + key + "' (expected: " + join(qd) +
+                                             ", domain)");
     rows[static_cast<std::size_t>(it - qd.begin())] = &v;
   }
   Program p;
   const Bindings qz = bind({{&q, 0}, {&z, 1}});
+  if (domain) read_domain(*domain, qz);
   for (std::size_t i = 0; i < q.size(); ++i) {
     if (!rows[i]) fail(*psi, "[parametrization] has no entry for " + qd[i]);
     expression_into(*rows[i], "parametrization " + qd[i], qz, p);
@@ -962,6 +1010,47 @@ void Loader::read_parametrization() {
     expression_into(*zrows[a], "chart " + z[a], qqd, c);
   }
   f_.chart = std::move(c);
+}
+
+// [parametrization] domain = ["v > 0", ...]: the open set of (q, z) where
+// psi and its chart hold, as strict inequalities between two expressions
+// in q, z and the parameters (SystemFile::domain).
+void Loader::read_domain(const toml::node& node, const Bindings& qz) {
+  f_.locations["domain"] = where(node);
+  const std::string form = "a strict inequality between two expressions, \"a > b\" or \"a < b\"";
+  const auto items = array_of(node, "[parametrization] domain (an array of conditions, each " + form + ")");
+  if (items.empty()) fail(node, "[parametrization] domain is empty: give at least one condition, each " + form);
+  Program p;
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const toml::node& item = *items[k];
+    const std::string what = "[parametrization] domain[" + std::to_string(k + 1) + "]";
+    const std::string text = string_of(item, what + " (" + form + ")");
+    // The column of character i of the string (single-line basic strings).
+    const auto at = [&](std::size_t i) {
+      const auto r = item.source();
+      return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column + 1 + i);
+    };
+    const std::size_t op = text.find_first_of("<>=!");
+    if (op == std::string::npos)
+      throw FileError(at(0), what + ": no comparison: expected " + form);
+    if (text[op] == '=' || text[op] == '!' || (op + 1 < text.size() && text[op + 1] == '='))
+      throw FileError(at(op), what + ": only the strict comparisons '>' and '<' are allowed (a chart's "
+                                     "domain is an open set), not '" + text.substr(op, text[op + 1] == '=' ? 2 : 1) +
+                                     "'");
+    if (const std::size_t second = text.find_first_of("<>=!", op + 1); second != std::string::npos)
+      throw FileError(at(second), what + ": one comparison per condition (give several conditions, "
+                                         "e.g. domain = [\"v > 0\", \"v < 1\"])");
+    FileDomainCondition c;
+    // For messages: on one line, and at most 80 characters.
+    c.text = text.size() > 80 ? text.substr(0, 77) + "..." : text;
+    std::replace_if(c.text.begin(), c.text.end(), [](char ch) { return ch == '\n' || ch == '\r' || ch == '\t'; }, ' ');
+    c.greater = text[op] == '>';
+    c.name = "margin_domain_" + std::to_string(k + 1);
+    expression_text_into(item, text.substr(0, op), 0, what + " (left of '" + text[op] + "')", qz, p);
+    expression_text_into(item, text.substr(op + 1), op + 1, what + " (right of '" + text[op] + "')", qz, p);
+    f_.domain_conditions.push_back(std::move(c));
+  }
+  f_.domain = std::move(p);
 }
 
 void Loader::read_initial() {
@@ -1091,6 +1180,9 @@ void Loader::read_invariants() {
   for (auto&& [k, v] : in_file_order(*node->as_table())) {
     const std::string name(k.str());
     if (!is_identifier(name)) throw FileError(where(k.source()), "invariant '" + name + "' is not a name");
+    if (is_domain_column(name))
+      throw FileError(where(k.source()), "invariant '" + name +
+                                             "': the name of the column of a condition of [parametrization] domain");
     f_.invariant_names.push_back(name);
     expression_into(v, "invariant " + name, qqd, p);
   }
@@ -1119,6 +1211,9 @@ void Loader::read_singular() {
     if (std::find(f_.invariant_names.begin(), f_.invariant_names.end(), name) != f_.invariant_names.end())
       throw FileError(where(k.source()), "singular set '" + key + "': its column " + name +
                                              " is already the name of an invariant");
+    if (is_domain_column(name))
+      throw FileError(where(k.source()), "singular set '" + key + "': its column " + name +
+                                             " is already the margin of a condition of [parametrization] domain");
     const toml::node* margin = &v;
     std::string meaning;
     if (v.is_table()) {

@@ -653,7 +653,11 @@ std::vector<BadFile> bad_files() {
   {
     const std::string t = good + "\n[[bodies]]\nmass = \"m\"\nposition = [\"x\", \"y\"]\n"
                                  "angular_velocity = \"theta_dot\"\ninertia = \"2*I\"\n";
-    cases.push_back({"bodies_T", t, position_of(t, "[[bodies]]"), {"bodies", "kinetic"}});
+    // In the file's terms: it said "description member `bodies` disagrees
+    // with `kinetic_energy`".
+    cases.push_back({"bodies_T", t, position_of(t, "[[bodies]]"),
+                     {"the kinetic energy of [[bodies]] differs from [dynamics] kinetic_energy: T = ",
+                      "the bodies' kinetic energy = "}});
   }
   {
     const std::string t = edit(good, "I/2*theta_dot^2\"", "I/2*theta_dot^2 + 1/(2-2)\"");
@@ -664,6 +668,91 @@ std::vector<BadFile> bad_files() {
     const std::string t = edit(good, "C1 = \"x_dot*sin(theta)", "C1 = \"x_dot^2*sin(theta)");
     cases.push_back({"split_nonlinear", t, position_of(t, "[\"y\"]", "dependent_velocities"),
                      {"dependent_velocities (Voronec's split) needs constraints linear in the velocities"}});
+  }
+  // An affine constraint (a term free of the velocities) is refused at the
+  // constraint, by name: it reached describe()'s check of linear
+  // constraints, "description member `linear_constraints` is declared, but
+  // C is not linear in qdot", without a position.
+  {
+    const std::string t = edit(good, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"", "C1 = \"x_dot - 1\"");
+    cases.push_back({"affine_constraint", t, position_of(t, "\"x_dot - 1\""),
+                     {"constraint C1 is affine in the velocities, not homogeneous",
+                      "C1(q, q_dot = 0) = -1, is not 0", "nhs does not accept affine constraints"}});
+  }
+  {
+    const std::string t = edit(good, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"",
+                               "C1 = \"x_dot*sin(theta) - y_dot*cos(theta) + m*sin(x)\"");
+    cases.push_back({"affine_constraint_in_q", t, position_of(t, "\"x_dot*sin(theta) - y_dot*cos(theta) + m"),
+                     {"constraint C1 is affine", "C1(q, q_dot = 0) = "}});
+  }
+  {
+    // Two dependent constraints with psi: dC/dq_dot has rank 1 < r = 2
+    // (describe()'s "description member `quasi_velocities`", now at [constraints]).
+    std::string t = edit(good, "quasi_velocities = [\"s\", \"omega\"]\ndependent_velocities = [\"y\"]\n",
+                         "quasi_velocities = [\"s\"]\n");
+    t = edit(t, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"",
+             "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"\nC2 = \"2*x_dot*sin(theta) - 2*y_dot*cos(theta)\"");
+    t = edit(t, "theta_dot = \"omega\"", "theta_dot = \"0\"");
+    t = edit(t, "omega = \"theta_dot\"\n", "");
+    t = edit(t, "z = [\"1\", \"0.5\"]", "z = [\"1\"]");
+    cases.push_back({"dependent_constraints", t, position_of(t, "[constraints]"),
+                     {"the constraints are not independent", "quasi_velocities names m = 1",
+                      "n - rank(dC/dqdot) = 2"}});
+  }
+  // [parametrization] domain: strict comparisons, one per condition, at the
+  // character; the initial state inside.
+  {
+    const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s >= 0\"]");
+    cases.push_back({"domain_not_strict", t, position_of(t, ">= 0"),
+                     {"[parametrization] domain[1]: only the strict comparisons '>' and '<' are allowed",
+                      "not '>='"}});
+  }
+  {
+    const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s\"]");
+    cases.push_back({"domain_no_comparison", t, position_of(t, "s\"]", "domain"),
+                     {"[parametrization] domain[1]: no comparison: expected a strict inequality"}});
+  }
+  {
+    const std::string t =
+        edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s > 0\", \"0 < s < 9\"]");
+    cases.push_back({"domain_two_comparisons", t, position_of(t, "< 9"),
+                     {"[parametrization] domain[2]: one comparison per condition"}});
+  }
+  {
+    const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s > w\"]");
+    cases.push_back({"domain_unknown_name", t, position_of(t, "w\"]", "domain"),
+                     {"[parametrization] domain[1] (right of '>'): unknown name 'w'", "omega", "theta"}});
+  }
+  {
+    const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s < \"]");
+    cases.push_back({"domain_empty_side", t, position_of(t, "\"]", "domain"),
+                     {"[parametrization] domain[1] (right of '<'): empty expression"}});
+  }
+  {
+    const std::string t = edit(good, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ndomain = [\"s > 2*omega + 1\"]");
+    cases.push_back({"domain_excludes_initial", t, position_of(t, "[initial]"),
+                     {"the initial state is outside the domain of the parametrization: the condition "
+                      "s > 2*omega + 1 of the domain of psi and its chart (",
+                      "does not hold: its sides are 1 and 2, at q = (0, 0, 0), z = (1, 0.5)"}});
+  }
+  // Incomplete expressions name what was expected in words, at the
+  // character (they printed X3's mangled C++ type names).
+  {
+    const std::vector<std::tuple<std::string, std::string, std::string, std::string>> syntax = {
+        {"empty_parentheses", "()", ")", "expected an expression, got ')'"},
+        {"call_without_argument", "sin()", ")", "expected an argument, got ')'"},
+        {"power_without_exponent", "x^", "\"\n", "expected an operand, got the end of the expression"},
+        {"call_unclosed", "sin(", "\"\n", "expected an argument, got the end of the expression"},
+        {"parenthesis_unclosed", "(x + 1", "\"\n", "expected a closing parenthesis ')', got the end"},
+        {"argument_after_comma", "pow(x, )", ")", "expected an argument, got ')'"},
+        {"operand_after_space", "x *   ", "\"\n", "expected an operand, got the end of the expression"},
+        {"stray_closing", ")", ")", "expected a number, a name or '(', got ')'"},
+        {"closing_after_operand", "x)", ")", "unexpected ')' (expected an operator or the end)"},
+    };
+    for (const auto& [name, expr, needle, reason] : syntax) {
+      const std::string t = edit(good, "I/2*theta_dot^2\"\n", "I/2*theta_dot^2\"\npotential = \"" + expr + "\"\n");
+      cases.push_back({"syntax_" + name, t, position_of(t, needle, "potential"), {"potential: " + reason}});
+    }
   }
   {
     const std::string t = edit(good, "I = \"0.5\"", "I = \"half\"");
@@ -963,6 +1052,159 @@ TEST(SystemFileErrors, EachNamesFileLineColumnAndReason) {
       ADD_FAILURE() << c.name << ": not a FileError: " << e.what();
     }
   }
+  std::filesystem::remove_all(dir);
+}
+
+// --- charts with a domain ([parametrization] domain) ---------------------------------
+
+/// A particle whose height follows its horizontal speed, z_dot = k
+/// sqrt(x_dot^2 + y_dot^2) (homogeneous of degree 1, not linear), on its
+/// natural chart v = sqrt(x_dot^2 + y_dot^2), phi = atan2(y_dot, x_dot):
+/// psi = (v cos phi, v sin phi, k v) holds for v > 0 only. `domain` is the
+/// line of [parametrization] after psi ("" for none), `v0` the initial v.
+/// In the field V = z, the speed falls as the particle climbs:
+/// (1 + k^2) v dv/dt = -k v, v = v0 - 0.4 t (k = 1/2), 0 at t = 2.5 v0.
+std::string square_root_speed(const std::string& domain, const std::string& v0) {
+  return "name = \"square-root-speed\"\n"
+         "coordinates = [\"x\", \"y\", \"z\"]\n"
+         "quasi_velocities = [\"v\", \"phi\"]\n"
+         "[parameters]\n"
+         "k = \"0.5\"\n"
+         "[dynamics]\n"
+         "kinetic_energy = \"(x_dot^2 + y_dot^2 + z_dot^2)/2\"\n"
+         "potential = \"z\"\n"
+         "[constraints]\n"
+         "climb = \"z_dot - k*sqrt(x_dot^2 + y_dot^2)\"\n"
+         "[parametrization]\n"
+         "x_dot = \"v*cos(phi)\"\n"
+         "y_dot = \"v*sin(phi)\"\n"
+         "z_dot = \"k*v\"\n" +
+         domain + (domain.empty() ? "" : "\n") +
+         "[chart]\n"
+         "v = \"sqrt(x_dot^2 + y_dot^2)\"\n"
+         "phi = \"atan2(y_dot, x_dot)\"\n"
+         "[initial]\n"
+         "q = [\"0\", \"0\", \"0\"]\n"
+         "z = [\"" + v0 + "\", \"0.3\"]\n";
+}
+
+// The loader checks psi and the chart at states near the initial one (it
+// drew z in [-1, 1]^m, where psi is off C for v < 0, and refused this
+// file: "the parametrization does not satisfy the constraints"), inside a
+// declared domain; the system runs and stays on C.
+TEST(SystemFileDomain, SquareRootConstraintOnItsChartLoadsAndRuns) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_domain_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string plain = (dir / "plain.toml").string();
+  std::ofstream(plain) << square_root_speed("", "2");
+  EXPECT_NO_THROW((void)load_system_file(plain));
+  const std::string path = (dir / "domain.toml").string();
+  std::ofstream(path) << square_root_speed("domain = [\"v > 0\"]", "2");
+  std::shared_ptr<const SystemFile> file;
+  ASSERT_NO_THROW(file = load_system_file(path));
+  ASSERT_EQ(file->domain_conditions.size(), 1u);
+  EXPECT_EQ(file->domain_conditions[0].text, "v > 0");
+  EXPECT_EQ(file->domain_conditions[0].name, "margin_domain_1");
+  const Study<double> st = file_study<double>(file);
+  const System<double> sys = st.build(st.default_parameters());
+  const State<double> x0 = st.default_state(sys);
+  std::vector<std::string> ran;
+  for (const auto& fp : formulations<double>()) {
+    const Formulation<double>& f = *fp;
+    if (!f.not_applicable_reason(sys).empty() || f.is_negative_control()) continue;
+    const std::string name = f.name();
+    IntegrationOptions<double> opts;
+    opts.t_end = 2;
+    opts.dt_out = 0.5;
+    double residual = 0, v_drift = 0, t_last = 0;
+    integrate<double>(sys, f, x0.q, x0.qdot, opts, [&](const Sample<double>& s) {
+      residual = std::max(residual, constraint_residuals(sys, s.q, s.qdot).cwiseAbs().maxCoeff());
+      v_drift = std::max(v_drift, std::abs(std::hypot(s.qdot[0], s.qdot[1]) - (2 - 0.4 * s.t)));
+      t_last = s.t;
+    }, nullptr);
+    EXPECT_EQ(t_last, 2.0) << name;
+    EXPECT_LE(residual, 1e-10) << name;
+    EXPECT_LE(v_drift, 1e-10) << name;
+    ran.push_back(name);
+    std::cout << "[ domain   ] " << name << ": max|C| " << residual << ", |v - (2 - 0.4 t)| " << v_drift << "\n";
+  }
+  // The second kind, and formulations that run on psi and its chart.
+  for (const char* name : {"second-kind", "maggi"})
+    EXPECT_NE(std::find(ran.begin(), ran.end(), name), ran.end()) << name << " did not run";
+  std::filesystem::remove_all(dir);
+}
+
+// A state outside the domain is refused by name, never mapped to another
+// z: psi at v < 0 (the chart would map its velocity to v > 0), and a
+// velocity whose chart is on the boundary (v = 0), as a margin of 0.
+TEST(SystemFileDomain, StatesOutsideTheDomainAreRefusedByName) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_domain_out_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "domain.toml").string();
+  std::ofstream(path) << square_root_speed("domain = [\"v > 0\", \"phi < 3\"]", "2");
+  const auto file = load_system_file(path);
+  const Study<mp50> st = file_study<mp50>(file);
+  const System<mp50> sys = st.build(st.default_parameters());
+  Vec<mp50> q(3), z(2), qd(3);
+  q << 1, 2, 3;
+  z << -2, mp50("0.3");
+  try {
+    sys.parametrization(q, z, qd);
+    ADD_FAILURE() << "psi at v = -2 must be refused";
+  } catch (const InvalidState& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("z is outside the domain of the parametrization: the condition v > 0 of the domain "
+                        "of psi and its chart ("),
+              std::string::npos)
+        << what;
+    EXPECT_NE(what.find("does not hold: its sides are -2 and 0, at q = (1, 2, 3), z = (-2, 0.3"), std::string::npos)
+        << what;
+  }
+  z << 2, 3;  // phi < 3 fails at its boundary
+  EXPECT_THROW(sys.parametrization(q, z, qd), InvalidState);
+  // The margins: [parametrization] domain after [singular] (none here), at
+  // z = chart(q, qdot): v - 0 and 3 - phi.
+  ASSERT_TRUE(static_cast<bool>(sys.singular_margins));
+  qd << mp50("0.6"), mp50("0.8"), mp50("0.5");
+  auto m = sys.singular_margins(q, qd);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].name, "margin_domain_1");
+  EXPECT_EQ(m[0].value, mp50(1));
+  EXPECT_EQ(m[0].condition,
+            "outside the domain of the chart or on its boundary: v > 0 ([parametrization] domain, at z = chart(q, qdot))");
+  EXPECT_EQ(m[1].name, "margin_domain_2");
+  EXPECT_LT(abs(m[1].value - (3 - atan2(mp50("0.8"), mp50("0.6")))), mp50("1e-45"));
+  // At rest, v = 0: on the boundary, a margin of 0; near it, refused as a
+  // singular state naming the condition.
+  qd.setZero();
+  m = sys.singular_margins(q, qd);
+  EXPECT_EQ(m[0].value, mp50(0));
+  qd << mp50("1e-8"), 0, mp50("0.5e-8");
+  try {
+    require_margins(sys, q, qd, mp50("1e-6"));
+    ADD_FAILURE() << "a state at v = 1e-8 must be refused";
+  } catch (const SingularState& e) {
+    EXPECT_NE(e.condition.find("v > 0"), std::string::npos) << e.what();
+  }
+  // phi = atan2(-1, -1e-3) < -pi/2 is in the domain (phi < 3), and a chart
+  // value phi beyond 3 cannot occur (atan2 <= pi): the margin is positive.
+  qd << mp50("-1e-3"), -1, mp50("0.5");
+  EXPECT_GT(sys.singular_margins(q, qd)[1].value, mp50(0));
+  // The random states of `nhs check` (z in [-1, 1]^m) outside the domain
+  // are refused (skipped and counted there), never mapped.
+  std::mt19937_64 rng(7);
+  int refused = 0, drawn = 0;
+  for (int k = 0; k < 40; ++k) {
+    try {
+      const State<mp50> x = st.random_state(sys, rng);
+      ++drawn;
+      EXPECT_LT(constraint_residuals(sys, x.q, x.qdot).cwiseAbs().maxCoeff(), mp50("1e-45"));
+    } catch (const InvalidState&) {
+      ++refused;
+    }
+  }
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(drawn, 0);
   std::filesystem::remove_all(dir);
 }
 

@@ -82,7 +82,6 @@ struct MakeLeaf {
 };
 const MakeLeaf<Kind::Number> make_number{};
 const MakeLeaf<Kind::Name> make_name{};
-const auto open_call = [](auto& ctx) { x3::_val(ctx).kind = Kind::Call; };
 const auto push_argument = [](auto& ctx) { x3::_val(ctx).args.push_back(std::move(x3::_attr(ctx))); };
 // (operator range, right operand) -> binary node with _val on the left.
 const auto make_binary = [](auto& ctx) {
@@ -111,21 +110,32 @@ const auto make_neg = [](auto& ctx) {
 };
 
 // --- grammar --------------------------------------------------------------------
-// Rule names are what an expectation failure says was expected.
+// Rule names are what an expectation failure says was expected, in words.
+// Every parser right of an expectation ('>') is therefore a rule: X3's
+// what() of anything else (a directive, an action, a list) is its mangled
+// C++ type name ("N5boost6spirit2x36actionIN3nhs10expression...").
 const x3::rule<class expression_, Ast> expression_rule = "an expression";
 const x3::rule<class term_, Ast> term = "an operand";
 const x3::rule<class unary_, Ast> unary = "an operand";
+const x3::rule<class nested_unary_, Ast> nested_unary = "an operand";
 const x3::rule<class power_, Ast> power = "an operand";
 const x3::rule<class primary_, Ast> primary = "a number, a name or '('";
+const x3::rule<class parenthesized_, Ast> parenthesized = "'('";
+const x3::rule<class nested_expression_, Ast> nested_expression = "an expression";
 const x3::rule<class number_, Ast> number = "a number";
-const x3::rule<class call_, Ast> call_or_name = "a name";
+const x3::rule<class call_or_name_, Ast> call_or_name = "a name";
+// A call's argument list: its Ast collects the arguments (take_arguments).
+const x3::rule<class call_arguments_, Ast> call_arguments = "'('";
+const x3::rule<class arguments_, Ast> arguments = "an argument";
+const x3::rule<class argument_, Ast> argument = "an argument";
+const x3::rule<class next_argument_, Ast> next_argument = "',' and an argument";
 
 const auto digits = +x3::digit;
 const auto number_text = x3::lexeme[((digits >> -('.' >> *x3::digit)) | ('.' >> digits)) >>
                                     -(x3::char_("eE") >> -x3::char_("+-") >> digits) >>
                                     !(x3::alpha | '_')];
 const auto identifier = x3::lexeme[(x3::alpha | x3::char_('_')) >> *(x3::alnum | x3::char_('_'))];
-const x3::rule<class closing_, x3::unused_type> closing = "')'";
+const x3::rule<class closing_, x3::unused_type> closing = "a closing parenthesis ')'";
 const auto closing_def = x3::lit(')');
 
 const x3::rule<class add_op_, Range> add_op = "'+' or '-'";
@@ -141,20 +151,38 @@ const auto minus_op_def = x3::raw[x3::lit('-')];
 const auto number_range_def = x3::raw[number_text];
 const auto name_range_def = x3::raw[identifier];
 
+// The call's arguments into the name's node, which becomes the call.
+const auto take_arguments = [](auto& ctx) {
+  x3::_val(ctx).kind = Kind::Call;
+  x3::_val(ctx).args = std::move(x3::_attr(ctx).args);
+};
+
 const auto expression_rule_def = term[assign] >> *((add_op > term)[make_binary]);
 const auto term_def = unary[assign] >> *((mul_op > unary)[make_binary]);
-const auto unary_def = (minus_op > depth[unary])[make_neg] |
-                       (x3::lit('+') > depth[unary])[assign] | power[assign];
-const auto power_def = primary[assign] >> -((pow_op > depth[unary])[make_binary]);
+const auto unary_def = (minus_op > nested_unary)[make_neg] | (x3::lit('+') > nested_unary)[assign] |
+                       power[assign];
+const auto nested_unary_def = depth[unary];
+const auto power_def = primary[assign] >> -((pow_op > nested_unary)[make_binary]);
 const auto number_def = number_range[make_number];
-const auto call_or_name_def = name_range[make_name] >>
-                              -(x3::lit('(')[open_call] > (depth[expression_rule][push_argument] % ',') >
-                                closing);
-const auto primary_def = number[assign] | call_or_name[assign] |
-                         (x3::lit('(') > depth[expression_rule][assign] > closing);
+const auto call_or_name_def = name_range[make_name] >> -call_arguments[take_arguments];
+const auto call_arguments_def = x3::lit('(') > arguments > closing;
+const auto arguments_def = argument[push_argument] >> *next_argument[push_argument];
+const auto argument_def = depth[expression_rule];
+const auto next_argument_def = x3::lit(',') > argument;
+const auto parenthesized_def = x3::lit('(') > nested_expression > closing;
+const auto nested_expression_def = depth[expression_rule];
+const auto primary_def = number[assign] | call_or_name[assign] | parenthesized[assign];
 
-BOOST_SPIRIT_DEFINE(expression_rule, term, unary, power, primary, number, call_or_name, closing,
-                    add_op, mul_op, pow_op, minus_op, number_range, name_range)
+BOOST_SPIRIT_DEFINE(expression_rule, term, unary, nested_unary, power, primary, parenthesized,
+                    nested_expression, number, call_or_name, call_arguments, arguments, argument,
+                    next_argument, closing, add_op, mul_op, pow_op, minus_op, number_range, name_range)
+
+// The first character at or after `at` that is not white space (the
+// skipper's), or `end`.
+It next_token(It at, It end) {
+  while (at != end && (*at == ' ' || *at == '\t' || *at == '\n' || *at == '\r')) ++at;
+  return at;
+}
 
 std::string quoted(It at, It end) {
   if (at == end) return "the end of the expression";
@@ -410,14 +438,18 @@ Ast parse(std::string_view text) {
     const auto grammar = x3::with<state_tag>(std::ref(st))[expression_rule];
     const bool ok = x3::phrase_parse(first, last, grammar, x3::space, result);
     if (!ok) {
-      throw ExpressionError(static_cast<std::size_t>(first - text.begin()),
+      const It at = next_token(first, last);
+      throw ExpressionError(static_cast<std::size_t>(at - text.begin()),
                             (text.find_first_not_of(" \t\r\n") == std::string_view::npos
                                  ? std::string("empty expression")
-                                 : "expected a number, a name or '(', got " + quoted(first, last)));
+                                 : "expected a number, a name or '(', got " + quoted(at, last)));
     }
   } catch (const x3::expectation_failure<It>& e) {
-    throw ExpressionError(static_cast<std::size_t>(e.where() - text.begin()),
-                          "expected " + e.which() + ", got " + quoted(e.where(), last));
+    // The expectation's position is before the white space that its parser
+    // skips: the error is at the token that follows (or at the end).
+    const It at = next_token(e.where(), last);
+    throw ExpressionError(static_cast<std::size_t>(at - text.begin()),
+                          "expected " + e.which() + ", got " + quoted(at, last));
   }
   if (first != last)
     throw ExpressionError(static_cast<std::size_t>(first - text.begin()),

@@ -74,6 +74,17 @@ struct FileSingularSet {
   std::string condition;  ///< e.g. "Euler-angle chart singular (sin theta = 0)"
 };
 
+/// One condition of [parametrization] domain (SystemFile::domain): a strict
+/// inequality "a > b" or "a < b" between two expressions in q, z and the
+/// parameters. Its margin, "margin_domain_<k>" (k from 1, in the file's
+/// order), is a - b (for '>') or b - a (for '<') at z = chart(q, qdot),
+/// positive inside the domain, clamped to 0 outside.
+struct FileDomainCondition {
+  std::string text;     ///< as written (on one line, cut to 80 characters), e.g. "v > 0"
+  bool greater = true;  ///< a > b (else a < b)
+  std::string name;     ///< "margin_domain_<k>"
+};
+
 /// A parsed and checked system file (load_system_file). Every program's
 /// inputs and names are as docs/system-files.md lists them: q (array 0)
 /// and qdot (array 1) as <coordinate> and <coordinate>_dot, z (array 1 in
@@ -104,6 +115,18 @@ struct SystemFile {
   expression::Program constraints;                             ///< r outputs, (q, qdot)
   std::optional<expression::Program> parametrization;          ///< n outputs, (q, z)
   std::optional<expression::Program> chart;                    ///< m outputs, (q, qdot)
+  /// [parametrization] domain: the open set of (q, z) where psi and the
+  /// chart hold, one condition each (in the file's order). A z outside it
+  /// is refused by psi (SingularState naming the condition, in every scalar
+  /// type: a motion whose state holds z stops there; never mapped by the
+  /// chart to another z), and each condition is a
+  /// margin of System::singular_margins at z = chart(q, qdot), after those
+  /// of [singular], so that a state outside the domain, or a motion that
+  /// reaches its boundary, is refused by name as at a singular set.
+  std::vector<FileDomainCondition> domain_conditions;
+  /// Two outputs per condition (its sides a, b), inputs (q, z); empty
+  /// without a domain.
+  std::optional<expression::Program> domain;
   std::optional<expression::Program> bodies;                   ///< see FileBody, (q, qdot)
   std::vector<FileBody> body_layout;
   expression::Program initial_q;                               ///< n outputs, parameters only
@@ -119,8 +142,8 @@ struct SystemFile {
   /// One output per singular set, (q, qdot); the margin is the absolute value
   /// of the output (0 on the set). Empty when the file declares none.
   std::optional<expression::Program> singular;
-  /// "path:line:column" of each section and of some keys ("parametrization",
-  /// "chart", "initial", "dynamics.kinetic_energy" (the [[bodies]] when T
+  /// "path:line:column" of each section and of some keys ("constraints",
+  /// "parametrization", "domain", "chart", "initial", "dynamics.kinetic_energy" (the [[bodies]] when T
   /// comes from them), "bodies", "singular", "exact.<k>"),
   /// for the checks made after parsing.
   std::map<std::string, std::string> locations;
