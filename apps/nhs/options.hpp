@@ -55,6 +55,11 @@ struct RunOptions : StateOptions {
   std::string stepper = "auto";
   std::string step;           ///< dla, nh-rattle: empty: IntegrationOptions<S> default
   std::string max_rhs_calls;  ///< empty: IntegrationOptions<S> default
+  /// --max-rows: at most this many output rows (require_output_rows,
+  /// output_budget.hpp), checked before the system is built; the tool's
+  /// default is kMaxOutputRows. Empty: no budget but the library's
+  /// IntegrationOptions::max_samples (a sweep's cases, which keep no rows).
+  std::string max_rows;
   std::string out;            ///< CSV file; empty: stdout
   bool out_given = false;     ///< --out was given (an empty name is refused)
   bool project = false;       ///< IntegrationOptions::project (--project)
