@@ -109,8 +109,10 @@ TEST_F(Cli, UsageErrorsExitTwoWithOneLine) {
   expect_error({"findings", "--out-dir", ""}, 2, "--out-dir: empty");
   expect_error({"verify", "--jobs", "50000"}, 2, "--jobs 50000");
   expect_error({"verify", "--precision", "all,float7"}, 2, "unknown precision 'float7'");
-  expect_error({"run", "skate", "--t-end", "1e300"}, 2, "output samples");
-  expect_error({"run", "skate", "--dt-out", "1e-315"}, 2, "output samples");
+  expect_error({"run", "skate", "--t-end", "1e300"}, 2, "1e+301 output rows, more than the budget");
+  expect_error({"run", "skate", "--dt-out", "1e-315"}, 2, "more than 1e308 output rows");
+  // Beyond the budget, the library's own limit (1e9 samples).
+  expect_error({"run", "skate", "--t-end", "2e8", "--max-rows", "9999999999"}, 2, "output samples");
   expect_error({"run", "skate", "--rtol", "1e-200"}, 2, "below what verner87 reaches");
   expect_error({"run", "skate", "--precision", "mp50", "--stepper", "dopri5"}, 2,
                "rtol 1e-45 is below what dopri5 reaches in mp50: 1e-30");
@@ -1006,6 +1008,203 @@ TEST_F(Cli, CheckReportFailureIsOneWarning) {
   EXPECT_FALSE(fs::exists(out / "report.md"));
   EXPECT_TRUE(fs::exists(out / "summary.json"));
   EXPECT_EQ(r.out.find("report.md"), std::string::npos) << r.out;
+}
+
+// A --qdot shorter than n on a system whose own singular margins read the
+// velocities (the bipendulum's margin_72b reads qdot[1] and qdot[3]): a
+// usage error naming the lengths in every precision. The margins were
+// evaluated before the shape check, reading outside the vector: exit 2 in
+// double by luck, a segmentation fault (139) in mp50 and mp100.
+TEST_F(Cli, ShortVelocitiesAreAUsageErrorInEveryPrecision) {
+  if (!have_study("bipendulum")) GTEST_SKIP();
+  const std::string file = std::string(NHS_SOURCE_DIR) + "/studies/files/bipendulum.toml";
+  const std::string q = "0.892,-0.526,-0.591,-0.018";
+  for (const char* precision : {"double", "long-double", "float128", "mp50", "mp100"}) {
+    expect_error({"accel", "bipendulum", "--q", q, "--qdot", "1", "--precision", precision}, 2,
+                 "--qdot has 1 value, study 'bipendulum' has n = 4 (x1, y1, x2, y2)");
+    expect_error({"run", "bipendulum", "--q", q, "--qdot", "1,2,3", "--precision", precision}, 2,
+                 "--qdot has 3 values");
+    expect_error({"accel", file, "--q", q, "--qdot", "1", "--precision", precision}, 2, "--qdot has 1 value");
+    expect_error({"accel", "bipendulum", "--q", q, "--z", "1", "--precision", precision}, 2,
+                 "--z has 1 value, study 'bipendulum' has m = 3");
+  }
+}
+
+// Usage errors come before the system is built: the shapes of --q, --qdot
+// and --z from the study's names, the run's options from their text. The
+// parameters are read just before the build, so a malformed --param that
+// is not the error reported shows the order; n-trailer-200 (a minute to
+// build in mp50 before) in mp100 answers at once.
+TEST_F(Cli, UsageErrorsComeBeforeTheSystemIsBuilt) {
+  expect_error({"accel", "skate", "--param", "m=abc", "--q", "0,0", "--qdot", "1,0"}, 2, "--q has 2 values");
+  expect_error({"run", "skate", "--param", "m=abc", "--t-end", "ten"}, 2, "--t-end: malformed number 'ten'");
+  expect_error({"run", "skate", "--param", "m=abc", "--dt-out", "1e-9"}, 2, "output rows");
+  expect_error({"accel", "skate", "--param", "m=abc", "--singular-margin", "-1"}, 2, "--singular-margin");
+  expect_error({"accel", "skate", "--param", "m=abc", "--q", "0,0,0", "--qdot", "1,0,0", "--manifold-tol", "x"},
+               2, "--manifold-tol");
+  if (have_study("n-trailer"))
+    expect_error({"accel", "n-trailer-200", "--q", "1,2,3", "--qdot", "1,2,3", "--precision", "mp100"}, 2,
+                 "--q has 3 values, study 'n-trailer-200' has n = 203");
+}
+
+// An error is one line, and what it echoes is bounded: a 10,000-character
+// study name gave a 10,260-character line, a value holding a newline two
+// lines.
+TEST_F(Cli, ErrorLinesEchoBoundedEscapedText) {
+  const Result r = nhs({"accel", std::string(10000, 'a')});
+  EXPECT_EQ(r.code, 2);
+  const auto err = lines(r.err);
+  ASSERT_EQ(err.size(), 1u) << r.err.size();
+  EXPECT_LT(err[0].size(), 1000u);
+  EXPECT_NE(err[0].find("unknown study 'aaaa"), std::string::npos) << err[0];
+  EXPECT_NE(err[0].find("bytes]..."), std::string::npos) << err[0];
+  expect_error({"run", "skate", "--max-rhs-calls", "2\n"}, 2, "'2\\n'");
+  expect_error({"run", "skate", "--t-end", "1\r\x1b[2J"}, 2, "'1\\r\\x1b[2J'");
+}
+
+// --out /dev/full: exit 5 naming the file, and a summary that counts the
+// rows written (it said "1 rows (kept)" although none could be).
+TEST_F(Cli, RunToAFullDiskNamesTheFileAndCountsNoRow) {
+  const Result r = nhs({"run", "skate", "--t-end", "1", "--out", "/dev/full"});
+  EXPECT_EQ(r.code, 5) << r.err;
+  EXPECT_NE(r.err.find("nhs: error: cannot write the CSV to '/dev/full': No space left on device"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find(": 0 rows (kept) to t = 0,"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("1 rows"), std::string::npos) << r.err;
+  const Result s = nhs({"run", "skate", "--t-end", "1"}, "/dev/full");
+  EXPECT_EQ(s.code, 5) << s.err;
+  EXPECT_NE(s.err.find("cannot write the CSV to standard output"), std::string::npos) << s.err;
+}
+
+// An output path that is the input file is refused before anything is
+// written (run --out FILE overwrote the system file with the CSV), under
+// any name of the file; likewise check's outputs and a sweep's.
+TEST_F(Cli, OutputsNeverOverwriteTheirInput) {
+  const fs::path file = dir_ / "skate.toml";
+  fs::copy_file(std::string(NHS_SOURCE_DIR) + "/studies/files/skate.toml", file);
+  const std::string text = slurp(file);
+  fs::create_symlink(file, dir_ / "link.toml");
+  for (const fs::path& out : {file, dir_ / "." / "skate.toml", dir_ / "link.toml"})
+    expect_error({"run", file.string(), "--t-end", "1", "--out", out.string()}, 2,
+                 "is the input file '" + file.string() + "'");
+  EXPECT_EQ(slurp(file), text);
+  // check writes summary.md (and removes an older report.md) in its out-dir.
+  const fs::path check_dir = dir_ / "check";
+  fs::create_directories(check_dir);
+  for (const char* name : {"summary.md", "report.md"}) {
+    fs::copy_file(file, check_dir / name);
+    expect_error({"check", (check_dir / name).string(), "--precision", "double", "--quick", "--no-report",
+                  "--out-dir", check_dir.string()},
+                 2, "--out-dir '" + (check_dir / name).string() + "' is the input file");
+    EXPECT_EQ(slurp(check_dir / name), text) << name;
+  }
+  // A sweep's spec named as one of its outputs.
+  const fs::path sweep_dir = dir_ / "sweep";
+  fs::create_directories(sweep_dir);
+  fs::copy_file(std::string(NHS_SOURCE_DIR) + "/examples/sweeps/skate-tolerance.toml", sweep_dir / "sweep.json");
+  const std::string spec_text = slurp(sweep_dir / "sweep.json");
+  expect_error({"sweep", "skate", (sweep_dir / "sweep.json").string(), "--out", sweep_dir.string()}, 2,
+               "--out '" + (sweep_dir / "sweep.json").string() + "' is the input file");
+  EXPECT_EQ(slurp(sweep_dir / "sweep.json"), spec_text);
+}
+
+// The output budget (docs/cli.md, "Output budget"): t_end / dt_out + 1
+// rows at most, 10 million unless --max-rows says otherwise; refused at
+// once, before the system is built (a run of 5e8 rows was accepted).
+TEST_F(Cli, OutputGridsBeyondTheBudgetAreRefused) {
+  expect_error({"run", "skate", "--t-end", "0.5", "--dt-out", "1e-9", "--max-rhs-calls", "1"}, 2,
+               "5e+08 output rows, more than the budget of 10000000 rows");
+  expect_error({"run", "skate", "--t-end", "0.5", "--dt-out", "1e-9", "--max-rhs-calls", "1"}, 2, "--max-rows");
+  // The default grid has 101 rows: --max-rows 100 refuses it, 101 runs it.
+  expect_error({"run", "skate", "--max-rows", "100"}, 2, "101 output rows, more than the budget of 100 rows");
+  const Result r = nhs({"run", "skate", "--max-rows", "101"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(lines(r.out).size(), 102u);  // the header and 101 rows
+  expect_error({"run", "skate", "--max-rows", "0"}, 2, "--max-rows: expected a positive integer");
+  expect_error({"run", "skate", "--max-rows", "-5"}, 2, "--max-rows: expected a positive integer");
+}
+
+// `nhs check` on a file whose [initial] qdot is off C names the bad state
+// (exit 3), as run and accel do; it ran every check from it and reported 9
+// failures.
+TEST_F(Cli, CheckRefusesAnInitialStateOffC) {
+  std::string text = slurp(std::string(NHS_SOURCE_DIR) + "/studies/files/skate.toml");
+  const std::string z = "z = [\"1\", \"0.5\"]";
+  ASSERT_NE(text.find(z), std::string::npos);
+  text.replace(text.find(z), z.size(), "qdot = [\"1\", \"0.5\", \"0.5\"]");  // C = -0.5 at theta = 0
+  const fs::path file = dir_ / "skate-off-c.toml";
+  std::ofstream(file) << text;
+  expect_error({"run", file.string()}, 3, "off the constraint manifold");
+  const Result r = nhs({"check", file.string(), "--precision", "double", "--quick", "--no-report", "--out-dir",
+                        (dir_ / "check").string()});
+  EXPECT_EQ(r.code, 3) << r.err;
+  const auto err = lines(r.err);
+  ASSERT_FALSE(err.empty());
+  EXPECT_EQ(err.back().rfind("nhs: error: the file's [initial] state of 'skate-file': state off the constraint "
+                             "manifold C: C = (-0.5)",
+                             0),
+            0u)
+      << r.err;
+  EXPECT_EQ(r.out.find("FAIL"), std::string::npos) << r.out;
+}
+
+// Every file verify and check write is checked: a CSV, summary.md or
+// summary.json that cannot be written is exit 5 naming it (a CSV gave exit
+// 1 as a failed check, a full disk under summary.md exit 0).
+TEST_F(Cli, CheckWriteFailuresExitFiveNamingTheFile) {
+  const std::vector<std::string> check = {"check", "skate", "--precision", "double", "--quick", "--states", "2",
+                                          "--jobs", "1", "--no-report", "--out-dir"};
+  const auto with_dir = [&](const fs::path& d) {
+    std::vector<std::string> a = check;
+    a.push_back(d.string());
+    return a;
+  };
+  // The error is the last line of stderr (after check's progress lines).
+  const auto expect_write_error = [&](const fs::path& d, const std::string& what) {
+    const Result r = nhs(with_dir(d));
+    EXPECT_EQ(r.code, 5) << r.err;
+    const auto err = lines(r.err);
+    ASSERT_FALSE(err.empty());
+    EXPECT_EQ(err.back().rfind("nhs: error: " + what, 0), 0u) << r.err;
+  };
+  // A trajectory's CSV that cannot be created (a directory in its place).
+  const fs::path a = dir_ / "a";
+  const fs::path csv = a / "trajectories" / "skate.second-kind.double.default-state.csv";
+  fs::create_directories(csv);
+  expect_write_error(a, "cannot write '" + csv.string() + "': Is a directory");
+  // A trajectory's CSV on a full disk.
+  const fs::path b = dir_ / "b";
+  fs::create_directories(b / "trajectories");
+  fs::create_symlink("/dev/full", b / "trajectories" / "skate.second-kind.double.default-state.csv");
+  expect_write_error(b, "cannot write the CSV to '" + (b / "trajectories" / csv.filename()).string() +
+                            "': No space left on device");
+  // summary.md and summary.json on a full disk.
+  for (const char* name : {"summary.md", "summary.json"}) {
+    const fs::path c = dir_ / (std::string("c-") + name);
+    fs::create_directories(c);
+    fs::create_symlink("/dev/full", c / name);
+    expect_write_error(c, "cannot write '" + (c / name).string() + "': No space left on device");
+  }
+}
+
+// A value that is not a number (a parameter under a square root, sqrt(g + 1)
+// at g = -2) is named as such; it was reported as "(overflow)" or "-nan".
+TEST_F(Cli, NotANumberIsNotCalledAnOverflow) {
+  std::string text = slurp(std::string(NHS_SOURCE_DIR) + "/studies/files/skate.toml");
+  const std::size_t at = text.find("\npotential = ");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at + 1, text.find('\n', at + 1) - at - 1, "potential = \"sqrt(g + 1)*x\"");
+  const fs::path file = dir_ / "skate-sqrt.toml";
+  std::ofstream(file) << text;
+  ASSERT_EQ(nhs({"accel", file.string()}).code, 0);  // g = 0 by default
+  expect_error({"accel", file.string(), "--param", "g=-2"}, 4, "qddot has entries that are not a number (NaN)");
+  expect_error({"accel", file.string(), "--param", "g=-2", "--precision", "mp50"}, 4, "not a number (NaN)");
+  const Result r = nhs({"run", file.string(), "--param", "g=-2", "--t-end", "1"});
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("nhs: error: non-finite value: energy = not a number (NaN) at t = 0"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("overflow"), std::string::npos) << r.err;
 }
 
 TEST_F(Cli, HelpExitsZero) {

@@ -14,6 +14,7 @@
 
 #include "nhs/codegen/compile.hpp"
 #include "nhs/codegen/interpret.hpp"
+#include "nhs/fnv1a.hpp"
 #include "nhs/format.hpp"
 #include "nhs/generated_formulation.hpp"
 #include "nhs/studies/all.hpp"
@@ -25,6 +26,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -260,8 +262,25 @@ TEST_F(CompiledField, CachedFieldLoadsWithoutTheCompiler) {
   EXPECT_NE(error_of(skate("first-kind")).find("exited with status 1"), std::string::npos);
 }
 
-// A cached file that is not a shared object, or the shared object of another
-// field under this one's name: UsageError naming the file, never a crash.
+// The side file of a cached shared object as compile_function writes it
+// (compile.hpp): its size and FNV-1a checksum.
+std::string side_file_of(const std::string& library) {
+  const std::string bytes = test::slurp(library);
+  Fnv1a h;
+  h.add(bytes);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h.h));
+  return "nhs compiled field: " + std::to_string(bytes.size()) + " bytes, FNV-1a " + hex + "\n";
+}
+
+fs::path side_path(const std::string& library) {
+  fs::path p = library;
+  return p.replace_extension(".sum");
+}
+
+// A cached shared object that matches its side file but is the shared
+// object of another field under this one's name, or not a shared object at
+// all: UsageError naming the file (and dlerror()'s text), never a crash.
 TEST_F(CompiledField, BrokenCachedFileIsAUsageError) {
   const auto second = skate("second-kind"), first = skate("first-kind");
   std::string second_path, first_path;
@@ -271,15 +290,54 @@ TEST_F(CompiledField, BrokenCachedFileIsAUsageError) {
     second_path = a.library_path();
     first_path = b.library_path();
   }  // both unloaded
+  EXPECT_EQ(test::slurp(side_path(second_path)), side_file_of(second_path));
   fs::copy_file(second_path, first_path, fs::copy_options::overwrite_existing);
+  fs::copy_file(side_path(second_path), side_path(first_path), fs::copy_options::overwrite_existing);
   std::string e = error_of(first);
   EXPECT_NE(e.find("cannot load the compiled field"), std::string::npos) << e;
   EXPECT_NE(e.find("compiled from another source"), std::string::npos) << e;
   EXPECT_NE(e.find("remove it to compile again"), std::string::npos) << e;
   std::ofstream(second_path, std::ios::trunc) << "not a shared object\n";
+  std::ofstream(side_path(second_path), std::ios::trunc) << side_file_of(second_path);
   e = error_of(second);
   EXPECT_NE(e.find("cannot load the compiled field"), std::string::npos) << e;
   EXPECT_NE(e.find(second_path), std::string::npos) << e;
+  EXPECT_NE(e.find("file too short"), std::string::npos) << "dlerror()'s text: " << e;
+}
+
+// A cached shared object that does not match its side file is compiled
+// again and replaced, never loaded: truncated (a disk error, an interrupted
+// copy: dlopen of it crashed the process with SIGBUS), replaced by another
+// field's shared object, or without its side file (a copy of the .so alone).
+TEST_F(CompiledField, DamagedCacheEntryIsCompiledAgain) {
+  const auto traced = skate("second-kind");
+  const std::vector<double> p = {1.2, 0.3, 3}, x = {0.5, -0.2, 0.4, 0.7, 0.1, -0.3};
+  std::vector<double> expected(traced.outputs.size());
+  std::string path, other;
+  {
+    const codegen::CompiledFunction f = codegen::compile_function(traced);
+    const codegen::CompiledFunction g = codegen::compile_function(skate("first-kind"));
+    path = f.library_path();
+    other = g.library_path();
+    EXPECT_EQ(f.entry<double>()(p.data(), x.data(), expected.data()), 0);
+  }  // unloaded
+  const std::vector<std::pair<std::string, std::function<void()>>> damages = {
+      {"truncated to 1000 bytes", [&] { fs::resize_file(path, 1000); }},
+      {"truncated to 0 bytes", [&] { fs::resize_file(path, 0); }},
+      {"without its side file", [&] { fs::remove(side_path(path)); }},
+      {"replaced by another field's", [&] { fs::copy_file(other, path, fs::copy_options::overwrite_existing); }}};
+  for (const auto& [how, damage] : damages) {
+    damage();
+    {
+      const codegen::CompiledFunction f = codegen::compile_function(traced);
+      EXPECT_FALSE(f.loaded_from_cache()) << how;
+      std::vector<double> got(traced.outputs.size(), -7);
+      EXPECT_EQ(f.entry<double>()(p.data(), x.data(), got.data()), 0) << how;
+      for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same_bits(expected[i], got[i])) << how << " " << i;
+    }
+    EXPECT_TRUE(codegen::compile_function(traced).loaded_from_cache()) << how << ": the entry is whole again";
+    EXPECT_EQ(test::slurp(side_path(path)), side_file_of(path)) << how;
+  }
 }
 
 TEST_F(CompiledField, OtherFormulationIsAUsageError) {
@@ -339,6 +397,24 @@ TEST_F(CompiledField, ToolAccelAndRun) {
   EXPECT_NE(compiled.err.find("second-kind (compiled)"), std::string::npos) << compiled.err;
   EXPECT_GT(compiled.out.size(), 1000u);
   EXPECT_EQ(compiled.out, traced.out);
+}
+
+// `nhs accel FILE --compiled` after the cached shared object was truncated
+// (it crashed with SIGBUS, exit 135): compiled again, the same answer.
+TEST_F(CompiledField, ToolCompilesATruncatedCacheEntryAgain) {
+  const std::string file = std::string(NHS_SOURCE_DIR) + "/studies/files/skate.toml";
+  const Output first = nhs_tool(dir_, {"accel", file, "--compiled"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  int truncated = 0;
+  for (const auto& f : fs::directory_iterator(cache()))
+    if (f.path().extension() == ".so") {
+      fs::resize_file(f.path(), 1000);
+      ++truncated;
+    }
+  EXPECT_EQ(truncated, 1);
+  const Output again = nhs_tool(dir_, {"accel", file, "--compiled"});
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.out, first.out);
 }
 
 TEST_F(CompiledField, ToolUsageErrors) {

@@ -24,8 +24,9 @@ nlohmann::ordered_json strings(const Vec<S>& v) {
 
 template <class S>
 AccelAnswer<S> accel_answer(const AccelOptions& opts) {
+  const S margin = singular_margin_option<S>(opts, regularity_tolerance<S>());  // before the build
   const Setup<S> s = make_setup<S>(opts);
-  require_margins(s.sys, s.q, s.qdot, singular_margin_option<S>(opts, regularity_tolerance<S>()));
+  require_margins(s.sys, s.q, s.qdot, margin);
   AccelAnswer<S> a{.study = s.sys.info.name,
                    .formulation = s.formulation->name(),
                    .parameters = {},
@@ -40,9 +41,9 @@ AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   const Context context = [&] {
     return "from " + s.formulation->name() + " " + state_context(s.q, s.qdot);
   };
-  require_finite(acc.qddot, "qddot", context);
-  if (acc.multipliers) require_finite(*acc.multipliers, "the multipliers", context);
-  if (acc.reaction) require_finite(*acc.reaction, "the reaction", context);
+  require_finite_entries<S>(acc.qddot, "qddot", context);
+  if (acc.multipliers) require_finite_entries<S>(*acc.multipliers, "the multipliers", context);
+  if (acc.reaction) require_finite_entries<S>(*acc.reaction, "the reaction", context);
   // Gauss's Z at the formulation's qddot: the minimum over the accelerations
   // that satisfy the constraints (for every formulation but the negative
   // control), 0 when the constraints exert no force.

@@ -1,7 +1,8 @@
 // `nhs check`'s report: runs scripts/check_report.py (installed as
 // share/nhs/check_report.py) over the check's out-dir after summary.md and
-// summary.json are written. Plotting is an extra: whatever happens here is at
-// most one warning line, never an error or another exit code.
+// summary.json are written. Plotting is an extra: whatever happens to the
+// script is at most one warning line, never an error or another exit code;
+// only a report.log that cannot be written is an I/O error (exit 5).
 #include "cli.hpp"
 
 #include <fcntl.h>
@@ -78,9 +79,14 @@ bool run_check_report(const std::string& dir) {
   }
   const std::string python = python_interpreter();
   const fs::path log = fs::path(dir) / "report.log";
+  // The log is the check's own output: one that cannot be written is an
+  // I/O error (exit 5), as summary.md's would be, not the script's failure.
+  errno = 0;
+  const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log_fd < 0) throw_io_error("cannot write", log.string());
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, log_fd, 1);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   const std::string script_s = script.string();
@@ -89,6 +95,7 @@ bool run_check_report(const std::string& dir) {
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, python.c_str(), &fa, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&fa);
+  ::close(log_fd);
   if (rc != 0) {
     warn("no report.md: cannot run " + python + " (" + std::strerror(rc) +
          "; install python3 or set NHS_PYTHON, or pass --no-report); the check's summary is "

@@ -9,7 +9,9 @@
 #pragma once
 
 #include "csv.hpp"
+#include "io.hpp"
 #include "options.hpp"
+#include "output_budget.hpp"
 #include "precision.hpp"
 #include "setup.hpp"
 #include "text.hpp"
@@ -111,8 +113,10 @@ int findings_command(const FindingsOptions& opts);
 /// scripts/check_report.py (NHS_SOURCE_DIR, known at configure time).
 /// Returns true when the script exited 0. Otherwise prints one line
 /// "nhs: warning: ..." on stderr (script or interpreter missing, exit
-/// code or signal, the log's last line) and returns false; never throws,
-/// so that the check's own exit code does not depend on the plotting.
+/// code or signal, the log's last line) and returns false, so that the
+/// check's own exit code does not depend on the plotting. Throws IoError
+/// (exit 5) only when dir/report.log cannot be written (the check's own
+/// output, as summary.md).
 bool run_check_report(const std::string& dir);
 
 /// Flushes stdout; IoError (exit 5) when anything written to it was lost
@@ -121,7 +125,7 @@ void flush_stdout();
 
 /// The exit code of a command's exception (README, "Exit codes"), after
 /// printing it as one line "nhs: error: ..." on stderr (stdout flushed
-/// first): UsageError and MalformedNumber 2, InvalidState (SingularState
+/// first; the message through echo_text: escaped, bounded): UsageError and MalformedNumber 2, InvalidState (SingularState
 /// included) 3, IntegrationFailure and NonFiniteValue 4, IoError and a
 /// failed write (filesystem_error, system_error) 5, Interrupted 130,
 /// anything else 1. Never throws.

@@ -4,6 +4,7 @@
 // drift, margins) are MotionFigures' (nhs/studies/verification.hpp).
 #pragma once
 
+#include "io.hpp"
 #include "text.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -24,6 +25,29 @@
 #include <vector>
 
 namespace nhs::cli {
+
+/// A non-finite value as a message says it: "not a number (NaN)" (a 0/0,
+/// the square root of a negative number) or its text ("inf", "-inf": an
+/// overflow). NaN's sign is meaningless, and "nan" read as an overflow.
+template <class S>
+std::string non_finite_text(const S& v) {
+  using boost::multiprecision::isnan;
+  using std::isnan;
+  return isnan(v) ? std::string("not a number (NaN)") : to_string<S>(v);
+}
+
+/// Throws NonFiniteValue "non-finite value: <what> has ... <context()>"
+/// unless every entry of v is finite, saying which kind: entries that are
+/// not a number (NaN), where any is, else infinite entries (an overflow).
+/// The CLI's own checks (accel's answer); the library's say "(overflow)".
+template <class S>
+void require_finite_entries(const Vec<S>& v, const std::string& what, const std::function<std::string()>& context) {
+  if (v.allFinite()) return;
+  throw NonFiniteValue("non-finite value: " + what +
+                       (v.hasNaN() ? " has entries that are not a number (NaN) "
+                                   : " has infinite entries (overflow) ") +
+                       context());
+}
 
 struct CsvColumns {
   std::vector<std::string> all;          ///< the header, column by column
@@ -102,13 +126,18 @@ inline CsvColumns csv_column_names(const SystemInfo& info, int r,
 /// infinity is written: a non-finite energy, constraint residual or margin
 /// throws NonFiniteValue (exit 4) before its row; an invariant that is not
 /// finite (defined on part of the state space only) leaves its cell empty.
-/// A failed write throws IoError (exit 5).
+/// A failed write throws IoError (exit 5) naming `destination` (e.g.
+/// "'runs/a.csv'" or "standard output").
 template <class S>
 class CsvRecorder {
  public:
   CsvRecorder(const System<S>& sys, std::vector<Invariant<S>> invariants, std::FILE* out,
-              std::function<State<S>(const S&)> exact = {})
-      : sys_(sys), invariants_(std::move(invariants)), out_(out), exact_(std::move(exact)) {
+              std::function<State<S>(const S&)> exact = {}, std::string destination = "the CSV output")
+      : sys_(sys),
+        invariants_(std::move(invariants)),
+        out_(out),
+        destination_(std::move(destination)),
+        exact_(std::move(exact)) {
     for (const auto& m : regularity_margins(sys_, Vec<S>(Vec<S>::Zero(sys_.n)),
                                             Vec<S>(Vec<S>::Ones(sys_.n))))
       margin_columns_.push_back(m.name);
@@ -146,7 +175,7 @@ class CsvRecorder {
     const std::vector<Margin<S>> margins = regularity_margins(sys_, s.q, s.qdot);
     const auto require_finite = [&](const std::string& what, const S& v) {
       if (!isfinite(v))
-        throw NonFiniteValue("non-finite value: " + what + " = " + to_string<S>(v) + " at t = " +
+        throw NonFiniteValue("non-finite value: " + what + " = " + non_finite_text(v) + " at t = " +
                              to_string<S>(s.t) + " " + state_context(s.q, s.qdot));
     };
     require_finite("energy", E);
@@ -192,14 +221,17 @@ class CsvRecorder {
  private:
   void write_line(const std::string& line) {
     errno = 0;
-    if (std::fputs(line.c_str(), out_) < 0 || std::fputc('\n', out_) < 0 || std::fflush(out_) != 0)
-      throw IoError(std::string("cannot write the CSV output: ") +
-                    (errno ? std::strerror(errno) : "write error"));
+    if (std::fputs(line.c_str(), out_) < 0 || std::fputc('\n', out_) < 0 || std::fflush(out_) != 0) {
+      const int err = errno;
+      throw IoError("cannot write the CSV to " + destination_ + ": " +
+                    (err ? std::strerror(err) : "write error"));
+    }
   }
 
   const System<S>& sys_;
   std::vector<Invariant<S>> invariants_;
   std::FILE* out_;
+  std::string destination_;  ///< for messages
   std::string header_;  ///< not yet written
   std::vector<std::string> columns_, constraint_columns_, invariant_columns_, margin_columns_;
   std::function<State<S>(const S&)> exact_;

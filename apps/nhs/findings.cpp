@@ -31,10 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 
 void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  out.flush();
-  if (!out) throw IoError("--out-dir: cannot write '" + path.string() + "'");
+  write_text_file(path.string(), text);
   fmt::print(stderr, "nhs findings: wrote {}\n", path.string());
 }
 

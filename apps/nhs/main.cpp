@@ -24,6 +24,7 @@ namespace {
 const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
     "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls", "--step",
+    "--max-rows",
     "--out",         "--out-dir",   "--states", "--z", "--singular-margin", "--motion"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
@@ -118,6 +119,11 @@ int run_main(int argc, char** argv) {
                       "fail (exit 4) after this many vector-field evaluations");
   run_cmd->add_option("--max-wall-time", run.max_wall_time,
                       "stop (exit 4, rows kept) once the run has taken this many seconds of wall time");
+  run.max_rows = std::to_string(kMaxOutputRows);
+  run_cmd->add_option("--max-rows", run.max_rows,
+                      "refuse (exit 2), before running, a grid of more output rows than this "
+                      "(t-end / dt-out + 1; docs/cli.md, \"Output budget\")")
+      ->capture_default_str();
   run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
   run_cmd->add_flag("--project", run.project,
                     "project qdot back onto C after every accepted step (positions kept)");

@@ -58,6 +58,11 @@ struct RunOptions : StateOptions {
   /// Seconds of wall time after which the run stops with exit 4, its rows
   /// kept (WallBudget, wall_budget.hpp); empty: no limit.
   std::string max_wall_time;
+  /// --max-rows: at most this many output rows (require_output_rows,
+  /// output_budget.hpp), checked before the system is built; the tool's
+  /// default is kMaxOutputRows. Empty: no budget but the library's
+  /// IntegrationOptions::max_samples (a sweep's cases, which keep no rows).
+  std::string max_rows;
   std::string out;            ///< CSV file; empty: stdout
   bool out_given = false;     ///< --out was given (an empty name is refused)
   bool project = false;       ///< IntegrationOptions::project (--project)

@@ -9,6 +9,7 @@
 
 #include "nhs/studies/verification.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cerrno>
 #include <cstring>
@@ -80,28 +81,27 @@ RunPlan<S> plan_run(const RunOptions& given) {
     if (opts.t_end.empty()) opts.t_end = to_string<S>(motion->t_end);
   }
   if (opts.t_end.empty()) opts.t_end = "10";
-  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = {}, .motion = motion};
-  if (motion) {
-    const std::string& f = plan.setup.formulation->name();
-    for (const auto& [excluded, why] : motion->excluded)
-      if (f.rfind(excluded, 0) == 0)  // "voronec" also covers "voronec (generated)"
-        throw UsageError("--motion: " + excluded + " cannot follow '" + motion->name + "': " + why);
-  }
-  const Setup<S>& s = plan.setup;
-  IntegrationOptions<S>& io = plan.options;
+  // The options that need no system, checked before it is built (a large
+  // system takes a minute to build in mp50): a usage error comes at once.
+  IntegrationOptions<S> io;
   io.t_end = parse_number<S>("--t-end", opts.t_end);
   io.dt_out = parse_number<S>("--dt-out", opts.dt_out);
   if (!opts.rtol.empty()) io.rtol = parse_number<S>("--rtol", opts.rtol);
   io.atol = opts.atol.empty() ? io.rtol : parse_number<S>("--atol", opts.atol);
   io.singular_margin = singular_margin_option<S>(opts, S(1) / S(1000000));
-  require_margins(s.sys, s.q, s.qdot, io.singular_margin);
   io.project = opts.project;
   if (!opts.max_rhs_calls.empty()) io.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
-  if (!opts.max_wall_time.empty()) plan.wall = WallBudget(parse_seconds("--max-wall-time", opts.max_wall_time));
+  std::optional<double> wall_seconds;
+  if (!opts.max_wall_time.empty()) wall_seconds = parse_seconds("--max-wall-time", opts.max_wall_time);
   if (!(io.t_end > 0)) throw UsageError("--t-end must be positive, got '" + opts.t_end + "'");
   if (!(io.dt_out > 0)) throw UsageError("--dt-out must be positive, got '" + opts.dt_out + "'");
   if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
   if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
+  if (!opts.max_rows.empty()) {
+    const std::uint64_t max_rows = parse_count("--max-rows", opts.max_rows);
+    require_output_rows(io.t_end, io.dt_out, max_rows);
+    io.max_samples = std::min(io.max_samples, max_rows);  // the library's limit stays
+  }
   io.stepper = parse_stepper(opts.stepper);
   if (!opts.step.empty()) {
     io.step = parse_number<S>("--step", opts.step);
@@ -110,14 +110,25 @@ RunPlan<S> plan_run(const RunOptions& given) {
       throw UsageError("--step sets the fixed step of dla, nh-rattle and nh-midpoint; stepper " + opts.stepper +
                        " chooses its own steps (tolerances --rtol, --atol)");
   }
+  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = std::move(io), .motion = motion};
+  if (motion) {
+    const std::string& f = plan.setup.formulation->name();
+    for (const auto& [excluded, why] : motion->excluded)
+      if (f.rfind(excluded, 0) == 0)  // "voronec" also covers "voronec (generated)"
+        throw UsageError("--motion: " + excluded + " cannot follow '" + motion->name + "': " + why);
+  }
+  const Setup<S>& s = plan.setup;
+  require_margins(s.sys, s.q, s.qdot, plan.options.singular_margin);
   // Refused before anything is written (tolerance, grid).
-  validated_stepper(io, s.formulation->round_off_grows_with_speed());
+  validated_stepper(plan.options, s.formulation->round_off_grows_with_speed());
+  if (wall_seconds) plan.wall = WallBudget(*wall_seconds);  // the clock starts with the run
   return plan;
 }
 
 template <class S>
 int run_command(const RunOptions& opts) {
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
+  if (!opts.out.empty() && is_system_file_name(opts.study)) refuse_overwriting(opts.study, opts.out, "--out");
   RunPlan<S> plan = plan_run<S>(opts);
   const Setup<S>& s = plan.setup;
   IntegrationOptions<S>& io = plan.options;
@@ -126,12 +137,13 @@ int run_command(const RunOptions& opts) {
   std::FILE* out = stdout;
   if (!opts.out.empty()) {
     file.reset(std::fopen(opts.out.c_str(), "w"));
-    if (!file) throw IoError("--out: cannot open '" + opts.out + "': " + std::strerror(errno));
+    if (!file) throw_io_error("--out: cannot open", opts.out);
     out = file.get();
   }
 
   const MotionReference<S> reference = plan_reference(plan);
-  CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact);
+  CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact,
+                     opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
   MotionFigures<S> figures(s.sys, reference);
   const MotionCheck<S>& rec = figures.figures();  // the summary's figures
   // Progress: on a terminal, one line rewritten in place (not into CSV on
@@ -165,9 +177,11 @@ int run_command(const RunOptions& opts) {
       throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now) + "; rows up to t = " +
                         to_string<S>(rec.t_last) + " kept");
   };
+  // The row first: a sample whose row could not be written (a full disk)
+  // is not counted, so that the summary's rows are the rows written.
   auto observe = [&](const Sample<S>& sample) {
-    figures.fold(sample);
     csv(sample);
+    figures.fold(sample);
     check_interrupt(sample.t);
     plan.wall.check(sample.t);
     progress(sample.t);
@@ -212,8 +226,7 @@ int run_command(const RunOptions& opts) {
   const InterruptGuard sigint;  // SIGINT stops the run at the next step
   try {
     integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
-    if (file && std::fclose(file.release()) != 0)
-      throw IoError("--out: cannot close '" + opts.out + "': " + std::strerror(errno));
+    if (file && std::fclose(file.release()) != 0) throw_io_error("--out: cannot write", opts.out);
   } catch (const UsageError&) {  // refused before any step (grid, tolerance): one line
     throw;
   } catch (...) {

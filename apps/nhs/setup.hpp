@@ -74,6 +74,64 @@ std::shared_ptr<const Formulation<S>> default_field(const std::string& study, co
   return nullptr;
 }
 
+/// The state given by `o` (--q with --qdot or --z, or neither), parsed
+/// and checked against the shapes of `info` (n = the coordinates' names,
+/// m = the quasi-velocities'), which a study knows before its system is
+/// built: a vector of the wrong length is refused here, before anything is
+/// built (n-trailer-200 takes a minute in mp50) and before anything reads
+/// it (a margin reading qdot[3] of a shorter vector would read outside it).
+/// Empty vectors for the default state. Throws UsageError naming the
+/// option, its length and the expected one; MalformedNumber as parse_vector.
+template <class S>
+struct GivenState {
+  Vec<S> q, qdot, z;  ///< sizes n, n (empty with --z), m (empty without --z)
+};
+
+/// "a, b, c" for a message: at most 12 names, else the first 10, "...",
+/// and the last (n-trailer-200 has 203 coordinates).
+inline std::string names_text(const std::vector<std::string>& names) {
+  if (names.size() <= 12) return join(names);
+  return join(std::vector<std::string>(names.begin(), names.begin() + 10)) + ", ..., " + names.back();
+}
+
+template <class S>
+GivenState<S> given_state(const StateOptions& o, const SystemInfo& info) {
+  GivenState<S> g;
+  if (!o.z.empty()) {
+    if (o.q.empty() || !o.qdot.empty())
+      throw UsageError("--z needs --q and replaces --qdot (qdot = psi(q, z))");
+    if (info.quasi_velocities.empty())
+      throw UsageError("study '" + info.name + "' has no parametric representation psi(q, z): give --qdot");
+  } else if (o.q.empty() != o.qdot.empty()) {
+    throw UsageError("give --q with --qdot or --z, or neither (for the study's default state)");
+  }
+  if (o.q.empty()) return g;
+  const auto sized = [&](const char* option, const std::string& text, const std::vector<std::string>& names,
+                         const char* dimension) {
+    Vec<S> v = parse_vector<S>(option, text);
+    if (static_cast<std::size_t>(v.size()) != names.size())
+      throw UsageError(std::string(option) + " has " + count_of(static_cast<std::size_t>(v.size()), "value") +
+                       ", study '" + info.name + "' has " + dimension + " = " + std::to_string(names.size()) +
+                       " (" + names_text(names) + ")");
+    return v;
+  };
+  g.q = sized("--q", o.q, info.coordinates, "n");
+  if (o.z.empty())
+    g.qdot = sized("--qdot", o.qdot, info.coordinates, "n");
+  else
+    g.z = sized("--z", o.z, info.quasi_velocities, "m");
+  return g;
+}
+
+/// The set-up of `given`: the study (find_study), the formulation (named by
+/// with_default_formulation; traced, compiled or generated as the flags
+/// say), the system at --param, and the admitted state (admit_state: on C
+/// within --manifold-tol, qdot projected onto C). The options that need no
+/// system (the flags, the state's shape, --manifold-tol) are checked before
+/// the system is built. Throws UsageError (bad options; a vector of the
+/// wrong length, given_state), SingularState (a state on one of the
+/// system's own singular sets, or where psi is not finite), InvalidState
+/// (off C), NotApplicable (a formulation that does not apply).
 template <class S>
 Setup<S> make_setup(const StateOptions& given) {
   const StateOptions o = with_default_formulation<S>(given);
@@ -84,6 +142,10 @@ Setup<S> make_setup(const StateOptions& given) {
   if (o.compiled && (o.generated || o.library))
     throw UsageError(std::string("--compiled and ") + (o.generated ? "--generated" : "--library") +
                      " exclude each other");
+  GivenState<S> state = given_state<S>(o, s.study->info);
+  const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
+                                       : parse_number<S>("--manifold-tol", o.manifold_tol);
+  if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
   // A file's formulation traced (trace_file_formulation) and evaluated by
   // make(traced) in place of the library's, which stays behind it (its
   // guards); NotApplicable leaves the library's to say why
@@ -141,15 +203,15 @@ Setup<S> make_setup(const StateOptions& given) {
   }
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);
-  if (!o.z.empty()) {
-    if (o.q.empty() || !o.qdot.empty())
-      throw UsageError("--z needs --q and replaces --qdot (qdot = psi(q, z))");
-    if (!s.sys.has_parametrization())
-      throw UsageError("study '" + s.sys.info.name +
-                       "' has no parametric representation psi(q, z): give --qdot");
-  } else if (o.q.empty() != o.qdot.empty()) {
-    throw UsageError("give --q with --qdot or --z, or neither (for the study's default state)");
-  }
+  // The built system's shapes are the study's (given_state); checked again,
+  // cheaply, so that nothing below can read outside a vector.
+  const auto require_size = [&s](const Vec<S>& v, const char* option, int size, const char* dimension) {
+    if (v.size() != size)
+      throw UsageError(std::string(option) + " has " + count_of(static_cast<std::size_t>(v.size()), "value") +
+                       ", study '" + s.sys.info.name + "' has " + dimension + " = " + std::to_string(size));
+  };
+  if (!o.z.empty() && !s.sys.has_parametrization())
+    throw UsageError("study '" + s.sys.info.name + "' has no parametric representation psi(q, z): give --qdot");
   // SingularState naming the first of the system's own singular sets
   // (System::singular_margins) that (s.q, qd) is on: a margin of 0 or NaN
   // (require_margins at threshold 0, without sigma_min(dC/dqdot), which is
@@ -174,19 +236,14 @@ Setup<S> make_setup(const StateOptions& given) {
                           "the default state is not finite at these parameters: q = " + to_string(s.q) +
                               ", qdot = " + to_string(s.qdot) + " (give --q and --qdot)");
   } else {
-    s.q = parse_vector<S>("--q", o.q);
-    if (s.q.size() != s.sys.n)
-      throw UsageError("--q has " + count_of(s.q.size(), "value") + ", study '" +
-                       s.sys.info.name + "' has n = " + std::to_string(s.sys.n) + " (" +
-                       join(s.sys.info.coordinates) + ")");
+    s.q = std::move(state.q);
+    require_size(s.q, "--q", s.sys.n, "n");
     if (o.z.empty()) {
-      s.qdot = parse_vector<S>("--qdot", o.qdot);
+      s.qdot = std::move(state.qdot);
+      require_size(s.qdot, "--qdot", s.sys.n, "n");
     } else {
-      const Vec<S> z = parse_vector<S>("--z", o.z);
-      if (z.size() != s.sys.m)
-        throw UsageError("--z has " + count_of(z.size(), "value") + ", study '" +
-                         s.sys.info.name + "' has m = " + std::to_string(s.sys.m) + " (" +
-                         join(s.sys.info.quasi_velocities) + ")");
+      const Vec<S>& z = state.z;
+      require_size(z, "--z", s.sys.m, "m");
       s.qdot.resize(s.sys.n);
       s.sys.parametrization(s.q, z, s.qdot);
       if (!s.qdot.allFinite()) {
@@ -203,9 +260,6 @@ Setup<S> make_setup(const StateOptions& given) {
   // by name here, before the admission's projection meets the singularity
   // under another name (e.g. a singular metric g).
   if (s.qdot.allFinite()) refuse_on_own_singular_set(s.qdot, ", qdot = " + to_string(s.qdot));
-  const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
-                                       : parse_number<S>("--manifold-tol", o.manifold_tol);
-  if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
   s.qdot = admit_state(s.sys, s.q, s.qdot, tol);
   return s;
 }

@@ -75,9 +75,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-[[noreturn]] void io_error(const std::string& what, const std::string& path) {
-  throw IoError("cannot " + what + " '" + path + "': " + std::strerror(errno));
-}
+[[noreturn]] void io_error(const std::string& what, const std::string& path) { throw_io_error("cannot " + what, path); }
 
 std::FILE* open_or_fail(const std::string& path, const char* mode) {
   errno = 0;
@@ -90,9 +88,7 @@ std::FILE* open_or_fail(const std::string& path, const char* mode) {
 // kill leaves the old file or the new one, never half of one.
 void replace_file(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp";
-  std::FILE* f = open_or_fail(tmp, "w");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-  if (std::fclose(f) != 0 || !ok) io_error("write", tmp);
+  write_text_file(tmp, text);
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) throw IoError("cannot rename '" + tmp + "' to '" + path + "': " + ec.message());
@@ -131,6 +127,11 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) throw IoError("--out: cannot create the directory '" + dir + "': " +
                                                   (ec ? ec.message() : std::string("not a directory")));
+  // Nothing the sweep reads (its system file, its spec) is overwritten.
+  for (const char* name : {"/cases.csv", "/cases.jsonl", "/sweep.json", "/.lock"}) {
+    refuse_overwriting(cases.spec().path, dir + name, "--out");
+    if (is_system_file_name(cases.system())) refuse_overwriting(cases.system(), dir + name, "--out");
+  }
   // One sweep at a time in a directory: two would append the same cases.
   const std::string lock = dir + "/.lock";
   lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
@@ -254,9 +255,13 @@ void SweepOutput::write_meta(const std::string& engine, double wall_s, bool comp
 bool SweepOutput::finish(const std::string& engine, double wall_s, double master_busy_s) {
   const bool complete = rows_.size() == cases_.count();
   if (complete) {
-    std::fclose(csv_);
-    std::fclose(jsonl_);
-    csv_ = jsonl_ = nullptr;
+    errno = 0;
+    const bool closed = std::fclose(csv_) == 0;
+    csv_ = nullptr;
+    if (!closed) io_error("write", dir_ + "/cases.csv");
+    const bool closed_jsonl = std::fclose(jsonl_) == 0;
+    jsonl_ = nullptr;
+    if (!closed_jsonl) io_error("write", dir_ + "/cases.jsonl");
     std::string csv_text = csv_line(cases_.columns()) + "\n", json_text;
     for (const auto& [index, row] : rows_) {
       csv_text += csv_line(row) + "\n";

@@ -15,6 +15,17 @@ inline std::string count_of(std::size_t n, const std::string& noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
+/// `text` made safe to echo on one line of a message: control characters
+/// written as \n, \r, \t or \xNN (a value holding a newline stays on
+/// one line, a terminal's escape sequences are not played); every run of
+/// more than 240 bytes without a blank (a name, a number, a path) cut to
+/// its first 200 and last 40 bytes with "...[<k> bytes]..." between; and
+/// the whole cut the same way to about max_bytes (its first three quarters
+/// and its last quarter kept). Cuts fall on UTF-8 character boundaries.
+/// report_error passes every error line through it; commands use it where
+/// they echo user text in other messages.
+std::string echo_text(const std::string& text, std::size_t max_bytes = 4000);
+
 /// "a, b, c".
 std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 

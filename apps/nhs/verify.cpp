@@ -237,13 +237,13 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
   const auto t0 = Clock::now();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
-  if (!file) throw std::runtime_error("cannot write " + csv.string());
+  if (!file) throw_io_error("cannot write", csv.string());
   const auto fail = [&](const std::string& msg) {
     fig.pass = false;
     add_line(report.failures, what + ": " + msg);
   };
   const MotionReference<S> ref = motion_reference(st, sys, exact);
-  CsvRecorder<S> rec(sys, ref.invariants, file.get(), exact);  // the CSV; the figures are check_motion's
+  CsvRecorder<S> rec(sys, ref.invariants, file.get(), exact, "'" + csv.string() + "'");  // the figures are check_motion's
   IntegrationOptions<S> io;
   io.t_end = t_end;
   io.dt_out = dt_out;
@@ -275,8 +275,20 @@ void check_run(const Check& id, const System<S>& sys, const Study<S>& st,
     c.pass = pass;
     add_check(report, std::move(c));
   };
-  const MotionCheck<S> m = check_motion<S>(sys, f, x0, io, ref, std::ref(rec));
+  // A row that cannot be written (a full disk) is an I/O error (exit 5),
+  // not a failure of the motion: check_motion would report it as one.
+  std::exception_ptr write_error;
+  const MotionCheck<S> m = check_motion<S>(sys, f, x0, io, ref, [&](const Sample<S>& sample) {
+    try {
+      rec(sample);
+    } catch (const IoError&) {
+      write_error = std::current_exception();
+      throw;
+    }
+  });
   if (report.progress) report.progress->advance(to_double(t_end) - integrated, true);  // ended, or failed
+  if (write_error) std::rethrow_exception(write_error);
+  if (std::fclose(file.release()) != 0) throw_io_error("cannot write", csv.string());
   run.failure = m.failure;
   if (!m.completed()) fail(run.failure);
   run.samples = m.samples;
@@ -594,6 +606,26 @@ Row make_row(const Study<S>& st, const Formulation<S>& f, const Figures<S>& fig,
   return row;
 }
 
+/// Refuses, as `nhs run` does (InvalidState or SingularState, exit 3), a
+/// default state (a file's [initial]) that admit_state would not admit:
+/// off C beyond the default tolerance, or where dC/dqdot loses rank. The
+/// runs from it could only fail, each under its own name.
+template <class S>
+void require_admissible_default_state(const Study<S>& st, const System<S>& sys0, bool from_file) {
+  const State<S> x0 = st.default_state(sys0);
+  const std::string what =
+      (from_file ? "the file's [initial] state of '" : "the default state of '") + st.info.name + "': ";
+  try {
+    (void)admit_state(sys0, x0.q, x0.qdot, default_manifold_tolerance<S>());
+  } catch (const SingularState& e) {
+    throw SingularState(e.condition, what + e.what());
+  } catch (const InvalidState& e) {
+    throw InvalidState(what + e.what());
+  } catch (const UsageError& e) {  // not finite
+    throw InvalidState(what + e.what());
+  }
+}
+
 /// Every check of every selected study in precision S, into the report.
 template <class S>
 void verify_scalar(const VerifyOptions& opts, Report& report) {
@@ -616,6 +648,7 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
   for (std::size_t si = 0; si < selected.size(); ++si) {
     const Study<S>& st = *selected[si];
     const System<S> sys0 = st.build(st.default_parameters());
+    require_admissible_default_state(st, sys0, is_system_file_name(opts.system));
     std::vector<const Formulation<S>*> fs;
     for (const auto& f : formulations<S>()) {
       const std::string why = f->not_applicable_reason(sys0);
@@ -901,6 +934,11 @@ int verify_command(const VerifyOptions& opts) {
   const auto wanted = [&](const char* name) {
     return std::find(selected.begin(), selected.end(), name) != selected.end();
   };
+  // `nhs check FILE`: nothing it writes (or removes: an older report.md)
+  // may be the system file.
+  if (is_system_file_name(opts.system))
+    for (const char* name : {"summary.md", "summary.json", "report.md", "report.log"})
+      refuse_overwriting(opts.system, (std::filesystem::path(opts.out_dir) / name).string(), "--out-dir");
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(opts.out_dir) / "trajectories", ec);
   if (ec) throw IoError("--out-dir: cannot create '" + opts.out_dir + "/trajectories': " + ec.message());
@@ -964,18 +1002,12 @@ int verify_command(const VerifyOptions& opts) {
     std::error_code rm_ec;
     std::filesystem::remove(std::filesystem::path(opts.out_dir) / "report.md", rm_ec);
   }
-  {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(summary.c_str(), "w"), &std::fclose);
-    if (!f) throw std::runtime_error("cannot write " + summary.string());
-    std::fputs(md.str().c_str(), f.get());
-  }
+  write_text_file(summary.string(), md.str());
   const std::filesystem::path summary_js = std::filesystem::path(opts.out_dir) / "summary.json";
   {
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(summary_js.c_str(), "w"), &std::fclose);
-    if (!f) throw std::runtime_error("cannot write " + summary_js.string());
     nlohmann::ordered_json j = summary_json(report, opts, command, date, pass, names);
     j["wall_seconds"] = total;
-    std::fputs((j.dump(1) + "\n").c_str(), f.get());
+    write_text_file(summary_js.string(), j.dump(1) + "\n");
   }
 
   if (opts.quiet) return pass ? 0 : 1;

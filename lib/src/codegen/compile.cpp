@@ -125,18 +125,59 @@ void write_file(const fs::path& path, const std::string& text, const fs::path& d
   if (!out) {
     std::error_code ec;
     fs::remove(path, ec);
-    throw UsageError("cannot write the compiled field's source to the cache " + dir.string() +
-                     " (set XDG_CACHE_HOME to a writable directory)");
+    throw UsageError("cannot write " + path.filename().string() + " to the cache of compiled fields " +
+                     dir.string() + " (set XDG_CACHE_HOME to a writable directory)");
   }
 }
 
 std::atomic<unsigned> temporary_counter{0};
 
+// A unique temporary name in the cache for `stem` (this process, a counter).
+std::string temporary_suffix() {
+  return ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(temporary_counter++);
+}
+
+// The side file of a cached shared object: <stem>.sum, its fingerprint.
+fs::path sum_path(const fs::path& library) {
+  return library.parent_path() / (library.stem().string() + ".sum");
+}
+
+// The fingerprint of a file's bytes, the text of its side file: "nhs
+// compiled field: <size> bytes, FNV-1a <hash>\n"; empty when the file
+// cannot be read.
+std::string fingerprint(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) return {};
+  const std::string b = bytes.str();
+  Fnv1a h;
+  h.add(b);
+  return "nhs compiled field: " + std::to_string(b.size()) + " bytes, FNV-1a " + hex64(h.h) + "\n";
+}
+
+// True when `library` is a complete cache entry: its side file (written
+// after it, compile_into) holds its fingerprint. A truncated file (a disk
+// error, an interrupted copy), one replaced by another, or one without its
+// side file is not: dlopen of a truncated shared object crashes the
+// process (SIGBUS) instead of failing.
+bool valid_entry(const fs::path& library) {
+  std::error_code ec;
+  if (!fs::is_regular_file(library, ec)) return false;
+  std::ifstream in(sum_path(library), std::ios::binary);
+  if (!in) return false;
+  std::ostringstream stored;
+  stored << in.rdbuf();
+  const std::string actual = fingerprint(library);
+  return !actual.empty() && stored.str() == actual;
+}
+
 // Compiles `source` into `library` (renamed into place); UsageError on failure.
 void compile_into(const std::string& source, const fs::path& library, const std::string& name) {
   const fs::path dir = library.parent_path();
   const std::string stem = library.stem().string();
-  const std::string tmp = ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(temporary_counter++);
+  const std::string tmp = temporary_suffix();
   const fs::path src_tmp = dir / (stem + tmp + ".cpp"), so_tmp = dir / (stem + tmp + ".so"),
                  log_tmp = dir / (stem + tmp + ".log");
   const fs::path src_kept = dir / (stem + ".cpp"), log_kept = dir / (stem + ".log");
@@ -176,12 +217,25 @@ void compile_into(const std::string& source, const fs::path& library, const std:
     }
     std::error_code ec;
     if (failure.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::is_regular_file(so_tmp, ec)) {
-      fs::rename(so_tmp, library, ec);
-      if (ec) {
+      // Published in two atomic steps: the complete shared object renamed
+      // into place, then its side file (valid_entry), written to a
+      // temporary name and renamed after it.
+      const std::string print = fingerprint(so_tmp);
+      const fs::path sum = sum_path(library), sum_tmp = dir / (stem + tmp + ".sum");
+      if (!print.empty()) {
+        fs::rename(so_tmp, library, ec);
+        if (!ec) {
+          write_file(sum_tmp, print, dir);
+          fs::rename(sum_tmp, sum, ec);
+        }
+      }
+      if (print.empty() || ec) {
+        const std::string why = print.empty() ? std::string("cannot read the compiled ") + so_tmp.string() : ec.message();
         fs::remove(so_tmp, ec);
+        fs::remove(sum_tmp, ec);
         fs::remove(src_tmp, ec);
         fs::remove(log_tmp, ec);
-        throw UsageError("cannot store the compiled field in the cache " + dir.string() + ": " + ec.message());
+        throw UsageError("cannot store the compiled field in the cache " + dir.string() + ": " + why);
       }
       fs::remove(src_tmp, ec);
       fs::remove(log_tmp, ec);
@@ -255,7 +309,9 @@ CompiledFunction compile_function(const Graph& graph, const std::vector<int>& ou
 
   CompiledFunction f;
   f.path_ = library.string();
-  f.from_cache_ = fs::is_regular_file(library, ec);
+  // A cache entry is loaded only when complete (valid_entry); otherwise it
+  // is compiled again and replaced.
+  f.from_cache_ = valid_entry(library);
   if (!f.from_cache_) compile_into(body + key_line(key), library, name);
 
   const auto fail = [&](const std::string& what) -> UsageError {

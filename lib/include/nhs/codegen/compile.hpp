@@ -113,15 +113,20 @@ std::string compiled_cache_directory();
 /// is compiled once per machine and compiler and loaded from the cache by
 /// every later process; the compiler writes to a temporary name that is
 /// renamed into place, so concurrent processes never see a partial file
-/// (the last one to finish wins, with the same contents). Nothing is ever
+/// (the last one to finish wins, with the same contents). Then the side
+/// file <name>-<hash>.sum (the shared object's size and FNV-1a checksum) is
+/// published the same way. A cached shared object is loaded only when it
+/// matches its side file; otherwise (truncated, replaced, or no side file)
+/// it is compiled again and replaced (loaded_from_cache() false). Nothing is ever
 /// deleted from the cache (remove the directory to empty it). On a failed
 /// compile the source stays there, as <name>-<hash>.cpp, with the
 /// compiler's output in <name>-<hash>.log.
 ///
 /// Throws UsageError (exit 2) naming the compiler, its command line, the
 /// log and the first lines of the compiler's errors when the compiler cannot
-/// be run or fails; naming the file and dlerror()'s text when the shared
-/// object cannot be loaded or lacks its entry points (or was made for
+/// be run or fails; naming the file and dlerror()'s text when a shared
+/// object that matches its side file still cannot be loaded, or lacks its
+/// entry points (or was made for
 /// another source: a cached file that does not match its name); naming the
 /// directory when the cache cannot be created or written. TracingError as
 /// compiled_source.

@@ -1,0 +1,41 @@
+// The output budget of `nhs run` (docs/cli.md, "Output budget"): the most
+// output rows a run writes unless the user raises it, refused before the
+// system is built. A small header of its own, so that the Python module
+// (python/src/module.cpp, whose System.run keeps every row in memory) can
+// hold its runs to the same figure.
+#pragma once
+
+#include "text.hpp"
+
+#include "nhs/errors.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+namespace nhs::cli {
+
+/// The most output rows (samples t = 0, dt_out, ..., t_end) of `nhs run`
+/// unless --max-rows raises it: 10 million, about 2 GB of CSV for a small
+/// system in double (the skate's rows are about 200 bytes; mp50's about
+/// three times that). The library's own limit, IntegrationOptions::
+/// max_samples (1e9), stays behind it.
+inline constexpr std::uint64_t kMaxOutputRows = 10'000'000;
+
+/// Refuses a grid of more than max_rows output rows (t_end / dt_out + 1,
+/// rounded up; max_rows >= 1) with a UsageError (exit 2) that gives the
+/// figure, the budget and the way to raise it (`raise_with`, the option:
+/// "--max-rows" for the tool). t_end, dt_out: positive.
+template <class S>
+void require_output_rows(const S& t_end, const S& dt_out, std::uint64_t max_rows,
+                         const std::string& raise_with = "--max-rows") {
+  const S ratio = t_end / dt_out;
+  if (ratio <= S(max_rows - 1)) return;
+  const double rows = to_double(ratio) + 1;
+  throw UsageError(fmt::format("--t-end / --dt-out asks for {} output rows, more than the budget of {} rows "
+                               "(docs/cli.md, \"Output budget\"): raise --dt-out, or {} to allow more",
+                               std::isfinite(rows) ? fmt::format("{:.4g}", rows) : std::string("more than 1e308"),
+                               max_rows, raise_with));
+}
+
+}  // namespace nhs::cli
