@@ -580,7 +580,7 @@ class SystemHandle {
       // The rows are kept in memory: a grid of more than max_rows is refused
       // before any step (the output times are t_end / dt_out + 1, as
       // OutputTimes counts them, to within one).
-      const double ratio = to_double(io.t_end / io.dt_out);
+      const double ratio = cli::to_double(io.t_end / io.dt_out);
       const double planned = std::ceil(ratio * (1 - 1e-12)) + 1;
       if (!(planned <= static_cast<double>(max_rows)))
         throw UsageError(fmt::format(
