@@ -11,11 +11,12 @@ required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-d
 # Nice to have: faster rebuilds, profiling (perf, callgrind). Installed
 # without recommends: plots, the sympy comparisons, and the Python module's
 # tests (pytest; the notebook run by nbclient in an ipykernel; mpmath for
-# the multiprecision results; SciPy for bench/python_vs_sympy.py), and Open
+# the multiprecision results; SciPy for bench/python_vs_sympy.py; pandas for
+# Run.to_pandas(), tested with and without it), and Open
 # MPI for the MPI engine of `nhs sweep` (built when CMake finds it; its
 # tests are skipped without it).
 optional=(ccache linux-perf valgrind)
-optional_no_recommends=(python3-matplotlib python3-sympy python3-numpy python3-mpmath python3-scipy
+optional_no_recommends=(python3-matplotlib python3-sympy python3-numpy python3-mpmath python3-scipy python3-pandas
                         python3-pytest python3-nbclient python3-nbformat python3-ipykernel
                         libopenmpi-dev openmpi-bin)
 

@@ -348,7 +348,7 @@ exact_q = [x0 + (s0 - g / w0) * sp.sin(w0 * t) / w0 + (g / w0) * (t / 2 + sp.sin
            y0 + (s0 - g / w0) * (1 - sp.cos(w0 * t)) / w0 + g * sp.sin(w0 * t) ** 2 / (2 * w0 ** 2),
            w0 * t]
 
-knife = nhs.System.from_sympy(
+knife_args = dict(
     coordinates=[x, y, th],
     kinetic_energy=m / 2 * (xd ** 2 + yd ** 2) + J / 2 * thd ** 2,
     potential=m * g * y,
@@ -365,6 +365,7 @@ knife = nhs.System.from_sympy(
                 "Y": y + K * sp.cos(th) / thd ** 2 - g * sp.sin(th) ** 2 / (2 * thd ** 2)},
     exact=[{"name": "turning on the incline", "t_end": 20, "q": exact_q}],
     name="knife-edge-incline-sympy", title="knife edge on an inclined plane, from sympy")
+knife = nhs.System.from_sympy(**knife_args)
 print(knife.toml)
 print(knife, "formulations:", knife.formulations())
 """)
@@ -559,10 +560,28 @@ should, and is not counted. The only failures are Voronec's: its split is
 singular at $\theta = \pi/2$, which both motions (the default state and
 the `[[exact]]` motion, here the same) reach before $t = 2$. A system file
 declares this with `excluded = { voronec = "..." }` in `[initial]` and
-`[[exact]]`; `from_sympy` does not take that key yet. Leaving out
-`dependent_velocities` removes Voronec (and the negative control) instead.
-`examples/knife-edge-incline.toml`, the same system written as a file with
-those two entries, passes (`nhs.load` reads a system file):
+`[[exact]]`; `from_sympy` takes the same key, `"excluded": {formulation:
+reason}`, in `initial` and in each `exact` motion. (Leaving out
+`dependent_velocities` removes Voronec, and the negative control, instead.)
+With the two entries, the knife passes:
+""")
+
+code(r"""
+split = {"voronec": "the split y_dot = tan(theta) x_dot is singular at cos(theta) = 0"}
+knife_excluded = nhs.System.from_sympy(**{
+    **knife_args, "name": "knife-edge-incline-sympy-excluded",
+    "initial": {**knife_args["initial"], "excluded": split},
+    "exact": [{**motion, "excluded": split} for motion in knife_args["exact"]]})
+excluded_report = knife_excluded.check(precision="double", quick=True)
+print(knife_excluded, "pass:", excluded_report["pass"])
+for note in excluded_report["notes"]:
+    print("note:", note)
+assert excluded_report["pass"] and not excluded_report["failures"]
+""")
+
+md(r"""
+`examples/knife-edge-incline.toml` is the same system written as a file
+with those two entries; it passes too (`nhs.load` reads a system file):
 """)
 
 code(r"""

@@ -51,11 +51,11 @@ import os
 import tempfile
 
 from . import _core
-from ._core import (Acceleration, Error, IntegrationError, InvalidState, IOError,
+from ._core import (MAX_ROWS, Acceleration, Error, IntegrationError, InvalidState, IOError,
                     UsageError, precisions, steppers)
 
 __all__ = ["System", "Run", "Acceleration", "study", "studies", "load", "precisions",
-           "steppers", "Error", "UsageError", "InvalidState", "IntegrationError", "IOError"]
+           "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState", "IntegrationError", "IOError"]
 
 
 class Run:
@@ -106,8 +106,18 @@ class Run:
         return len(self._data["t"])
 
     def to_pandas(self):
-        """The columns as a pandas.DataFrame (pandas must be installed)."""
-        import pandas as pd
+        """The columns as a pandas.DataFrame, in the order of self.columns.
+
+        pandas is optional (scripts/setup.sh installs Debian's
+        python3-pandas): without it, ModuleNotFoundError naming the package.
+        """
+        try:
+            import pandas as pd
+        except ImportError:
+            raise ModuleNotFoundError(
+                "Run.to_pandas() needs pandas, which is not installed: on Debian "
+                "`apt-get install python3-pandas` (scripts/setup.sh installs it); "
+                "the columns are also run[name], NumPy arrays", name="pandas") from None
         return pd.DataFrame({c: self._data[c] for c in self.columns})
 
     def __repr__(self):
@@ -160,7 +170,7 @@ class System(_core.System):
     def run(self, t_end=None, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
             field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None,
-            motion=None):
+            motion=None, max_rows=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end (t_end: 10 by
@@ -179,6 +189,19 @@ class System(_core.System):
         runs its generated field where it has one (field="library" for the
         library's formulation), a system file its traced field.
 
+        The rows are kept in memory: a grid of more than max_rows rows
+        (t_end / dt_out + 1; default nhs.MAX_ROWS, 10 million, about 1 GB
+        for 12 columns in double) is nhs.UsageError before any step, naming
+        the rows and the budget. Give a larger dt_out, a larger max_rows,
+        or use `nhs run --out`, which streams its rows to a file.
+
+        Types: numbers are int, float, decimal str or mpmath.mpf; vectors
+        lists, tuples or 1-D NumPy arrays of them (or the CLI's
+        comma-separated str); formulation, precision, stepper and field str;
+        project bool; max_rhs_calls and max_rows int; motion str or int;
+        params a dict. Anything else (bytes, a dict or set as a vector, a
+        masked array) is nhs.UsageError naming the argument.
+
         The GIL is released while it runs; Ctrl-C raises KeyboardInterrupt.
         Raises nhs.UsageError before any step; nhs.IntegrationError
         (step-size failure, RHS budget, a value not finite) or
@@ -187,7 +210,7 @@ class System(_core.System):
         """
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
                         q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step, motion)
+                        manifold_tol, step, motion, max_rows)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:
@@ -213,7 +236,9 @@ class System(_core.System):
         if out_dir is None:
             with tempfile.TemporaryDirectory(prefix="nhs-check-") as d:
                 return self._checked(precision, states, quick, jobs, d)
-        return self._checked(precision, states, quick, jobs, str(out_dir))
+        if not isinstance(out_dir, (str, os.PathLike)):
+            raise UsageError(f"out_dir: expected a str or os.PathLike, got {type(out_dir).__name__}")
+        return self._checked(precision, states, quick, jobs, os.fspath(out_dir))
 
     def _checked(self, precision, states, quick, jobs, out_dir):
         self._check(precision, states, quick, jobs, out_dir)
@@ -287,7 +312,9 @@ def study(name):
 def load(path):
     """The system file at `path` (docs/system-files.md); nhs.UsageError with
     file:line:col when the loader refuses it."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise UsageError(f"path: expected a str or os.PathLike, got {type(path).__name__}")
     path = os.fspath(path)
-    if not path.endswith(".toml"):
+    if not isinstance(path, str) or not path.endswith(".toml"):
         raise UsageError(f"{path}: a system file's name ends in .toml")
     return System(path)

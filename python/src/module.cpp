@@ -22,6 +22,7 @@
 
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -50,6 +51,24 @@ void raise(PyObject* type, const char* message, const char* condition = nullptr)
   if (type == g_invalid)
     exc.attr("condition") = condition ? py::object(py::str(condition)) : py::object(py::none());
   PyErr_SetObject(type, exc.ptr());
+}
+
+/// The most rows System.run keeps by default (its max_rows=): a run's rows
+/// are all in memory, so that a fine grid (dt_out = 1e-9 to t = 0.5: 5e8
+/// rows) is refused up front rather than growing until the system kills the
+/// process. 10 million rows: 0.96 GB for a system of 12 columns in
+/// double (row_bytes); the CLI's `nhs run` has the same budget.
+constexpr std::uint64_t kMaxRunRows = 10'000'000;
+
+/// The memory one kept row of `columns` values takes, in bytes, for the
+/// message of a refused grid: the values themselves in double and long
+/// double (one array, no copy); above, the library's value, its decimal
+/// string and the mpmath.mpf made from it (Run): about 400 bytes a value,
+/// measured in mp50 (skate, 50,001 rows of 12 columns: +226 MB).
+template <class S>
+std::size_t row_bytes(std::size_t columns) {
+  if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) return columns * sizeof(S);
+  else return columns * 400;
 }
 
 // Raised from a GIL-released run when Python's SIGINT handler has set
@@ -99,30 +118,104 @@ const py::object& python_function(const char* module, const char* name) {
   return *slot;
 }
 
+/// The type of h by name ("bytes", "numpy.ndarray"), for messages.
+std::string type_name(py::handle h) {
+  return Py_TYPE(h.ptr())->tp_name;
+}
+
+/// repr(h) for a message, at most 60 characters.
+std::string shown(py::handle h) {
+  std::string r = py::repr(h).cast<std::string>();
+  if (r.size() > 60) r = r.substr(0, 57) + "...";
+  return r;
+}
+
+/// Whether h is an instance of module.name (imported once: python_function).
+bool is_instance(py::handle h, const char* module, const char* name) {
+  return py::isinstance(h, python_function(module, name));
+}
+
+/// A str argument (a name: formulation, precision, stepper, field) as
+/// given; UsageError naming `what` and the type expected otherwise.
+std::string str_arg(const py::object& v, const std::string& what) {
+  if (!PyUnicode_Check(v.ptr())) throw UsageError(what + ": expected a str, got " + type_name(v));
+  return v.cast<std::string>();
+}
+
+/// A bool argument: True, False or a NumPy bool; UsageError otherwise (a
+/// str such as "no" is not read as True).
+bool bool_arg(const py::object& v, const std::string& what) {
+  if (PyBool_Check(v.ptr())) return v.ptr() == Py_True;
+  if (is_instance(v, "numpy", "bool_")) return PyObject_IsTrue(v.ptr()) == 1;
+  throw UsageError(what + ": expected a bool, got " + type_name(v));
+}
+
+/// An int argument (a Python or NumPy integer, not a bool) of at least
+/// `least`; UsageError naming `what` otherwise.
+long long int_arg(const py::object& v, const std::string& what, long long least) {
+  if (PyBool_Check(v.ptr()) || is_instance(v, "numpy", "bool_") || !PyIndex_Check(v.ptr()))
+    throw UsageError(what + ": expected an int, got " + type_name(v));
+  const py::object i = py::reinterpret_steal<py::object>(PyNumber_Index(v.ptr()));
+  if (!i) throw py::error_already_set();
+  int overflow = 0;
+  const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow != 0 || x < least)
+    throw UsageError(what + ": expected an int of at least " + std::to_string(least) + ", got " + shown(v));
+  return x;
+}
+
 /// A Python number as the text the CLI would read: str as given; float (and
 /// np.float64) as its shortest round-trip repr; int in full; mpmath.mpf with
-/// every digit of its mantissa; anything else by str() (np.longdouble's
-/// str round-trips). UsageError for bool and None.
+/// every digit of its mantissa; another real number (NumPy's integers and
+/// floats, np.longdouble, decimal.Decimal) by str(), which round-trips.
+/// UsageError naming `what` for anything else (bool, None, bytes, a
+/// container, a complex number).
 std::string number_text(py::handle h, const std::string& what) {
   if (PyUnicode_Check(h.ptr())) return h.cast<std::string>();
-  if (PyBool_Check(h.ptr()) || h.is_none())
-    throw UsageError(what + ": expected a number, got " + py::repr(h).cast<std::string>());
   if (PyFloat_Check(h.ptr())) return fmt::format("{}", PyFloat_AS_DOUBLE(h.ptr()));
-  if (PyLong_Check(h.ptr())) return py::str(h).cast<std::string>();
+  if (PyLong_Check(h.ptr()) && !PyBool_Check(h.ptr())) return py::str(h).cast<std::string>();
   if (py::hasattr(h, "_mpf_")) {
     // 120 significant digits: every digit of an mpf up to 334 bits (the
     // widest precision, mp100), so that S rounds the mpf's own value.
     const py::object& to_str = python_function("mpmath.libmp", "to_str");
     return to_str(h.attr("_mpf_"), 120).cast<std::string>();
   }
-  return py::str(h).cast<std::string>();
+  if ((!PyBool_Check(h.ptr()) && !is_instance(h, "numpy", "bool_") && is_instance(h, "numbers", "Real")) ||
+      is_instance(h, "decimal", "Decimal"))
+    return py::str(h).cast<std::string>();
+  throw UsageError(what + ": expected a number (an int, a float, a decimal str or an mpmath.mpf), got " + shown(h) +
+                   " (" + type_name(h) + ")");
 }
 
 /// A vector argument as the CLI's comma-separated text: None -> "", a str
-/// as given ("1,2,3"), else each item by number_text.
+/// as the CLI's text ("1,2,3"), a list, tuple (or other sequence) or 1-D
+/// NumPy array of real numbers item by item (number_text). UsageError
+/// naming `what` for bytes (whose items are byte values, not the digits
+/// written), a dict or set (no order of its own), a masked array (whose
+/// mask would be ignored), an array of another dimension or dtype.
 std::string vector_text(const py::object& v, const std::string& what) {
   if (v.is_none()) return {};
   if (PyUnicode_Check(v.ptr())) return v.cast<std::string>();
+  const std::string expected = what + ": expected a list, tuple or 1-D NumPy array of numbers";
+  if (PyBytes_Check(v.ptr()) || PyByteArray_Check(v.ptr()) || PyMemoryView_Check(v.ptr()))
+    throw UsageError(expected + ", got " + type_name(v) + " (bytes are read as byte values, not as digits)");
+  if (is_instance(v, "numpy", "ndarray")) {
+    if (is_instance(v, "numpy.ma", "MaskedArray"))
+      throw UsageError(expected + ", got a masked array (its mask would be ignored: give a.filled(...) or "
+                       "a.compressed())");
+    const auto a = py::cast<py::array>(v);
+    if (a.ndim() != 1)
+      throw UsageError(what + ": expected a vector, got an array of " + std::to_string(a.ndim()) + " dimensions");
+    const char kind = a.dtype().kind();
+    if (kind != 'i' && kind != 'u' && kind != 'f' && kind != 'O' && kind != 'U')
+      throw UsageError(expected + ", got an array of dtype " + py::str(a.dtype()).cast<std::string>());
+  } else if (!PyList_Check(v.ptr()) && !PyTuple_Check(v.ptr()) &&
+             !is_instance(v, "collections.abc", "Sequence")) {
+    throw UsageError(expected + ", got " + type_name(v) +
+                     (is_instance(v, "collections.abc", "Mapping") || is_instance(v, "collections.abc", "Set")
+                          ? " (a vector is ordered: give a list)"
+                          : ""));
+  }
   std::string out;
   out.reserve(32 * 8);
   const auto append_double = [&out](double x) {
@@ -132,7 +225,6 @@ std::string vector_text(const py::object& v, const std::string& what) {
   // A float64 NumPy array: its values read straight from the buffer.
   if (py::isinstance<py::array_t<double>>(v)) {
     const auto a = py::cast<py::array_t<double>>(v);
-    if (a.ndim() != 1) throw UsageError(what + ": expected a vector, got an array of " + std::to_string(a.ndim()) + " dimensions");
     const auto r = a.unchecked<1>();
     for (py::ssize_t i = 0; i < r.shape(0); ++i) append_double(r(i));
   } else {
@@ -140,6 +232,8 @@ std::string vector_text(const py::object& v, const std::string& what) {
       if (PyFloat_Check(item.ptr())) {
         append_double(PyFloat_AS_DOUBLE(item.ptr()));
       } else {
+        if (PyUnicode_Check(item.ptr()) && item.cast<std::string>().find(',') != std::string::npos)
+          throw UsageError(what + ": an item holds a comma, " + shown(item) + ": give one number an item");
         if (!out.empty()) out += ',';
         out += number_text(item, what);
       }
@@ -153,12 +247,18 @@ std::string option_text(const py::object& v, const std::string& what) {
   return v.is_none() ? std::string() : number_text(v, what);
 }
 
-/// {name: value} as the CLI's "name=value" items.
+/// {name: value} as the CLI's "name=value" items; UsageError unless a dict
+/// with str keys.
 std::vector<std::string> param_items(const py::object& params) {
   std::vector<std::string> items;
   if (params.is_none()) return items;
-  for (auto [k, v] : py::cast<py::dict>(params))
-    items.push_back(py::str(k).cast<std::string>() + "=" + number_text(v, "params[" + py::str(k).cast<std::string>() + "]"));
+  if (!PyDict_Check(params.ptr()))
+    throw UsageError("params: expected a dict {name: value}, got " + type_name(params));
+  for (auto [k, v] : py::reinterpret_borrow<py::dict>(params)) {
+    if (!PyUnicode_Check(k.ptr())) throw UsageError("params: a parameter's name is a str, got " + shown(k));
+    const std::string name = k.cast<std::string>();
+    items.push_back(name + "=" + number_text(v, "params[" + name + "]"));
+  }
   return items;
 }
 
@@ -223,7 +323,7 @@ py::object with_precision(const std::string& precision, F&& f) {
 /// "compiled".
 void set_field(cli::StateOptions& o, const py::object& field) {
   if (field.is_none()) return;
-  const std::string f = field.cast<std::string>();
+  const std::string f = str_arg(field, "field");
   if (f == "generated") o.generated = true;
   else if (f == "library") o.library = true;
   else if (f == "compiled") o.compiled = true;
@@ -341,9 +441,10 @@ class SystemHandle {
   }
 
   AccelResult accel(const py::object& q, const py::object& qdot, const py::object& z,
-                    const py::object& formulation, const std::string& precision, const py::object& params,
+                    const py::object& formulation, const py::object& precision_arg, const py::object& params,
                     const py::object& field, const py::object& manifold_tol,
                     const py::object& singular_margin) const {
+    const std::string precision = str_arg(precision_arg, "precision");
     cli::AccelOptions o;
     state_options(o, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field, manifold_tol,
                   singular_margin);
@@ -371,7 +472,7 @@ class SystemHandle {
                      const py::object& formulation) const {
     cli::AccelOptions o;
     o.study = name_;
-    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    if (!formulation.is_none()) o.formulation = str_arg(formulation, "formulation");
     o.q = vector_text(q, "q");
     o.qdot = vector_text(qdot, "qdot");
     const auto t0 = std::chrono::steady_clock::now();
@@ -384,36 +485,48 @@ class SystemHandle {
   /// The motion as {columns, data, summary}: data a 2-D NumPy array (float64
   /// or np.longdouble, NaN where an invariant is undefined) or, above long
   /// double, a list of rows of decimal strings ("" where undefined).
+  /// max_rows (None: kMaxRunRows): the most rows the run may keep; a grid
+  /// of more (t_end / dt_out + 1) is UsageError before any step.
   py::dict run(const py::object& t_end, const py::object& dt_out, const py::object& formulation,
-               const std::string& precision, const std::string& stepper, const py::object& rtol,
-               const py::object& atol, bool project, const py::object& q0, const py::object& qdot0,
+               const py::object& precision_arg, const py::object& stepper, const py::object& rtol,
+               const py::object& atol, const py::object& project, const py::object& q0, const py::object& qdot0,
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
-               const py::object& manifold_tol, const py::object& step, const py::object& motion) const {
+               const py::object& manifold_tol, const py::object& step, const py::object& motion,
+               const py::object& max_rows) const {
+    const std::string precision = str_arg(precision_arg, "precision");
     cli::RunOptions o;
     state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
                   manifold_tol, singular_margin);
     o.t_end = option_text(t_end, "t_end");
-    if (!motion.is_none()) o.motion = py::str(motion).cast<std::string>();
+    if (!motion.is_none()) {
+      if (!PyUnicode_Check(motion.ptr()) && (PyBool_Check(motion.ptr()) || !PyLong_Check(motion.ptr())))
+        throw UsageError("motion: expected a str (a motion's name) or an int (its number), got " +
+                         type_name(motion));
+      o.motion = py::str(motion).cast<std::string>();
+    }
     o.dt_out = number_text(dt_out, "dt_out");
     o.rtol = option_text(rtol, "rtol");
     o.atol = option_text(atol, "atol");
-    o.stepper = stepper;
+    o.stepper = str_arg(stepper, "stepper");
     o.step = option_text(step, "step");
-    o.project = project;
-    if (!max_rhs_calls.is_none()) o.max_rhs_calls = py::str(max_rhs_calls).cast<std::string>();
-    return with_precision(precision, [&]<class S>() { return run_scalar<S>(o); }).cast<py::dict>();
+    o.project = bool_arg(project, "project");
+    if (!max_rhs_calls.is_none()) o.max_rhs_calls = std::to_string(int_arg(max_rhs_calls, "max_rhs_calls", 1));
+    const std::uint64_t rows_allowed =
+        max_rows.is_none() ? kMaxRunRows : static_cast<std::uint64_t>(int_arg(max_rows, "max_rows", 1));
+    return with_precision(precision, [&]<class S>() { return run_scalar<S>(o, rows_allowed); }).cast<py::dict>();
   }
 
   /// `nhs check` on this system, quietly, into out_dir (summary.md,
   /// summary.json, trajectories/): returns the exit code (0 pass, 1 fail).
-  int check(const std::string& precision, int states, bool quick, unsigned jobs, const std::string& out_dir) const {
+  int check(const py::object& precision, const py::object& states, const py::object& quick,
+            const py::object& jobs, const std::string& out_dir) const {
     cli::VerifyOptions o;
     o.system = name_;
-    o.precision = precision;
-    o.states = states;
-    o.quick = quick;
-    o.jobs = jobs;
+    o.precision = str_arg(precision, "precision");
+    o.states = static_cast<int>(std::min<long long>(int_arg(states, "states", 1), 1000000000));
+    o.quick = bool_arg(quick, "quick");
+    o.jobs = static_cast<unsigned>(std::min<long long>(int_arg(jobs, "jobs", 0), 65536));
     o.out_dir = out_dir;
     o.no_report = true;
     o.quiet = true;
@@ -429,7 +542,7 @@ class SystemHandle {
                      const std::array<const char*, 3>& names, const py::object& field,
                      const py::object& manifold_tol, const py::object& singular_margin) const {
     o.study = name_;
-    if (!formulation.is_none()) o.formulation = formulation.cast<std::string>();
+    if (!formulation.is_none()) o.formulation = str_arg(formulation, "formulation");
     o.precision = precision;
     o.params = param_items(params);
     o.q = vector_text(state[0], names[0]);
@@ -441,9 +554,14 @@ class SystemHandle {
   }
 
   template <class S>
-  py::object run_scalar(const cli::RunOptions& o) const {
+  py::object run_scalar(const cli::RunOptions& o, std::uint64_t max_rows) const {
     using Clock = std::chrono::steady_clock;
+    // double, long double: the rows one after the other in `flat` (handed to
+    // NumPy as they are); above, one vector a row (turned into strings).
+    constexpr bool kFlat = std::is_same_v<S, double> || std::is_same_v<S, long double>;
     std::optional<cli::RunPlan<S>> plan;
+    std::vector<S> flat;
+    std::size_t nrows = 0, ncols = 0;
     std::vector<std::vector<S>> rows;
     std::optional<cli::CsvRecorder<S>> recorder;
     std::optional<MotionFigures<S>> figures;
@@ -458,6 +576,19 @@ class SystemHandle {
       const MotionReference<S> reference = cli::plan_reference(*plan);
       recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
       figures.emplace(s.sys, reference);
+      ncols = recorder->columns().size();
+      // The rows are kept in memory: a grid of more than max_rows is refused
+      // before any step (the output times are t_end / dt_out + 1, as
+      // OutputTimes counts them, to within one).
+      const double ratio = cli::to_double(io.t_end / io.dt_out);
+      const double planned = std::ceil(ratio * (1 - 1e-12)) + 1;
+      if (!(planned <= static_cast<double>(max_rows)))
+        throw UsageError(fmt::format(
+            "t_end / dt_out = {:.6g}: the run would keep {:.0f} rows of {} columns in memory, more than max_rows = "
+            "{} (about {} bytes a row in {}); give a larger dt_out, raise max_rows (run(..., max_rows=N)), or "
+            "write the rows to a file with `nhs run --out`",
+            ratio, planned, ncols, max_rows, row_bytes<S>(ncols), o.precision));
+      if constexpr (kFlat) flat.reserve(static_cast<std::size_t>(planned) * ncols);
       // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
       // asked at most every 20 ms.
       auto last_check = Clock::now();
@@ -470,7 +601,13 @@ class SystemHandle {
       };
       io.on_step = [&](const S&, const IntegrationStats&) { check_signals(); };
       const auto observe = [&](const Sample<S>& sample) {
-        rows.push_back(recorder->values(sample));
+        if constexpr (kFlat) {
+          const std::vector<S> row = recorder->values(sample);
+          flat.insert(flat.end(), row.begin(), row.end());
+        } else {
+          rows.push_back(recorder->values(sample));
+        }
+        ++nrows;
         figures->fold(sample);
       };
       try {
@@ -494,14 +631,18 @@ class SystemHandle {
     const MotionCheck<S>& f = figures->figures();
     py::dict out;
     out["columns"] = recorder->columns();
-    if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) {
-      const py::ssize_t nr = static_cast<py::ssize_t>(rows.size());
-      const py::ssize_t nc = static_cast<py::ssize_t>(recorder->columns().size());
-      py::array_t<S> data({nr, nc});
-      auto d = data.template mutable_unchecked<2>();
-      for (py::ssize_t i = 0; i < nr; ++i)
-        for (py::ssize_t k = 0; k < nc; ++k) d(i, k) = rows[static_cast<std::size_t>(i)][static_cast<std::size_t>(k)];
-      out["data"] = data;
+    if constexpr (kFlat) {
+      // The array owns the rows' vector: no copy.
+      const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(nrows), static_cast<py::ssize_t>(ncols)};
+      if (flat.empty()) {
+        out["data"] = py::array_t<S>(shape);
+      } else {
+        auto owned = std::make_unique<std::vector<S>>(std::move(flat));
+        const S* values = owned->data();
+        const py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<S>*>(p); });
+        owned.release();  // the capsule's now
+        out["data"] = py::array_t<S>(shape, values, base);
+      }
     } else {
       using boost::multiprecision::isnan;
       py::list data;
@@ -566,6 +707,16 @@ PYBIND11_MODULE(_core, m) {
   using namespace pybind11::literals;
   m.doc() = "The C++ half of the nhs module (see nhs/__init__.py).";
 
+  // NumPy's C API, looked up here, at import. pybind11 (2.10) keeps it in
+  // a function-local static (npy_api::get) whose initializer imports numpy,
+  // which releases the GIL: threads making their first array at once (runs
+  // in parallel threads, each ending with a GIL-less stretch) then wait on
+  // the static's guard while holding the GIL, or hold the guard while waiting
+  // for the GIL, and the process hangs. Under the import lock here, one
+  // thread does it before any other can call the module.
+  py::module_::import("numpy");
+  py::detail::npy_api::get();
+
   g_error = PyErr_NewException("nhs.Error", PyExc_Exception, nullptr);
   g_usage = PyErr_NewException("nhs.UsageError", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
   g_invalid = PyErr_NewException("nhs.InvalidState", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
@@ -579,6 +730,7 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception_translator(&translate);
 
   m.def("precisions", &nhs::cli::precision_names, "The precisions, lowest first.");
+  m.attr("MAX_ROWS") = kMaxRunRows;
   m.def("studies", [] {
     std::vector<std::string> names;
     for (const auto& st : nhs::studies<double>()) names.push_back(st.info.name);
@@ -621,7 +773,16 @@ PYBIND11_MODULE(_core, m) {
       });
 
   py::class_<SystemHandle>(m, "System")
-      .def(py::init<std::string>(), "name"_a,
+      .def(py::init([](const py::object& name) {
+             if (!PyUnicode_Check(name.ptr()) && !is_instance(name, "os", "PathLike"))
+               throw nhs::UsageError("name: expected a str (a study id or a system file's path), got " +
+                                     type_name(name));
+             const py::object path = python_function("os", "fspath")(name);
+             if (!PyUnicode_Check(path.ptr()))
+               throw nhs::UsageError("name: expected a str path, got " + type_name(path));
+             return SystemHandle(path.cast<std::string>());
+           }),
+           "name"_a,
            "A built-in study (its id) or a system file (its path); nhs.UsageError otherwise, with file:line:col "
            "for a file the loader refuses.")
       .def_property_readonly("name", &SystemHandle::name, "the study id or the file's path")
@@ -666,7 +827,7 @@ PYBIND11_MODULE(_core, m) {
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
-           "motion"_a = py::none())
+           "motion"_a = py::none(), "max_rows"_a = py::none())
       .def("motions", [](const SystemHandle& s) {
         const nhs::Study<double>& st = nhs::find_study<double>(s.name());
         py::list out;

@@ -118,12 +118,13 @@ def test_messages_name_what_is_wrong(tools):
         SKATE.accel(q=[0, 0, 0], qdot=[0, 1, 0])
 
 
-@pytest.mark.parametrize("value,shown", [(True, "True"), (None, "None")])
+@pytest.mark.parametrize("value,shown", [(True, r"True \(bool\)"), (None, r"None \(NoneType\)")])
 def test_python_only_argument_errors(value, shown):
     """Arguments the CLI cannot be given: bool and None items."""
-    with pytest.raises(nhs.UsageError, match=rf"^q: expected a number, got {shown}$"):
+    expected = r"expected a number \(an int, a float, a decimal str or an mpmath.mpf\), got "
+    with pytest.raises(nhs.UsageError, match=rf"^q: {expected}{shown}$"):
         SKATE.accel(q=[value, 0, 0], qdot=[1, 0, 0])
-    with pytest.raises(nhs.UsageError, match=rf"^q0: expected a number, got {shown}$"):
+    with pytest.raises(nhs.UsageError, match=rf"^q0: {expected}{shown}$"):
         SKATE.run(q0=[value, 0, 0], qdot0=[1, 0, 0])
     with pytest.raises(nhs.UsageError, match=r"^q: empty vector$"):
         SKATE.accel(q=[], qdot=[1, 0, 0])
@@ -213,3 +214,96 @@ def test_check_output_that_cannot_be_written_is_an_io_error(tools, tmp_path):
         knife.check(precision="double", states=2, quick=True, out_dir=blocker / "sub")
     assert isinstance(e.value, OSError) and isinstance(e.value, nhs.Error)
     assert str(blocker / "sub") in str(e.value) and "cannot create" in str(e.value)
+
+
+# --- arguments of the wrong kind (docs/python.md, "Numbers", "Errors") --------
+
+# Vectors that Python could iterate, but whose items are not the numbers
+# written: bytes give byte values (b"123" -> 49, 50, 51), a dict its keys, a
+# set an order of its own, a masked array its data under the mask.
+WRONG_VECTORS = [
+    (b"123", r"got bytes \(bytes are read as byte values"),
+    (bytearray(b"123"), r"got bytearray"),
+    ({0.0: 1, 0.5: 2, 0.25: 3}, r"got dict \(a vector is ordered: give a list\)"),
+    ({0.0, 0.5, 0.25}, r"got set \(a vector is ordered: give a list\)"),
+    (np.ma.array([0.0, 0.5, 0.25], mask=[False, True, False]), r"got a masked array \(its mask would be ignored"),
+    (np.ma.array([0.0, 0.5, 0.25]), r"got a masked array"),
+    (np.array([[0.0, 0.5, 0.25]]), r"expected a vector, got an array of 2 dimensions"),
+    (np.array([0, 0.5, 0.25], dtype=complex), r"got an array of dtype complex128"),
+    (np.array([True, False, True]), r"got an array of dtype bool"),
+    (np.array([b"0", b"0", b"1"]), r"got an array of dtype \|S1"),
+    (3.0, r"got float"),
+    ((x for x in [0.0, 0.5, 0.25]), r"got generator"),
+]
+
+
+@pytest.mark.parametrize("value,message", WRONG_VECTORS, ids=[type(v).__name__ + str(k)
+                                                             for k, (v, _) in enumerate(WRONG_VECTORS)])
+def test_a_vector_of_the_wrong_kind_is_refused_by_name(value, message):
+    with pytest.raises(nhs.UsageError, match=r"^q: (expected a list, tuple or 1-D NumPy array of numbers, )?"
+                                             + message):
+        SKATE.accel(q=value, z=[1, 0.5])
+    with pytest.raises(nhs.UsageError, match=r"^q0: (expected a list, tuple or 1-D NumPy array of numbers, )?"
+                                             + message):
+        SKATE.run(q0=value, z0=[1, 0.5], t_end=0.5)
+
+
+@pytest.mark.parametrize("item,shown", [(b"1", r"b'1' \(bytes\)"), (1 + 2j, r"\(1\+2j\) \(complex\)"),
+                                        ([1], r"\[1\] \(list\)"), (np.bool_(True), r"True \(numpy.bool_\)"),
+                                        (np.complex128(1), r"\(1\+0j\) \(numpy.complex128\)")])
+def test_an_item_that_is_not_a_number_is_refused_by_name(item, shown):
+    with pytest.raises(nhs.UsageError, match=r"^qdot: expected a number \(an int, a float, a decimal str or an "
+                                             r"mpmath.mpf\), got " + shown + "$"):
+        SKATE.accel(q=[0, 0, 0], qdot=[1, 0, item])
+    with pytest.raises(nhs.UsageError, match=r"^qdot: an item holds a comma, '0,5': give one number an item$"):
+        SKATE.accel(q=[0, 0, 0], qdot=[1, "0,5"])
+
+
+def test_vectors_of_the_right_kind_read_the_same_numbers():
+    """lists, tuples, NumPy arrays of ints, floats (float32, float64, long
+    double) or decimal strings, mixed items, and the CLI's comma-separated
+    text: the same state."""
+    reference = SKATE.accel(q=[0, 0.5, 0.25], z=[1, 0.5]).strings
+    for q in ((0, 0.5, 0.25), np.array([0, 0.5, 0.25]), np.array([0, 0.5, 0.25], dtype=np.float32),
+              np.array([0, 0.5, 0.25], dtype=np.longdouble), np.array(["0", "0.5", "0.25"]),
+              np.array([0, 0.5, 0.25], dtype=object), [np.int64(0), np.float64(0.5), "0.25"], "0,0.5,0.25"):
+        assert SKATE.accel(q=q, z=np.array([1, 0.5])).strings == reference, repr(q)
+    assert SKATE.accel(q=np.array([0, 2, 1]), z=(1, 0)).strings["q"] == ["0", "2", "1"]
+
+
+WRONG_TYPES = [
+    ("formulation", lambda: SKATE.accel(formulation=3), r"^formulation: expected a str, got int$"),
+    ("formulation-run", lambda: SKATE.run(formulation=3), r"^formulation: expected a str, got int$"),
+    ("precision", lambda: SKATE.accel(precision=50), r"^precision: expected a str, got int$"),
+    ("precision-run", lambda: SKATE.run(precision=None), r"^precision: expected a str, got NoneType$"),
+    ("stepper", lambda: SKATE.run(stepper=5), r"^stepper: expected a str, got int$"),
+    ("field", lambda: SKATE.accel(field=True), r"^field: expected a str, got bool$"),
+    ("project", lambda: SKATE.run(project="no"), r"^project: expected a bool, got str$"),
+    ("max_rhs_calls", lambda: SKATE.run(max_rhs_calls=1.5), r"^max_rhs_calls: expected an int, got float$"),
+    ("max_rhs_calls-str", lambda: SKATE.run(max_rhs_calls="100"), r"^max_rhs_calls: expected an int, got str$"),
+    ("max_rows", lambda: SKATE.run(max_rows=0), r"^max_rows: expected an int of at least 1, got 0$"),
+    ("motion", lambda: SKATE.run(motion=1.0), r"^motion: expected a str \(a motion's name\) or an int"),
+    ("t_end", lambda: SKATE.run(t_end=[1]), r"^t_end: expected a number .*, got \[1\] \(list\)$"),
+    ("dt_out", lambda: SKATE.run(dt_out=None), r"^dt_out: expected a number .*, got None \(NoneType\)$"),
+    ("rtol", lambda: SKATE.run(rtol=b"1e-9"), r"^rtol: expected a number .*, got b'1e-9' \(bytes\)$"),
+    ("params", lambda: SKATE.accel(params=[("m", 2)]), r"^params: expected a dict \{name: value\}, got list$"),
+    ("params-key", lambda: SKATE.accel(params={1: 2}), r"^params: a parameter's name is a str, got 1$"),
+    ("params-value", lambda: SKATE.accel(params={"m": b"2"}), r"^params\[m\]: expected a number"),
+    ("system", lambda: nhs.System(3), r"^name: expected a str \(a study id or a system file's path\), got int$"),
+    ("study", lambda: nhs.study(b"skate"), r"^name: expected a str"),
+    ("load", lambda: nhs.load(3), r"^path: expected a str or os.PathLike, got int$"),
+    ("states", lambda: SKATE.check(states="5"), r"^states: expected an int, got str$"),
+    ("quick", lambda: SKATE.check(quick="yes"), r"^quick: expected a bool, got str$"),
+    ("jobs", lambda: SKATE.check(jobs=-1), r"^jobs: expected an int of at least 0, got -1$"),
+    ("check-precision", lambda: SKATE.check(precision=["double"]), r"^precision: expected a str, got list$"),
+    ("out_dir", lambda: SKATE.check(out_dir=3), r"^out_dir: expected a str or os.PathLike, got int$"),
+]
+
+
+@pytest.mark.parametrize("case", WRONG_TYPES, ids=[c[0] for c in WRONG_TYPES])
+def test_an_argument_of_the_wrong_type_is_a_usage_error_naming_it(case):
+    """Not pybind11's RuntimeError("Unable to cast ...") or TypeError: the
+    module's UsageError, naming the argument and the type expected."""
+    _, call, message = case
+    with pytest.raises(nhs.UsageError, match=message):
+        call()

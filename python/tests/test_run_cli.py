@@ -10,7 +10,11 @@ the CLI's summary line on stderr.
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import textwrap
 
 import mpmath
 import numpy as np
@@ -128,6 +132,54 @@ def test_to_pandas():
     df = run.to_pandas()
     assert list(df.columns) == run.columns and len(df) == 3
     assert isinstance(df, pd.DataFrame)
+    for c in run.columns:
+        assert df[c].to_numpy().tobytes() == run[c].tobytes(), c
+
+
+def test_to_pandas_without_pandas_names_the_package():
+    """pandas is optional: without it (hidden here), to_pandas raises
+    ModuleNotFoundError naming Debian's python3-pandas, and the run's
+    columns stay readable."""
+    script = textwrap.dedent("""
+        import sys
+        sys.modules["pandas"] = None  # as if not installed
+        import nhs
+        run = nhs.study("skate").run(t_end=1, dt_out=0.5)
+        try:
+            run.to_pandas()
+        except ModuleNotFoundError as e:
+            print(type(e).__name__, e.name, str(e), sep="|")
+        print(len(run["x"]))
+    """)
+    p = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                       env=dict(os.environ))
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    kind, name, message = lines[0].split("|")
+    assert kind == "ModuleNotFoundError" and name == "pandas"
+    assert "Run.to_pandas() needs pandas" in message and "apt-get install python3-pandas" in message
+    assert lines[1] == "3"
+
+
+def test_a_grid_beyond_the_row_budget_is_refused_before_any_step():
+    """run keeps its rows in memory: t_end / dt_out + 1 rows beyond max_rows
+    (default nhs.MAX_ROWS) are refused up front, by count and budget. The
+    issue's case, dt_out = 1e-9 to t = 0.5 (5e8 rows), grew to 18.5 GB."""
+    assert nhs.MAX_ROWS == 10_000_000
+    oscillator = nhs.study("contact-oscillator")
+    for precision in ("double", "mp50"):
+        with pytest.raises(nhs.UsageError) as e:
+            oscillator.run(t_end=0.5, dt_out=1e-9, precision=precision)
+        message = str(e.value)
+        assert message.startswith("t_end / dt_out = 5e+08: the run would keep 500000001 rows of ")
+        assert "more than max_rows = 10000000" in message and "run(..., max_rows=N)" in message
+        assert "nhs run --out" in message
+    # the budget counts the rows exactly: 0, 0.1, ..., 1 is 11 rows
+    skate = nhs.study("skate")
+    with pytest.raises(nhs.UsageError, match=r"keep 11 rows of \d+ columns in memory, more than max_rows = 10 "):
+        skate.run(t_end=1, dt_out=0.1, max_rows=10)
+    assert len(skate.run(t_end=1, dt_out=0.1, max_rows=11)) == 11
+    assert len(skate.run(t_end=1, dt_out=0.1, max_rows=11, precision="mp50")) == 11
 
 
 def test_run_does_not_depend_on_dt_out_for_its_success():

@@ -179,3 +179,33 @@ def test_first_mp_conversion_in_two_threads_does_not_deadlock():
     except subprocess.TimeoutExpired:
         pytest.fail("two threads converting their first mp50 results hung (killed after 8 s)")
     assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
+
+
+PARALLEL_FIRST_ARRAYS_SCRIPT = textwrap.dedent("""
+    import threading
+    import nhs
+    skate = nhs.study("skate")
+    barrier = threading.Barrier(8)
+    def work():
+        barrier.wait()
+        skate.run(t_end=0.2, precision="long-double")
+    threads = [threading.Thread(target=work) for _ in range(8)]
+    for t in threads: t.start()
+    for t in threads: t.join()
+    print("ok", flush=True)
+""")
+
+
+def test_first_numpy_results_in_eight_threads_do_not_deadlock():
+    """Eight long-double runs in eight threads of a fresh interpreter, each
+    making its first NumPy array as its GIL-less run ends. pybind11 looked up
+    NumPy's C API in a C++ static whose initializer imports numpy (releasing
+    the GIL): the threads hung for ever. The module now does it at import.
+    In a child process: each run takes milliseconds, 120 s is only a
+    watchdog for the hang."""
+    try:
+        p = subprocess.run([sys.executable, "-c", PARALLEL_FIRST_ARRAYS_SCRIPT], capture_output=True, text=True,
+                           timeout=120, env=dict(os.environ))
+    except subprocess.TimeoutExpired:
+        pytest.fail("eight threads making their first NumPy results hung (killed after 120 s)")
+    assert p.returncode == 0 and p.stdout.strip() == "ok", p.stderr
