@@ -170,7 +170,7 @@ class System(_core.System):
     def run(self, t_end=None, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
             field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None,
-            motion=None, max_rows=None):
+            motion=None, max_rows=None, max_wall_time=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end (t_end: 10 by
@@ -195,10 +195,15 @@ class System(_core.System):
         the rows and the budget. Give a larger dt_out, a larger max_rows,
         or use `nhs run --out`, which streams its rows to a file.
 
+        max_wall_time: seconds of wall time (counted from the end of the
+        set-up, checked after every step and every row) after which the run
+        stops with nhs.IntegrationError, its rows kept in .run, as
+        `nhs run --max-wall-time` (docs/cli.md, "Budgets").
+
         Types: numbers are int, float, decimal str or mpmath.mpf; vectors
         lists, tuples or 1-D NumPy arrays of them (or the CLI's
         comma-separated str); formulation, precision, stepper and field str;
-        project bool; max_rhs_calls and max_rows int; motion str or int;
+        project bool; max_rhs_calls and max_rows int; max_wall_time a number; motion str or int;
         params a dict. Anything else (bytes, a dict or set as a vector, a
         masked array) is nhs.UsageError naming the argument.
 
@@ -210,7 +215,7 @@ class System(_core.System):
         """
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
                         q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step, motion, max_rows)
+                        manifold_tol, step, motion, max_rows, max_wall_time)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:

@@ -12,6 +12,7 @@
 // (.condition), nhs.IntegrationError and nhs.IOError; an interrupted run
 // becomes KeyboardInterrupt. Long calls release the GIL.
 #include "cli.hpp"
+#include "output_budget.hpp"
 
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/verification.hpp"
@@ -56,9 +57,9 @@ void raise(PyObject* type, const char* message, const char* condition = nullptr)
 /// The most rows System.run keeps by default (its max_rows=): a run's rows
 /// are all in memory, so that a fine grid (dt_out = 1e-9 to t = 0.5: 5e8
 /// rows) is refused up front rather than growing until the system kills the
-/// process. 10 million rows: 0.96 GB for a system of 12 columns in
-/// double (row_bytes); the CLI's `nhs run` has the same budget.
-constexpr std::uint64_t kMaxRunRows = 10'000'000;
+/// process. The budget of `nhs run` (cli::kMaxOutputRows, 10 million rows:
+/// 0.96 GB for a system of 12 columns in double, row_bytes).
+constexpr std::uint64_t kMaxRunRows = cli::kMaxOutputRows;
 
 /// The memory one kept row of `columns` values takes, in bytes, for the
 /// message of a refused grid: the values themselves in double and long
@@ -493,7 +494,7 @@ class SystemHandle {
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
                const py::object& manifold_tol, const py::object& step, const py::object& motion,
-               const py::object& max_rows) const {
+               const py::object& max_rows, const py::object& max_wall_time) const {
     const std::string precision = str_arg(precision_arg, "precision");
     cli::RunOptions o;
     state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
@@ -512,6 +513,8 @@ class SystemHandle {
     o.step = option_text(step, "step");
     o.project = bool_arg(project, "project");
     if (!max_rhs_calls.is_none()) o.max_rhs_calls = std::to_string(int_arg(max_rhs_calls, "max_rhs_calls", 1));
+    o.max_wall_time = option_text(max_wall_time, "max_wall_time");
+    if (!o.max_wall_time.empty()) cli::parse_seconds("max_wall_time", o.max_wall_time);  // named as the argument
     const std::uint64_t rows_allowed =
         max_rows.is_none() ? kMaxRunRows : static_cast<std::uint64_t>(int_arg(max_rows, "max_rows", 1));
     return with_precision(precision, [&]<class S>() { return run_scalar<S>(o, rows_allowed); }).cast<py::dict>();
@@ -599,8 +602,14 @@ class SystemHandle {
         py::gil_scoped_acquire acquire;
         if (PyErr_CheckSignals() != 0) throw PythonSignal();
       };
-      io.on_step = [&](const S&, const IntegrationStats&) { check_signals(); };
+      // The wall-time budget (max_wall_time; cli::WallBudget) is checked
+      // where the CLI's run checks it: after every step and every row.
+      io.on_step = [&](const S& t, const IntegrationStats&) {
+        check_signals();
+        plan->wall.check(t);
+      };
       const auto observe = [&](const Sample<S>& sample) {
+        plan->wall.check(sample.t);
         if constexpr (kFlat) {
           const std::vector<S> row = recorder->values(sample);
           flat.insert(flat.end(), row.begin(), row.end());
@@ -827,7 +836,7 @@ PYBIND11_MODULE(_core, m) {
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
-           "motion"_a = py::none(), "max_rows"_a = py::none())
+           "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none())
       .def("motions", [](const SystemHandle& s) {
         const nhs::Study<double>& st = nhs::find_study<double>(s.name());
         py::list out;

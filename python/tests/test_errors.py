@@ -160,6 +160,20 @@ def test_integration_error_keeps_rows(tools, tmp_path):
     _kept_rows_equal(tools, run, out)
 
 
+def test_wall_time_budget_keeps_rows():
+    """max_wall_time: a run that would take hours in mp50 (skate to t = 1e6)
+    stops with nhs.IntegrationError naming the budget, the rows before it in
+    .run, as `nhs run --max-wall-time` exits 4 with its rows kept. The
+    budget is what ends it: the run's RHS budget and row budget are far."""
+    with pytest.raises(nhs.IntegrationError) as e:
+        SKATE.run(t_end=1e6, dt_out=1, precision="mp50", max_wall_time=1)
+    run = e.value.run
+    assert "wall-time budget of 1 s (--max-wall-time) exceeded" in str(e.value)
+    assert run.summary["completed"] is False and run.summary["failure"] == str(e.value)
+    assert len(run) == run.summary["samples"] >= 1
+    assert float(run.t[-1]) < 1e6
+
+
 def test_singular_set_reached_during_run(tools, tmp_path):
     """A run that reaches a singular set: nhs.InvalidState with .condition and
     .run. The bipendulum's default-like motion under g = 2.2 (docs/cli.md)
@@ -282,6 +296,9 @@ WRONG_TYPES = [
     ("max_rhs_calls", lambda: SKATE.run(max_rhs_calls=1.5), r"^max_rhs_calls: expected an int, got float$"),
     ("max_rhs_calls-str", lambda: SKATE.run(max_rhs_calls="100"), r"^max_rhs_calls: expected an int, got str$"),
     ("max_rows", lambda: SKATE.run(max_rows=0), r"^max_rows: expected an int of at least 1, got 0$"),
+    ("max_wall_time", lambda: SKATE.run(max_wall_time=-1),
+     r"^max_wall_time: expected a positive number of seconds, got '-1'$"),
+    ("max_wall_time-str", lambda: SKATE.run(max_wall_time="soon"), r"^max_wall_time: "),
     ("motion", lambda: SKATE.run(motion=1.0), r"^motion: expected a str \(a motion's name\) or an int"),
     ("t_end", lambda: SKATE.run(t_end=[1]), r"^t_end: expected a number .*, got \[1\] \(list\)$"),
     ("dt_out", lambda: SKATE.run(dt_out=None), r"^dt_out: expected a number .*, got None \(NoneType\)$"),
