@@ -41,9 +41,9 @@ AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   const Context context = [&] {
     return "from " + s.formulation->name() + " " + state_context(s.q, s.qdot);
   };
-  require_finite_entries<S>(acc.qddot, "qddot", context);
-  if (acc.multipliers) require_finite_entries<S>(*acc.multipliers, "the multipliers", context);
-  if (acc.reaction) require_finite_entries<S>(*acc.reaction, "the reaction", context);
+  require_finite(acc.qddot, "qddot", context);
+  if (acc.multipliers) require_finite(*acc.multipliers, "the multipliers", context);
+  if (acc.reaction) require_finite(*acc.reaction, "the reaction", context);
   // Gauss's Z at the formulation's qddot: the minimum over the accelerations
   // that satisfy the constraints (for every formulation but the negative
   // control), 0 when the constraints exert no force.

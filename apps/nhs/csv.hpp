@@ -36,19 +36,6 @@ std::string non_finite_text(const S& v) {
   return isnan(v) ? std::string("not a number (NaN)") : to_string<S>(v);
 }
 
-/// Throws NonFiniteValue "non-finite value: <what> has ... <context()>"
-/// unless every entry of v is finite, saying which kind: entries that are
-/// not a number (NaN), where any is, else infinite entries (an overflow).
-/// The CLI's own checks (accel's answer); the library's say "(overflow)".
-template <class S>
-void require_finite_entries(const Vec<S>& v, const std::string& what, const std::function<std::string()>& context) {
-  if (v.allFinite()) return;
-  throw NonFiniteValue("non-finite value: " + what +
-                       (v.hasNaN() ? " has entries that are not a number (NaN) "
-                                   : " has infinite entries (overflow) ") +
-                       context());
-}
-
 struct CsvColumns {
   std::vector<std::string> all;          ///< the header, column by column
   std::vector<std::string> constraints;  ///< size r

@@ -27,15 +27,19 @@ S regularity_tolerance() {
 using Context = std::function<std::string()>;
 
 /// Throws NonFiniteValue naming `what` (e.g. "the KKT matrix") and
-/// context() unless every entry of M is finite: an overflow (a state or
-/// parameter too large for S) is reported as such, before a check that
-/// would take NaN pivots for a singular state. Any Eigen expression.
+/// context() unless every entry of M is finite, before a check that would
+/// take NaN pivots for a singular state. The message tells the two causes
+/// apart: an infinite entry is an overflow (a state or parameter too large
+/// for S); a NaN is a value that is not a number (a parameter under a
+/// square root of a negative number, 0/0), never called an overflow.
+/// Any Eigen expression.
 template <class Derived>
 void require_finite(const Eigen::MatrixBase<Derived>& M, const std::string& what,
                     const Context& context) {
-  if (!M.allFinite())
-    throw NonFiniteValue("non-finite value: " + what + " has non-finite entries (overflow) " +
-                         context());
+  if (M.allFinite()) return;
+  throw NonFiniteValue("non-finite value: " + what +
+                       (M.hasNaN() ? " has entries that are not a number (NaN) " : " has infinite entries (overflow) ") +
+                       context());
 }
 
 /// Singular values of M (min(rows, cols) of them, decreasing), by JacobiSVD;
