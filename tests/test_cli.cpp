@@ -439,11 +439,12 @@ TEST_F(Cli, FailedRunExitsFourAndKeepsItsRows) {
 }
 
 // --max-wall-time: the tool ends the run itself (exit 4), the rows before
-// kept. An mp50 n-trailer run to t = 1e4 takes minutes (~10k RHS calls a
+// kept. An mp50 n-trailer run to t = 1e4 (1e6 rows, within the row budget)
+// takes minutes (~10k RHS calls a
 // second), so a 0.3 s budget ends it whatever the machine's load.
 TEST_F(Cli, WallTimeBudgetExitsFourAndKeepsItsRows) {
   const fs::path csv = dir_ / "wall.csv";
-  const Result r = nhs({"run", "n-trailer", "--precision", "mp50", "--t-end", "10000", "--dt-out", "0.001",
+  const Result r = nhs({"run", "n-trailer", "--precision", "mp50", "--t-end", "10000", "--dt-out", "0.01",
                         "--max-wall-time", "0.3", "--out", csv.string()});
   EXPECT_EQ(r.code, 4) << r.err;
   const auto err = lines(r.err);
