@@ -37,10 +37,13 @@ struct ProcessEnd {
 
 /// Runs `exe args...` with stdout to `out` ("-": stdout closed) and stderr
 /// to `err`; sends SIGINT after `sigint_after` seconds when positive, and
-/// SIGKILL after `limit` seconds when positive.
+/// SIGKILL after `limit` seconds when positive. With a non-empty `cwd`, the
+/// child runs in that folder (after `out` and `err` are opened), so that a
+/// relative path among `args` cannot write into the caller's folder.
 inline ProcessEnd run_process(const std::string& exe, const std::vector<std::string>& args,
                               const std::filesystem::path& out, const std::filesystem::path& err,
-                              double sigint_after = 0, double limit = 0) {
+                              double sigint_after = 0, double limit = 0,
+                              const std::filesystem::path& cwd = {}) {
   ProcessEnd end;
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -49,6 +52,7 @@ inline ProcessEnd run_process(const std::string& exe, const std::vector<std::str
   else
     posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen(&fa, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
   std::vector<char*> argv{const_cast<char*>(exe.c_str())};
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);

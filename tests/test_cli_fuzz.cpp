@@ -78,13 +78,14 @@ struct Outcome {
 
 using nhs::test::slurp;
 
-// Runs nhs with args, stdout/stderr into files of dir; killed after
-// `limit` seconds.
+// Runs nhs with args in dir (a mutated `--out` value such as "1.2.3" is a
+// relative path), stdout/stderr into files of dir; killed after `limit`
+// seconds.
 Outcome run_nhs(const std::vector<std::string>& args, const fs::path& dir, double limit) {
   Outcome o;
 #ifdef NHS_CLI_PATH
   const fs::path out = dir / "stdout", err = dir / "stderr";
-  const nhs::test::ProcessEnd end = nhs::test::run_process(NHS_CLI_PATH, args, out, err, 0, limit);
+  const nhs::test::ProcessEnd end = nhs::test::run_process(NHS_CLI_PATH, args, out, err, 0, limit, dir);
   if (!end.started) return o;
   o.code = end.code;
   o.signal = end.signal;
