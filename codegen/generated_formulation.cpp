@@ -17,18 +17,20 @@ constexpr int kStackOutputs = 64;
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
                                               const Formulation<S>& library)
-    : GeneratedFormulation(field, field.evaluate, nullptr, library, FieldEvaluation::generated) {}
+    : GeneratedFormulation(field, field.evaluate, nullptr, library, FieldBackend::generated) {}
 
 template <class S>
 GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
                                               std::function<int(const S*, const S*, S*)> evaluate,
                                               std::shared_ptr<const void> keep_alive,
-                                              const Formulation<S>& library, FieldEvaluation how)
+                                              const Formulation<S>& library, FieldBackend how)
     : field_(field),
       evaluate_(std::move(evaluate)),
       keep_alive_(std::move(keep_alive)),
       library_(library),
       how_(how) {
+  if (how == FieldBackend::library)
+    throw UsageError("a generated, traced or compiled field is not the library's formulation '" + library.name() + "'");
   if (library.name() != field.formulation)
     throw UsageError("generated field '" + std::string(field.study) + "/" + field.formulation +
                      "' is not the formulation '" + library.name() + "'");
@@ -37,17 +39,18 @@ GeneratedFormulation<S>::GeneratedFormulation(const GeneratedField<S>& field,
 template <class S>
 std::string GeneratedFormulation<S>::name() const {
   switch (how_) {
-    case FieldEvaluation::traced: return library_.name() + " (traced)";
-    case FieldEvaluation::compiled: return library_.name() + " (compiled)";
-    case FieldEvaluation::generated: break;
+    case FieldBackend::traced: return library_.name() + " (traced)";
+    case FieldBackend::compiled: return library_.name() + " (compiled)";
+    case FieldBackend::generated:
+    case FieldBackend::library: break;  // refused by the constructor
   }
   return library_.name() + " (generated)";
 }
 
 template <class S>
 std::string GeneratedFormulation<S>::summary() const {
-  const char* how = how_ == FieldEvaluation::traced     ? "; evaluated by an interpreter over its trace for '"
-                    : how_ == FieldEvaluation::compiled ? "; evaluated by its trace compiled at run time for '"
+  const char* how = how_ == FieldBackend::traced     ? "; evaluated by an interpreter over its trace for '"
+                    : how_ == FieldBackend::compiled ? "; evaluated by its trace compiled at run time for '"
                                                         : "; evaluated by code generated for '";
   return library_.summary() + how + field_.study + "' (" + std::to_string(field_.operations) + " operations)";
 }
@@ -205,7 +208,7 @@ GeneratedFormulation<S> make_compiled_formulation(const codegen::TracedFormulati
   auto holder = std::make_shared<const CompiledHolder>(traced);
   const codegen::CompiledEntry<S> entry = holder->compiled.entry<S>();
   return GeneratedFormulation<S>(holder->field<S>(traced, entry, holder->compiled.operations()), entry, holder,
-                                 library, FieldEvaluation::compiled);
+                                 library, FieldBackend::compiled);
 }
 
 #define NHS_GENERATED_FORMULATION_(S, NAME) NHS_GENERATED_FORMULATION_INSTANTIATE(, S)

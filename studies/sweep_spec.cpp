@@ -3,6 +3,7 @@
 // numbers keep the text the user wrote.
 #include "nhs/studies/sweep_spec.hpp"
 
+#include "nhs/field_backend.hpp"
 #include "nhs/scalar.hpp"
 #include "toml_text.hpp"  // toml++, as the library compiles it
 
@@ -68,7 +69,7 @@ const std::vector<std::string>& run_text_options() {
   static const std::vector<std::string> keys = {"formulation", "precision", "stepper",  "motion",
                                                 "rtol",        "atol",      "tol",      "t_end",
                                                 "dt_out",      "step",      "max_rhs_calls", "singular_margin",
-                                                "manifold_tol", "max_wall_time"};
+                                                "manifold_tol", "max_wall_time", "field"};
   return keys;
 }
 const std::vector<std::string>& run_flag_options() {
@@ -77,7 +78,7 @@ const std::vector<std::string>& run_flag_options() {
 }
 // Run options that are names, not numbers.
 bool is_name_option(const std::string& key) {
-  return key == "formulation" || key == "precision" || key == "stepper" || key == "motion";
+  return key == "formulation" || key == "precision" || key == "stepper" || key == "motion" || key == "field";
 }
 bool contains(const std::vector<std::string>& v, const std::string& s) {
   return std::find(v.begin(), v.end(), s) != v.end();
@@ -261,9 +262,17 @@ std::string SpecReader::value_of(const toml::node& v, const std::string& kind, c
   } else {
     name = string_of(v, what);
   }
+  // The field backends (nhs/field_backend.hpp) and "default".
+  static const std::vector<std::string> fields = [] {
+    std::vector<std::string> v;
+    for (FieldBackend b : kFieldBackends) v.emplace_back(field_backend_name(b));
+    v.emplace_back("default");
+    return v;
+  }();
   const std::vector<std::string>* known = kind == "formulation" ? &targets_.formulations
                                           : kind == "precision" ? &targets_.precisions
                                           : kind == "stepper"   ? &targets_.steppers
+                                          : kind == "field"     ? &fields
                                                                 : &targets_.motions;
   bool ok = contains(*known, name);
   if (kind == "motion" && !ok) {  // a motion by its 1-based number

@@ -246,7 +246,8 @@ TEST_F(Cli, AccelPrintsJsonWithMultipliersWhereDefined) {
   ASSERT_EQ(r.code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["study"], "skate");
-  EXPECT_EQ(j["formulation"], "second-kind");
+  EXPECT_EQ(j["formulation"], "second-kind (generated)");  // the default field, as run's
+  EXPECT_EQ(j["field"], "generated");
   EXPECT_EQ(j["precision"], "double");
   EXPECT_EQ(j["parameters"]["g"], "2");
   EXPECT_EQ(j["parameters"]["m"], "1.5");
@@ -542,6 +543,45 @@ TEST_F(Cli, RunAMotionWithItsError) {
   EXPECT_NE(nhs({"list", "skate"}).out.find("special motions (nhs run --motion N)"), std::string::npos);
   expect_error({"run", "skate", "--motion", "nope"}, 2, "has no motion 'nope' (known: 1: ");
   expect_error({"run", "skate", "--motion", "1", "--param", "g=1"}, 2, "--motion sets the parameters");
+}
+
+// accel and run evaluate the same field by default (default_field): a
+// built-in study's generated code where it has one for the formulation, the
+// library's formulation otherwise; accel names it ("field"), run's summary
+// too. The default is --generated bit for bit, and agrees with --library to
+// round-off; a second backend flag is refused.
+TEST_F(Cli, AccelAndRunEvaluateTheSameDefaultField) {
+  for (const char* formulation : {"second-kind", "first-kind", "gibbs-appell", "maggi"}) {
+    const std::vector<std::string> args = {"accel", "rolling-disc", "--formulation", formulation};
+    std::vector<std::string> largs = args, gargs = args;
+    largs.push_back("--library");
+    gargs.push_back("--generated");
+    const Result dflt = nhs(args), lib = nhs(largs);
+    ASSERT_EQ(dflt.code, 0) << dflt.err;
+    ASSERT_EQ(lib.code, 0) << lib.err;
+    const auto d = nlohmann::json::parse(dflt.out), l = nlohmann::json::parse(lib.out);
+    const bool has_generated = std::string(formulation) != "maggi";
+    EXPECT_EQ(d["field"], has_generated ? "generated" : "library") << formulation;
+    EXPECT_EQ(l["field"], "library") << formulation;
+    EXPECT_EQ(l["formulation"], formulation);
+    if (has_generated) {
+      const Result gen = nhs(gargs);
+      ASSERT_EQ(gen.code, 0) << gen.err;
+      EXPECT_EQ(dflt.out, gen.out) << formulation;
+      EXPECT_EQ(d["formulation"], std::string(formulation) + " (generated)");
+    }
+    ASSERT_EQ(d["qddot"].size(), l["qddot"].size());
+    for (std::size_t i = 0; i < d["qddot"].size(); ++i) {
+      const double a = std::stod(d["qddot"][i].get<std::string>()), b = std::stod(l["qddot"][i].get<std::string>());
+      EXPECT_NEAR(a, b, 1e-13 * (1 + std::abs(b))) << formulation << " qddot[" << i << "]";
+    }
+    std::vector<std::string> rargs = {"run", "rolling-disc", "--formulation", formulation, "--t-end", "0.1"};
+    const Result run = nhs(rargs);
+    ASSERT_EQ(run.code, 0) << run.err;
+    EXPECT_NE(run.err.find("with " + d["formulation"].get<std::string>() + " in double"), std::string::npos)
+        << run.err;
+  }
+  expect_error({"accel", "skate", "--library", "--generated"}, 2, "--generated and --library exclude each other");
 }
 
 TEST_F(Cli, RunGeneratedFollowsTheLibrarysRun) {
@@ -890,7 +930,7 @@ TEST_F(Cli, CheckBoundsCatchATenDigitLossInMp50) {
 // `nhs check` integrates a system file's traced field where `nhs run` does
 // (second-kind, first-kind, gibbs-appell; the library's formulations
 // integrated in mp50 cost up to 40 times more), and cross-checks that field
-// with every formulation at its random states ("field agreement").
+// with every formulation at its random states ("traced field agreement").
 TEST_F(Cli, CheckIntegratesTheFieldOfRunAndCrossChecksIt) {
   const fs::path file = dir_ / "particle.toml";
   std::ofstream(file) << particle_file(kHeisenberg, kParticleInitial);
@@ -901,7 +941,7 @@ TEST_F(Cli, CheckIntegratesTheFieldOfRunAndCrossChecksIt) {
   const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
   std::set<std::string> agreed;
   for (const auto& c : j["checks"])
-    if (c["kind"] == "field agreement") {
+    if (c["kind"] == "traced field agreement") {
       EXPECT_EQ(c["run"], "random states") << c.dump();
       EXPECT_TRUE(c["pass"].get<bool>()) << c.dump();
       EXPECT_LE(c["value"].get<double>(), c["tolerance"].get<double>()) << c.dump();
@@ -911,10 +951,35 @@ TEST_F(Cli, CheckIntegratesTheFieldOfRunAndCrossChecksIt) {
   EXPECT_EQ(agreed, (std::set<std::string>{"second-kind/double", "second-kind/mp50"}));
   int noted = 0;
   for (const auto& n : j["notes"])
-    if (n.get<std::string>().find(": its runs integrate second-kind (traced), as `nhs run` does") !=
+    if (n.get<std::string>().find(": traced field agreement: its runs integrate second-kind (traced), the field of") !=
         std::string::npos)
       ++noted;
   EXPECT_EQ(noted, 2) << j["notes"].dump();
+}
+
+// `nhs verify` and `nhs check` of a built-in study integrate the study's
+// generated code where `nhs run` does (default_field: second-kind,
+// first-kind, gibbs-appell) and cross-check it with every formulation at
+// the random states ("generated field agreement"), as the main job does.
+TEST_F(Cli, CheckCrossChecksTheGeneratedFieldOfABuiltInStudy) {
+  const fs::path out = dir_ / "check";
+  const Result r = nhs({"check", "skate", "--precision", "double", "--quick", "--states", "4", "--jobs", "1",
+                        "--no-report", "--out-dir", out.string()});
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  std::set<std::string> agreed;
+  for (const auto& c : j["checks"]) {
+    ASSERT_NE(c["kind"], "traced field agreement") << c.dump();
+    if (c["kind"] == "generated field agreement") {
+      EXPECT_TRUE(c["pass"].get<bool>()) << c.dump();
+      EXPECT_LE(c["value"].get<double>(), c["tolerance"].get<double>()) << c.dump();
+      agreed.insert(c["formulation"].get<std::string>());
+    }
+  }
+  EXPECT_EQ(agreed, (std::set<std::string>{"second-kind", "first-kind", "gibbs-appell"}));
+  const std::string md = slurp(out / "summary.md");
+  EXPECT_NE(md.find("generated field agreement: its runs integrate first-kind (generated)"), std::string::npos)
+      << md;
 }
 
 // A system file that cannot be read is a usage error (exit 2, as a

@@ -139,6 +139,43 @@ values = [1e-8]
   EXPECT_NE(json[3].find("\"final_theta\":\"" + t.at(3, "final_theta") + "\""), std::string::npos) << json[3];
 }
 
+// An axis over the field backend (nhs::FieldBackend): the generated case is
+// `nhs run --generated` digit for digit, the library's `nhs run --library`,
+// and the two agree to the tolerance; a backend the study cannot have is a
+// refused row naming it.
+TEST_F(Sweep, AFieldAxisRunsEachBackend) {
+  const fs::path spec = write("spec.toml", R"([run]
+t_end = 2
+dt_out = 1
+rtol = 1e-12
+atol = 1e-12
+[[axis]]
+name = "field"
+values = ["library", "generated", "traced", "default"]
+)");
+  const CliResult r = sweep("skate", spec, dir_ / "out");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const Table t = table_of(dir_ / "out" / "cases.csv");
+  ASSERT_EQ(t.rows.size(), 4u);
+  const char* flags[] = {"--library", "--generated"};
+  for (std::size_t i = 0; i < 2; ++i) {
+    ASSERT_EQ(t.at(i, "status"), "ok") << t.at(i, "reason");
+    const CliResult run = nhs({"run", "skate", flags[i], "--rtol", "1e-12", "--atol", "1e-12", "--t-end", "2",
+                               "--dt-out", "1"});
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto rows = lines_of(run.out);
+    const auto header = cells_of(rows.front()), last = cells_of(rows.back());
+    const auto k = static_cast<std::size_t>(std::find(header.begin(), header.end(), "x") - header.begin());
+    ASSERT_LT(k, header.size());
+    EXPECT_EQ(t.at(i, "final_x"), last[k]) << flags[i];
+  }
+  EXPECT_NEAR(std::stod(t.at(0, "final_x")), std::stod(t.at(1, "final_x")), 1e-10);
+  EXPECT_EQ(t.at(2, "status"), "refused");
+  EXPECT_NE(t.at(2, "reason").find("built-in study 'skate'"), std::string::npos) << t.at(2, "reason");
+  EXPECT_EQ(t.at(3, "status"), "ok") << t.at(3, "reason");
+  EXPECT_EQ(t.at(3, "final_x"), t.at(1, "final_x"));  // the default is the generated code
+}
+
 // Ranges are decimal (0.1 steps are exact), log ranges hit their decades,
 // random samples depend on the seed only; the grid's last axis varies
 // fastest and a group varies together; --dry-run lists the same cases.

@@ -29,6 +29,7 @@ AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   require_margins(s.sys, s.q, s.qdot, margin);
   AccelAnswer<S> a{.study = s.sys.info.name,
                    .formulation = s.formulation->name(),
+                   .field = field_backend_name(s.field),
                    .parameters = {},
                    .q = s.q,
                    .qdot = s.qdot,
@@ -59,6 +60,7 @@ int accel_command(const AccelOptions& opts) {
   nlohmann::ordered_json out;
   out["study"] = a.study;
   out["formulation"] = a.formulation;
+  out["field"] = a.field;
   out["precision"] = opts.precision;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : a.parameters) params[name] = to_string<S>(value);

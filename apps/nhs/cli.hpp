@@ -37,7 +37,9 @@ int list_system_command(const std::string& system);
 /// qddot (nhs/gauss.hpp).
 template <class S>
 struct AccelAnswer {
-  std::string study, formulation;
+  /// formulation: the evaluated formulation's name, e.g. "second-kind
+  /// (generated)"; field: its backend's (field_backend_name).
+  std::string study, formulation, field;
   std::vector<std::pair<std::string, S>> parameters;  ///< every parameter, with its value
   Vec<S> q, qdot;
   Acceleration<S> acceleration;
@@ -123,12 +125,12 @@ bool run_check_report(const std::string& dir);
 /// (a full disk, a closed descriptor).
 void flush_stdout();
 
-/// The exit code of a command's exception (README, "Exit codes"), after
-/// printing it as one line "nhs: error: ..." on stderr (stdout flushed
-/// first; the message through echo_text: escaped, bounded): UsageError and MalformedNumber 2, InvalidState (SingularState
-/// included) 3, IntegrationFailure and NonFiniteValue 4, IoError and a
-/// failed write (filesystem_error, system_error) 5, Interrupted 130,
-/// anything else 1. Never throws.
+/// The exit code of a command's exception, after printing it as one line
+/// "nhs: error: ..." on stderr (stdout flushed first; the message through
+/// echo_text: escaped, bounded). The code is the error table's
+/// (classify_error, nhs/error_table.hpp): usage 2, an invalid or singular
+/// state 3, an integration failure or a non-finite value 4, a failed write
+/// 5, an interrupt 130, anything else 1. Never throws.
 int report_error(const std::exception_ptr& e) noexcept;
 
 }  // namespace nhs::cli

@@ -5,6 +5,8 @@
 #include "cli.hpp"
 #include "clock.hpp"
 
+#include "nhs/error_table.hpp"
+
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -111,31 +113,8 @@ int report_error(const std::exception_ptr& e) noexcept {
     std::fprintf(stderr, "nhs: error: %s\n", line.c_str());
     return code;
   };
-  try {
-    std::rethrow_exception(e);
-  } catch (const UsageError& x) {
-    return fail(2, x.what());
-  } catch (const MalformedNumber& x) {
-    return fail(2, x.what());
-  } catch (const InvalidState& x) {  // includes SingularState
-    return fail(3, x.what());
-  } catch (const IntegrationFailure& x) {
-    return fail(4, x.what());
-  } catch (const NonFiniteValue& x) {
-    return fail(4, x.what());
-  } catch (const IoError& x) {
-    return fail(5, x.what());
-  } catch (const std::filesystem::filesystem_error& x) {
-    return fail(5, x.what());
-  } catch (const std::system_error& x) {  // fmt::print's failed write
-    return fail(5, std::string("cannot write: ") + x.what());
-  } catch (const Interrupted& x) {
-    return fail(130, x.what());
-  } catch (const std::exception& x) {
-    return fail(1, x.what());
-  } catch (...) {
-    return fail(1, "unknown error");
-  }
+  const ClassifiedError c = classify_error(e);  // the one table (nhs/error_table.hpp)
+  return fail(error_class(c.category).exit_code, c.message);
 }
 
 std::string duration_text(double s) {
@@ -173,6 +152,13 @@ std::uint64_t parse_count(const std::string& option, const std::string& text) {
   }
   if (!ok || v == 0) throw UsageError(option + ": expected a positive integer, got '" + text + "'");
   return v;
+}
+
+void request_field(StateOptions& o, FieldBackend b, const std::string& option) {
+  if (o.field && *o.field != b)
+    throw UsageError(option + " and --" + field_backend_name(*o.field) +
+                     " exclude each other (one field backend: library, generated, traced or compiled)");
+  o.field = b;
 }
 
 double parse_seconds(const std::string& option, const std::string& text) {

@@ -60,16 +60,17 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
   cmd->add_option("--z", o.z,
                   "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
                   "see `nhs list` for each study's z)");
-  cmd->add_flag("--library", o.library,
-                "the library's formulation instead of the generated code (run on a built-in study) or a "
+  // One field backend (StateOptions::field); a second one is a UsageError.
+  cmd->add_flag_callback("--library", [&o] { request_field(o, FieldBackend::library, "--library"); },
+                "the library's formulation instead of the generated code (a built-in study) or a "
                 "system file's traced field (the defaults, for second-kind, first-kind and gibbs-appell)");
-  cmd->add_flag("--compiled", o.compiled,
+  cmd->add_flag_callback("--compiled", [&o] { request_field(o, FieldBackend::compiled, "--compiled"); },
                 "a system file's traced field compiled at run time by the C++ compiler ($NHS_CXX, $CXX or "
                 "the one nhs was built with; cached in $XDG_CACHE_HOME/nhs/compiled) instead of interpreted; "
                 "double and long-double only");
-  cmd->add_flag("--generated", o.generated,
+  cmd->add_flag_callback("--generated", [&o] { request_field(o, FieldBackend::generated, "--generated"); },
                 "evaluate the formulation (second-kind, first-kind or gibbs-appell) by the code generated for "
-                "the study (any precision; nhs/generated.hpp; run's default where the study has it)");
+                "the study (any precision; nhs/generated.hpp; the default of accel and run where the study has it)");
   cmd->add_option("--singular-margin", o.singular_margin,
                   "refuse states (and stop runs) within this margin of a singular set: "
                   "sigma_min(dC/dqdot) and the study's own (default: accel 100 eps, run 1e-6)");

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "nhs/errors.hpp"
+#include "nhs/field_backend.hpp"
 #include "nhs/scalar.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,17 +31,18 @@ struct StateOptions {
   /// refused (exit 3); a run stops before reaching one. Empty: the command's
   /// default (accel: 100 epsilon; run: 1e-6).
   std::string singular_margin;
-  /// Evaluate the formulation's field by the study's generated code
-  /// (nhs/generated_formulation.hpp); second-kind, first-kind, gibbs-appell.
-  bool generated = false;
-  /// A system file's field by the library's formulation, not by its traced
-  /// field (the default for files: nhs/studies/system_file.hpp).
-  bool library = false;
-  /// A system file's traced field compiled at run time by the system's C++
-  /// compiler instead of interpreted (nhs/codegen/compile.hpp); double and
-  /// long double only.
-  bool compiled = false;
+  /// The field backend asked for (--library, --generated, --compiled;
+  /// Python's field=; a sweep's field, library or compiled keys); empty:
+  /// the default, the same for accel and run (default_field, setup.hpp): a
+  /// built-in study's generated code, a system file's traced field, else
+  /// the library's formulation.
+  std::optional<FieldBackend> field;
 };
+
+/// Sets o.field to b, asked for by `option` (e.g. "--generated"); UsageError
+/// "--generated and --library exclude each other" when another backend was
+/// asked for already.
+void request_field(StateOptions& o, FieldBackend b, const std::string& option);
 
 struct AccelOptions : StateOptions {};
 

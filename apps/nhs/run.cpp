@@ -28,20 +28,6 @@ struct FileCloser {
   }
 };
 
-/// `nhs run`'s field: a built-in study's generated code where it has one
-/// for the formulation (the fastest verified path: test_generated holds it
-/// to the library's formulation, which stays behind its guards), unless
-/// --library or --compiled say otherwise. System files run their traced
-/// field by default (make_setup).
-template <class S>
-RunOptions with_default_field(RunOptions o) {
-  o = with_default_formulation<S>(std::move(o));
-  if (!o.generated && !o.library && !o.compiled && !is_system_file_name(o.study) &&
-      generated::find_generated<S>(o.study, o.formulation) != nullptr)
-    o.generated = true;
-  return o;
-}
-
 }  // namespace
 
 template <class S>
@@ -110,7 +96,7 @@ RunPlan<S> plan_run(const RunOptions& given) {
       throw UsageError("--step sets the fixed step of dla, nh-rattle and nh-midpoint; stepper " + opts.stepper +
                        " chooses its own steps (tolerances --rtol, --atol)");
   }
-  RunPlan<S> plan{.setup = make_setup<S>(with_default_field<S>(opts)), .options = std::move(io), .motion = motion};
+  RunPlan<S> plan{.setup = make_setup<S>(opts), .options = std::move(io), .motion = motion};
   if (motion) {
     const std::string& f = plan.setup.formulation->name();
     for (const auto& [excluded, why] : motion->excluded)

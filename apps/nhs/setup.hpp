@@ -29,8 +29,11 @@ struct Setup {
   System<S> sys;
   const Formulation<S>* formulation = nullptr;
   Vec<S> q, qdot;
-  /// The generated formulation behind `formulation` (--generated), else empty.
+  /// The generated, traced or compiled formulation behind `formulation`,
+  /// else empty (the library's).
   std::shared_ptr<const Formulation<S>> owned_formulation;
+  /// The backend that evaluates `formulation`'s field (field_backend_of).
+  FieldBackend field = FieldBackend::library;
 };
 
 /// `o` with its formulation named: --formulation as given, else the second
@@ -44,16 +47,17 @@ Options with_default_formulation(Options o) {
   return o;
 }
 
-/// The field that `nhs run` integrates by default for the formulation
-/// `library` of `study` (a built-in study's id or a system file's path): a
-/// built-in study's code generated at build time where it has one for the
-/// formulation, a system file's traced field (interpreted) where the
-/// formulation is traceable and the file's field traces; nullptr where
-/// there is none (the library's formulation is the field: it stays behind
-/// the others too, for their guards). `nhs run` (make_setup, RunOptions
-/// without --library, --generated or --compiled) and `nhs check` (its runs)
-/// take it. Not thread-safe to share (a traced field has the registers of
-/// its interpreter): one per thread. Throws UsageError for an unknown
+/// The field that `nhs accel`, `nhs run` and `nhs check` evaluate by
+/// default for the formulation `library` of `study` (a built-in study's id
+/// or a system file's path): a built-in study's code generated at build
+/// time where it has one for the formulation (FieldBackend::generated), a
+/// system file's traced field, interpreted, where the formulation is
+/// traceable and the file's field traces (FieldBackend::traced); nullptr
+/// where there is none (the library's formulation is the field). The
+/// library's formulation stays behind the others, for their guards.
+/// `nhs verify` and `nhs check` cross-check these fields against every
+/// formulation. Not thread-safe to share (a traced field has the registers
+/// of its interpreter): one per thread. Throws UsageError for an unknown
 /// study, or as loading the file does.
 template <class S>
 std::shared_ptr<const Formulation<S>> default_field(const std::string& study, const Formulation<S>& library) {
@@ -72,6 +76,60 @@ std::shared_ptr<const Formulation<S>> default_field(const std::string& study, co
   } catch (const codegen::TracingError&) {  // branches on the state (abs): the library's runs
   }
   return nullptr;
+}
+
+/// The field of the formulation `library` of `study` by the backend `b`
+/// asked for by name (--generated, --compiled, Python's field=...): every
+/// reason it cannot be is a UsageError, never a silent fallback (the
+/// default, default_field, falls back on the library's). nullptr for
+/// FieldBackend::library. Throws UsageError: generated for a system file or
+/// a study without generated code for the formulation; traced or compiled
+/// for a built-in study, a formulation without a traced field or a field
+/// that cannot be traced; compiled in a precision other than double and
+/// long double.
+template <class S>
+std::shared_ptr<const Formulation<S>> requested_field(const std::string& study, const Formulation<S>& library,
+                                                      FieldBackend b, const std::string& precision) {
+  const std::string& f = library.name();
+  switch (b) {
+    case FieldBackend::library: return nullptr;
+    case FieldBackend::generated:
+      if (is_system_file_name(study))
+        throw UsageError("--generated: a system file has no build-time generated code; its traced field "
+                         "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
+                         "compiles it (double, long-double)");
+      return std::make_shared<generated::GeneratedFormulation<S>>(
+          generated::make_generated_formulation<S>(study, library));
+    case FieldBackend::traced:
+    case FieldBackend::compiled: break;
+  }
+  const bool compiled = b == FieldBackend::compiled;
+  const std::string option = compiled ? "--compiled" : "the traced field";
+  if (!is_system_file_name(study))
+    throw UsageError(compiled ? "--compiled compiles a system file's traced field; the built-in study '" + study +
+                                    "' has its field compiled with nhs: use --generated"
+                              : "the traced field is a system file's; the built-in study '" + study +
+                                    "' has generated code instead: use --generated (field 'generated')");
+  if (compiled && !codegen::has_compiled_field<S>)
+    throw UsageError("--compiled exists for the precisions double and long-double only, not '" + precision +
+                     "' (without --compiled, the traced field runs in every precision)");
+  const auto& t = codegen::traceable_formulations();
+  if (std::find(t.begin(), t.end(), f) == t.end())
+    throw UsageError(option + ": formulation '" + f + "' has no traced field (traced: " + join(t) + ")");
+  try {
+    const auto traced = cached_trace_file_formulation(study, f);
+    if constexpr (codegen::has_compiled_field<S>) {
+      if (compiled)
+        return std::make_shared<generated::GeneratedFormulation<S>>(
+            generated::make_compiled_formulation<S>(*traced, library));
+    }
+    return std::make_shared<generated::GeneratedFormulation<S>>(generated::make_traced_formulation<S>(*traced, library));
+  } catch (const NotApplicable&) {  // the library's says why (require_applicable)
+    return nullptr;
+  } catch (const codegen::TracingError& e) {
+    throw UsageError(option + ": the " + f + " field of '" + study + "' cannot be traced (" + e.what() +
+                     "); run with --library (the library's formulation)");
+  }
 }
 
 /// The state given by `o` (--q with --qdot or --z, or neither), parsed
@@ -124,8 +182,8 @@ GivenState<S> given_state(const StateOptions& o, const SystemInfo& info) {
 }
 
 /// The set-up of `given`: the study (find_study), the formulation (named by
-/// with_default_formulation; traced, compiled or generated as the flags
-/// say), the system at --param, and the admitted state (admit_state: on C
+/// with_default_formulation; its field by the backend asked for,
+/// requested_field, else by default_field), the system at --param, and the admitted state (admit_state: on C
 /// within --manifold-tol, qdot projected onto C). The options that need no
 /// system (the flags, the state's shape, --manifold-tol) are checked before
 /// the system is built. Throws UsageError (bad options; a vector of the
@@ -138,69 +196,18 @@ Setup<S> make_setup(const StateOptions& given) {
   Setup<S> s;
   s.study = &find_study<S>(o.study);
   s.formulation = &find_formulation<S>(o.formulation);
-  if (o.generated && o.library) throw UsageError("--generated and --library exclude each other");
-  if (o.compiled && (o.generated || o.library))
-    throw UsageError(std::string("--compiled and ") + (o.generated ? "--generated" : "--library") +
-                     " exclude each other");
   GivenState<S> state = given_state<S>(o, s.study->info);
   const S tol = o.manifold_tol.empty() ? default_manifold_tolerance<S>()
                                        : parse_number<S>("--manifold-tol", o.manifold_tol);
   if (!(tol >= 0)) throw UsageError("--manifold-tol must be non-negative");
-  // A file's formulation traced (trace_file_formulation) and evaluated by
-  // make(traced) in place of the library's, which stays behind it (its
-  // guards); NotApplicable leaves the library's to say why
-  // (require_applicable below); TracingError propagates.
-  const auto traceable = [&o] {
-    const auto& t = codegen::traceable_formulations();
-    return std::find(t.begin(), t.end(), o.formulation) != t.end();
-  };
-  const auto use_trace = [&](const auto& make) {
-    try {
-      const auto traced = cached_trace_file_formulation(o.study, o.formulation);
-      s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(make(*traced));
-      s.formulation = s.owned_formulation.get();
-    } catch (const NotApplicable&) {
-    }
-  };
-  if (o.compiled) {
-    // A file's traced field compiled at run time, where asked for: every
-    // reason it cannot be is an error, not a silent fallback.
-    if (!is_system_file_name(o.study))
-      throw UsageError("--compiled compiles a system file's traced field; the built-in study '" + o.study +
-                       "' has its field compiled with nhs: use --generated");
-    if constexpr (!codegen::has_compiled_field<S>) {
-      throw UsageError("--compiled exists for the precisions double and long-double only, not '" +
-                       o.precision + "' (without --compiled, the traced field runs in every precision)");
-    } else {
-      if (!traceable())
-        throw UsageError("--compiled: formulation '" + o.formulation + "' has no traced field (traced: " +
-                         join(codegen::traceable_formulations()) + ")");
-      try {
-        use_trace([&](const codegen::TracedFormulation& t) {
-          return generated::make_compiled_formulation<S>(t, *s.formulation);
-        });
-      } catch (const codegen::TracingError& e) {
-        throw UsageError("--compiled: the " + o.formulation + " field of '" + o.study +
-                         "' cannot be traced (" + e.what() + "); run without --compiled (the library's formulation)");
-      }
-    }
-  } else if (o.generated) {
-    if (is_system_file_name(o.study))
-      throw UsageError("--generated: a system file has no build-time generated code; its traced field "
-                       "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
-                       "compiles it (double, long-double)");
-    s.owned_formulation = std::make_shared<generated::GeneratedFormulation<S>>(
-        generated::make_generated_formulation<S>(o.study, *s.formulation));
+  // The field: the backend asked for, else the default (default_field);
+  // the library's formulation stays behind it (its guards).
+  if (auto field = o.field ? requested_field<S>(o.study, *s.formulation, *o.field, o.precision)
+                           : default_field<S>(o.study, *s.formulation)) {
+    s.owned_formulation = std::move(field);
     s.formulation = s.owned_formulation.get();
-  } else if (!o.library && is_system_file_name(o.study)) {
-    // A file's second-kind, first-kind and Gibbs-Appell fields run traced
-    // by default; the library's formulation stays behind them (guards) and
-    // where a field cannot be traced.
-    if (auto field = default_field<S>(o.study, *s.formulation)) {
-      s.owned_formulation = std::move(field);
-      s.formulation = s.owned_formulation.get();
-    }
   }
+  s.field = generated::field_backend_of(*s.formulation);
   s.sys = s.study->build(parameters_with(*s.study, parse_params(o.params)));
   s.formulation->require_applicable(s.sys);
   // The built system's shapes are the study's (given_state); checked again,

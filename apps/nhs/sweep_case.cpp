@@ -7,6 +7,7 @@
 #include "clock.hpp"
 #include "interrupt.hpp"
 
+#include "nhs/error_table.hpp"
 #include "nhs/fnv1a.hpp"
 
 #include <fstream>
@@ -221,37 +222,30 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
         },
         &stats);
     t_step = io.t_end;
-  } catch (const Interrupted&) {
-    throw;
-  } catch (const SingularState& e) {
-    status = "singular";
-    reason = e.what();
-    put("singular_set", one_line(e.condition));
-    // Without a time, the case's initial state was refused: t = 0.
-    put("t_singular", e.time.empty() ? std::string("0") : e.time);
-    t_reached = e.time.empty() ? std::string("0") : e.time;
-  } catch (const InvalidState& e) {
-    status = "invalid-state";
-    reason = e.what();
-  } catch (const IntegrationFailure& e) {
-    const bool over = dynamic_cast<const WallTimeExceeded*>(&e) != nullptr ||
-                      (plan && stats.rhs_calls > plan->options.max_rhs_calls);
-    status = over ? "budget" : "integration-failure";
-    reason = e.what();
-  } catch (const NonFiniteValue& e) {
-    status = "non-finite";
-    reason = e.what();
-  } catch (const UsageError& e) {
-    status = "refused";
-    reason = e.what();
-  } catch (const MalformedNumber& e) {
-    status = "refused";
-    reason = e.what();
-  } catch (const std::bad_alloc&) {
-    throw;
-  } catch (const std::exception& e) {
-    status = "error";
-    reason = e.what();
+  } catch (...) {
+    // The case's status from the one error table (nhs/error_table.hpp); an
+    // interrupt or memory exhausted ends the sweep.
+    const ClassifiedError e = classify_error(std::current_exception());
+    const char* table_status = error_class(e.category).sweep_status;
+    if (!table_status) throw;
+    status = table_status;
+    reason = e.message;
+    if (e.category == ErrorCategory::singular_state) {
+      put("singular_set", one_line(e.condition));
+      // Without a time, the case's initial state was refused: t = 0.
+      t_reached = e.time.empty() ? std::string("0") : e.time;
+      put("t_singular", t_reached);
+    } else if (e.category == ErrorCategory::integration_failure) {
+      // A budget (--max-rhs-calls, max_wall_time) rather than a failure.
+      bool wall = false;
+      try {
+        throw;
+      } catch (const WallTimeExceeded&) {
+        wall = true;
+      } catch (...) {
+      }
+      if (wall || (plan && stats.rhs_calls > plan->options.max_rhs_calls)) status = "budget";
+    }
   }
   put("status", status);
   put("reason", one_line(reason));
@@ -313,8 +307,17 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
     else if (key == "singular_margin") o.singular_margin = value;
     else if (key == "manifold_tol") o.manifold_tol = value;
     else if (key == "project") o.project = value == "true";
-    else if (key == "library") o.library = value == "true";
-    else if (key == "compiled") o.compiled = value == "true";
+    else if (key == "field") {
+      // A FieldBackend by name (field_backend.hpp), or "default".
+      if (value == "default") o.field.reset();
+      else o.field = parse_field_backend(value, "field");
+    } else if (key == "library" || key == "compiled") {
+      // true asks for that backend (a second one: UsageError); false, the
+      // default again (an axis over true and false).
+      const FieldBackend b = key == "library" ? FieldBackend::library : FieldBackend::compiled;
+      if (value == "true") request_field(o, b, key);
+      else if (o.field == b) o.field.reset();
+    }
   };
   for (const auto& [key, value] : spec_.run) set_option(key, value);
   in.params = spec_.parameters;

@@ -423,9 +423,10 @@ void add_settings(const VerifyOptions& opts, const Settings<S>& set, int n_state
 /// in the selection): cross_check_random_states, folded into figs (one per
 /// formulation), with the checks, failures and notes of the report.
 /// fields (empty, or one per formulation, null where none): the fields
-/// that `nhs check` integrates in place of the library's formulations
-/// (default_field), cross-checked at the same states with all of them: a
-/// check "field agreement" of the formulation's row, under the same bound.
+/// that `nhs verify` and `nhs check` integrate in place of the library's
+/// formulations (default_field), cross-checked at the same states with all
+/// of them: a check "generated field agreement" or "traced field agreement"
+/// (field_backend_name) of the formulation's row, under the same bound.
 template <class S>
 void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t si, const System<S>& sys0,
                      const std::vector<const Formulation<S>*>& fs,
@@ -455,14 +456,17 @@ void check_agreement(const VerifyOptions& opts, const Study<S>& st, std::size_t 
     const RandomStateFigures<S>& r = rc.figures[k];
     const std::string& name = fs[row[k]]->name();
     if (!r.qddot) continue;  // every state skipped (said below)
-    Check c{st.info.name, name, precision, "random states", "field agreement"};
+    const std::string kind =
+        std::string(field_backend_name(generated::field_backend_of(*all[k]))) + " field agreement";
+    Check c{st.info.name, name, precision, "random states", kind};
     c.value = to_double(*r.qddot);
     c.tolerance = to_double(set.cross);
     c.pass = *r.qddot <= set.cross;
     add_check(report, std::move(c));
-    add_line(report.notes, fmt::format("{} / {} / {}: its runs integrate {}, as `nhs run` does; its qddot "
-                                       "agrees with every formulation's to {} at the random states",
-                                       st.info.name, name, precision, all[k]->name(), short_figure(*r.qddot)));
+    add_line(report.notes, fmt::format("{} / {} / {}: {}: its runs integrate {}, the field of `nhs run` and "
+                                       "`nhs accel`; its qddot agrees with every formulation's to {} at the "
+                                       "random states",
+                                       st.info.name, name, precision, kind, all[k]->name(), short_figure(*r.qddot)));
     if (!(*r.qddot <= set.cross)) {
       figs[row[k]].pass = false;
       add_line(report.failures,
@@ -659,11 +663,13 @@ void verify_scalar(const VerifyOptions& opts, Report& report) {
     }
     std::vector<Figures<S>> figs(fs.size());
     std::vector<double> secs(fs.size(), 0);
-    // `nhs check`: the runs integrate the field of `nhs run` (default_field).
+    // The runs integrate the field of `nhs run` and `nhs accel`
+    // (default_field: a built-in study's generated code, a file's traced
+    // field), which check_agreement cross-checks with every formulation.
+    const std::string& system = opts.system.empty() ? st.info.name : opts.system;
     std::vector<std::shared_ptr<const Formulation<S>>> fields(fs.size());
-    if (!opts.system.empty())
-      for (std::size_t i = 0; i < fs.size(); ++i)
-        if (!fs[i]->is_negative_control()) fields[i] = default_field<S>(opts.system, *fs[i]);
+    for (std::size_t i = 0; i < fs.size(); ++i)
+      if (!fs[i]->is_negative_control()) fields[i] = default_field<S>(system, *fs[i]);
     check_agreement(opts, st, si, sys0, fs, fields, set, n_states, figs, report);
     double total_time = 0;
     int runs = 0;

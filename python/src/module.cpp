@@ -14,6 +14,7 @@
 #include "cli.hpp"
 #include "output_budget.hpp"
 
+#include "nhs/error_table.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/verification.hpp"
 
@@ -76,30 +77,33 @@ std::size_t row_bytes(std::size_t columns) {
 // KeyboardInterrupt (PyErr_CheckSignals): the error stays set.
 struct PythonSignal : std::exception {};
 
+/// The exception of the error p: the error table's (classify_error,
+/// nhs/error_table.hpp: nhs.UsageError, nhs.InvalidState with .condition,
+/// nhs.IntegrationError, nhs.IOError, KeyboardInterrupt); MemoryError and
+/// RuntimeError (and pybind11's own exceptions) by pybind11's translators.
 void translate(std::exception_ptr p) {
+  if (!p) return;
   try {
-    if (p) std::rethrow_exception(p);
+    std::rethrow_exception(p);
   } catch (const PythonSignal&) {
     if (!PyErr_Occurred()) PyErr_SetNone(PyExc_KeyboardInterrupt);
-  } catch (const SingularState& e) {
-    raise(g_invalid, e.what(), e.condition.c_str());
-  } catch (const InvalidState& e) {
-    raise(g_invalid, e.what(), "off the constraint manifold C");
-  } catch (const UsageError& e) {  // FileError, NotApplicable too
-    raise(g_usage, e.what());
-  } catch (const MalformedNumber& e) {
-    raise(g_usage, e.what());
-  } catch (const IntegrationFailure& e) {
-    raise(g_integration, e.what());
-  } catch (const NonFiniteValue& e) {
-    raise(g_integration, e.what());
-  } catch (const IoError& e) {
-    raise(g_io, e.what());
-  } catch (const std::filesystem::filesystem_error& e) {
-    raise(g_io, e.what());
-  } catch (const Interrupted& e) {
-    PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+    return;
+  } catch (...) {
   }
+  const ClassifiedError e = classify_error(p);
+  const std::string_view name = error_class(e.category).python_exception;
+  PyObject* type = name == "UsageError"         ? g_usage
+                   : name == "InvalidState"     ? g_invalid
+                   : name == "IntegrationError" ? g_integration
+                   : name == "IOError"          ? g_io
+                                                : nullptr;
+  if (type)
+    raise(type, e.message.c_str(),
+          e.category == ErrorCategory::singular_state ? e.condition.c_str() : "off the constraint manifold C");
+  else if (name == "KeyboardInterrupt")
+    PyErr_SetString(PyExc_KeyboardInterrupt, e.message.c_str());
+  else
+    std::rethrow_exception(p);
 }
 
 // --- numbers in ----------------------------------------------------------
@@ -320,16 +324,13 @@ py::object with_precision(const std::string& precision, F&& f) {
   return *out;
 }
 
-/// The field option: None (the CLI's default), "generated", "library" or
-/// "compiled".
+/// The field option: None or "default" (the default backend, as the CLI's),
+/// else a FieldBackend's name ("library", "generated", "traced",
+/// "compiled"); UsageError for another.
 void set_field(cli::StateOptions& o, const py::object& field) {
   if (field.is_none()) return;
   const std::string f = str_arg(field, "field");
-  if (f == "generated") o.generated = true;
-  else if (f == "library") o.library = true;
-  else if (f == "compiled") o.compiled = true;
-  else if (f != "default")
-    throw UsageError("field: unknown field '" + f + "' (known: default, generated, library, compiled)");
+  if (f != "default") o.field = parse_field_backend(f, "field");
 }
 
 /// The accelerations at a state (the result of System.accel): the C++
@@ -344,7 +345,7 @@ class AccelResult {
     virtual py::dict parameters(bool as_strings) const = 0;
     virtual py::list strings(int which) const = 0;
     virtual bool has(int which) const = 0;
-    std::string study, formulation, precision;
+    std::string study, formulation, field, precision;
   };
   enum { kQ, kQdot, kQddot, kMultipliers, kReaction, kCount };
 
@@ -460,6 +461,7 @@ class SystemHandle {
       const auto& typed = static_cast<const AccelAnswerOf<S>&>(*answer);
       answer->study = typed.a.study;
       answer->formulation = typed.a.formulation;
+      answer->field = typed.a.field;
       return py::object();
     });
     answer->precision = precision;
@@ -623,16 +625,21 @@ class SystemHandle {
         integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
       } catch (const PythonSignal&) {
         throw;
-      } catch (const IntegrationFailure& e) {  // the rows so far are kept: the caller raises
-        failure = e.what();
-        failure_kind = "integration";
-      } catch (const NonFiniteValue& e) {
-        failure = e.what();
-        failure_kind = "integration";
-      } catch (const SingularState& e) {
-        failure = e.what();
-        failure_kind = "singular";
-        condition = e.condition;
+      } catch (...) {
+        // A run that ends on an integration failure, a non-finite value or
+        // a singular set keeps its rows: the caller raises (the error
+        // table's categories); anything else propagates.
+        const ClassifiedError e = classify_error(std::current_exception());
+        if (e.category == ErrorCategory::integration_failure || e.category == ErrorCategory::non_finite) {
+          failure = e.message;
+          failure_kind = "integration";
+        } else if (e.category == ErrorCategory::singular_state) {
+          failure = e.message;
+          failure_kind = "singular";
+          condition = e.condition;
+        } else {
+          throw;
+        }
       }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -771,7 +778,10 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("qdot", [](const AccelResult& r) { return r.get(AccelResult::kQdot); },
                              "the admitted q' (size n; projected onto C)")
       .def_property_readonly("study", [](const AccelResult& r) { return r.answer().study; })
-      .def_property_readonly("formulation", [](const AccelResult& r) { return r.answer().formulation; })
+      .def_property_readonly("formulation", [](const AccelResult& r) { return r.answer().formulation; },
+                             "the evaluated formulation, e.g. 'second-kind (generated)'")
+      .def_property_readonly("field", [](const AccelResult& r) { return r.answer().field; },
+                             "its field backend: 'library', 'generated', 'traced' or 'compiled'")
       .def_property_readonly("precision", [](const AccelResult& r) { return r.answer().precision; })
       .def_property_readonly("parameters", &AccelResult::parameters, "name -> value, every parameter")
       .def_property_readonly("strings", &AccelResult::strings,
@@ -823,8 +833,10 @@ PYBIND11_MODULE(_core, m) {
         else nhs.InvalidState. formulation: a name of nhs formulations
         (default: second-kind, or udwadia-kalaba for a semidefinite metric).
         precision: one of nhs.precisions(). params: {name: value} overrides.
-        field: None, "generated", "library" or "compiled" (as the CLI's
-        --generated, --library, --compiled). singular_margin: states within
+        field: None (the default backend, as `nhs run`'s: a built-in
+        study's generated code, a file's traced field, else the library's
+        formulation), "library", "generated", "traced" or "compiled" (as the
+        CLI's --library, --generated, --compiled). singular_margin: states within
         it of a singular set are refused (default 100 epsilon).
 
         Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)

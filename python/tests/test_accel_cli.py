@@ -130,9 +130,10 @@ def test_accel_equals_cli_json(tools, case):
             continue
         j = json.loads(p.stdout)
         a = system.accel(formulation=formulation, precision=precision, **py_state)
-        assert (a.study, a.formulation, a.precision) == (j["study"], j["formulation"], j["precision"])
+        assert (a.study, a.formulation, a.field, a.precision) == \
+            (j["study"], j["formulation"], j["field"], j["precision"])
         strings = a.strings
-        assert set(strings) == set(j) - {"study", "formulation", "precision"}
+        assert set(strings) == set(j) - {"study", "formulation", "field", "precision"}
         for key in strings:
             assert strings[key] == j[key], key
         check_values(tools, a, j, precision)
@@ -159,9 +160,27 @@ def test_accel_field_option_equals_cli(tools, field, flag):
                            if study == "coaxial-discs" else "0.1,0.2,0.3,0.4", "--z", "0.7,-0.2")
         q = [0.1, 0.2, 0.3, 0.4, 0.5] if study == "coaxial-discs" else [0.1, 0.2, 0.3, 0.4]
         a = nhs.study(study).accel(q=q, z=[0.7, -0.2], formulation=formulation, field=field)
-        assert a.formulation == j["formulation"]
+        assert (a.formulation, a.field) == (j["formulation"], j["field"]) == \
+            (formulation + ("" if field == "library" else " (generated)"), field)
         assert a.strings["qddot"] == j["qddot"]
         assert all(tools.same_double(float(s), v) for s, v in zip(j["qddot"], a.qddot))
+
+
+def test_accel_and_run_default_to_the_same_field():
+    """A built-in study's default field is its generated code in accel as in
+    run (the CLI's default); a file's is its traced field; a backend that
+    cannot be had is a UsageError naming it."""
+    skate = nhs.study("skate")
+    assert skate.accel().field == "generated"
+    assert skate.accel(field="library").field == "library"
+    assert "second-kind (generated)" in repr(skate.run(t_end=0.1))
+    knife = nhs.load(SOURCE_DIR / "examples" / "knife-edge-incline.toml")
+    assert (knife.accel().field, knife.accel().formulation) == ("traced", "second-kind (traced)")
+    assert knife.accel(field="traced").strings == knife.accel().strings
+    with pytest.raises(nhs.UsageError, match="unknown field backend 'fast'"):
+        skate.accel(field="fast")
+    with pytest.raises(nhs.UsageError, match="built-in study 'skate'"):
+        skate.accel(field="traced")
 
 
 def test_params_equal_cli_param(tools):

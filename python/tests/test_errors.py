@@ -128,7 +128,7 @@ def test_python_only_argument_errors(value, shown):
         SKATE.run(q0=[value, 0, 0], qdot0=[1, 0, 0])
     with pytest.raises(nhs.UsageError, match=r"^q: empty vector$"):
         SKATE.accel(q=[], qdot=[1, 0, 0])
-    with pytest.raises(nhs.UsageError, match=r"^field: unknown field 'fast'"):
+    with pytest.raises(nhs.UsageError, match=r"^field: unknown field backend 'fast' \(known: library, generated, traced, compiled\)"):
         SKATE.accel(field="fast")
     with pytest.raises(nhs.UsageError, match=r"a system file's name ends in \.toml$"):
         nhs.load("/tmp/system.txt")

@@ -6,6 +6,7 @@
 
 #include "nhs/codegen/compile.hpp"
 #include "nhs/codegen/trace.hpp"
+#include "nhs/field_backend.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/generated.hpp"
 
@@ -14,12 +15,6 @@
 #include <string>
 
 namespace nhs::generated {
-
-/// How a GeneratedFormulation evaluates its field: the code generated at
-/// build time (nhs/generated.hpp), a trace run by the interpreter
-/// (codegen::Interpreter) or a trace compiled at run time
-/// (codegen::compile_function).
-enum class FieldEvaluation { generated, traced, compiled };
 
 /// The formulation `library` ("second-kind", "first-kind" or
 /// "gibbs-appell") of one study, with field() and acceleration() from the
@@ -41,11 +36,12 @@ class GeneratedFormulation final : public Formulation<S> {
   /// field.evaluate (a traced graph run by codegen::Interpreter:
   /// make_traced_formulation; or compiled: make_compiled_formulation);
   /// `keep_alive` owns what `field`'s strings and `evaluate` refer to;
-  /// `how` says which (name(), summary()).
+  /// `how` says which (name(), summary()): FieldBackend::traced or
+  /// FieldBackend::compiled (UsageError for FieldBackend::library).
   GeneratedFormulation(const GeneratedField<S>& field,
                        std::function<int(const S*, const S*, S*)> evaluate,
                        std::shared_ptr<const void> keep_alive, const Formulation<S>& library,
-                       FieldEvaluation how = FieldEvaluation::traced);
+                       FieldBackend how = FieldBackend::traced);
 
   /// The library's name and " (generated)", e.g. "second-kind (generated)",
   /// or " (traced)" for an interpreted field, " (compiled)" for a field
@@ -76,7 +72,8 @@ class GeneratedFormulation final : public Formulation<S> {
   Vec<S> field(const System<S>& sys, const Vec<S>& x) const override;
 
   const GeneratedField<S>& generated() const { return field_; }
-  FieldEvaluation evaluation() const { return how_; }
+  /// generated, traced or compiled (never library).
+  FieldBackend backend() const { return how_; }
 
  private:
   bool second_kind() const;
@@ -87,8 +84,16 @@ class GeneratedFormulation final : public Formulation<S> {
   std::function<int(const S*, const S*, S*)> evaluate_;
   std::shared_ptr<const void> keep_alive_;
   const Formulation<S>& library_;
-  FieldEvaluation how_;
+  FieldBackend how_;
 };
+
+/// The backend that evaluates f's field: a GeneratedFormulation's
+/// (generated, traced or compiled), else FieldBackend::library.
+template <class S>
+FieldBackend field_backend_of(const Formulation<S>& f) {
+  const auto* g = dynamic_cast<const GeneratedFormulation<S>*>(&f);
+  return g ? g->backend() : FieldBackend::library;
+}
 
 /// The generated form of the formulation `library` for `study`; throws
 /// UsageError naming the formulations that have one when there is none.

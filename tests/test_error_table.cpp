@@ -1,0 +1,87 @@
+// ctest-labels: unit
+// The one error table (nhs/error_table.hpp): every error type the library
+// and the tool throw is classified into the category whose row gives the
+// exit code of README.md's "Exit codes", the sweep status of
+// docs/sweeps.md and the Python exception of docs/python.md; a
+// SingularState keeps its condition and time.
+#include "nhs/error_table.hpp"
+#include "nhs/scalar.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace {
+
+using nhs::ErrorCategory;
+
+template <class E>
+nhs::ClassifiedError classified(const E& e) {
+  return nhs::classify_error(std::make_exception_ptr(e));
+}
+
+TEST(ErrorTable, RowsAreInTheOrderOfTheCategories) {
+  for (std::size_t k = 0; k < nhs::kErrorTable.size(); ++k)
+    EXPECT_EQ(static_cast<std::size_t>(nhs::kErrorTable[k].category), k);
+  EXPECT_EQ(&nhs::error_class(ErrorCategory::internal), &nhs::kErrorTable.back());
+}
+
+// The exit codes of README.md ("Exit codes"), the statuses of docs/sweeps.md
+// and the exceptions of docs/python.md, for each error type.
+TEST(ErrorTable, EveryErrorTypeHasItsDocumentedCodeStatusAndException) {
+  struct Case {
+    nhs::ClassifiedError got;
+    ErrorCategory category;
+    int exit_code;
+    const char* sweep_status;  // nullptr: ends the sweep
+    std::string python;
+  };
+  const Case cases[] = {
+      {classified(nhs::UsageError("u")), ErrorCategory::usage, 2, "refused", "UsageError"},
+      {classified(nhs::NotApplicable("n")), ErrorCategory::usage, 2, "refused", "UsageError"},
+      {classified(nhs::MalformedNumber("m")), ErrorCategory::usage, 2, "refused", "UsageError"},
+      {classified(nhs::InvalidState("i")), ErrorCategory::invalid_state, 3, "invalid-state", "InvalidState"},
+      {classified(nhs::SingularState("g", "s")), ErrorCategory::singular_state, 3, "singular", "InvalidState"},
+      {classified(nhs::IntegrationFailure("f")), ErrorCategory::integration_failure, 4, "integration-failure",
+       "IntegrationError"},
+      {classified(nhs::NonFiniteValue("v")), ErrorCategory::non_finite, 4, "non-finite", "IntegrationError"},
+      {classified(nhs::IoError("o")), ErrorCategory::io, 5, "error", "IOError"},
+      {classified(std::filesystem::filesystem_error("p", std::make_error_code(std::errc::no_space_on_device))),
+       ErrorCategory::io, 5, "error", "IOError"},
+      {classified(std::system_error(std::make_error_code(std::errc::broken_pipe))), ErrorCategory::io, 5, "error",
+       "IOError"},
+      {classified(nhs::Interrupted("c")), ErrorCategory::interrupted, 130, nullptr, "KeyboardInterrupt"},
+      {classified(std::bad_alloc()), ErrorCategory::out_of_memory, 1, nullptr, "MemoryError"},
+      {classified(std::logic_error("l")), ErrorCategory::internal, 1, "error", "RuntimeError"},
+      {classified(42), ErrorCategory::internal, 1, "error", "RuntimeError"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.got.message);
+    EXPECT_EQ(c.got.category, c.category);
+    const nhs::ErrorClass& row = nhs::error_class(c.got.category);
+    EXPECT_EQ(row.exit_code, c.exit_code);
+    if (c.sweep_status)
+      EXPECT_STREQ(row.sweep_status, c.sweep_status);
+    else
+      EXPECT_EQ(row.sweep_status, nullptr);
+    EXPECT_EQ(row.python_exception, c.python);
+  }
+}
+
+TEST(ErrorTable, MessagesConditionsAndTimesAreKept) {
+  const nhs::ClassifiedError s = classified(nhs::SingularState("det g = 0", "g singular at q = (0)", "0.25"));
+  EXPECT_EQ(s.message, "g singular at q = (0)");
+  EXPECT_EQ(s.condition, "det g = 0");
+  EXPECT_EQ(s.time, "0.25");
+  const nhs::ClassifiedError w = classified(std::system_error(std::make_error_code(std::errc::no_space_on_device)));
+  EXPECT_EQ(w.message.rfind("cannot write: ", 0), 0u) << w.message;
+  EXPECT_EQ(classified(42).message, "unknown error");
+  const nhs::ClassifiedError none = nhs::classify_error(nullptr);
+  EXPECT_EQ(none.category, ErrorCategory::internal);
+  EXPECT_EQ(none.message, "unknown error");
+}
+
+}  // namespace
