@@ -345,6 +345,14 @@ def sympy_run(S, M, exact, method, tol, repeats):
     return r
 
 
+def field_run(N, M, exact, method, tol, repeats):
+    """solve_ivp on System.field() (x = (q, q_dot)), as sympy_run on the lambdified RHS."""
+    y0 = np.array([float(v) for v in M.q0 + M.qdot0])
+    r = sympy_run({"rhs": N["system"].field(), "y0": y0}, M, exact, method, tol, repeats)
+    r["tool"] = "nhs field+scipy"
+    return r
+
+
 # -------------------------------------------------------------------- nhs
 def nhs_expressions(M):
     """T, V, C of the mechanics model in the coordinates' velocities q(t).diff(t)."""
@@ -377,6 +385,18 @@ def nhs_build(M):
     out["accel_library_s"] = per_call(lambda: system.accel(q=q0, qdot=qd0, field="library"))
     number = max(1, int(0.1 / max(system._bench_accel(10, q0, qd0), 1e-8)))
     out["cpp_accel_s"] = statistics.median(system._bench_accel(number, q0, qd0) for _ in range(5))
+    # System.field: the callable for solve_ivp, its cost per call from
+    # Python against the same qddot in a C++ loop (Field._bench_cpp), and
+    # accel_batch per row against that loop.
+    field = system.field()
+    y0 = np.array(q0 + qd0)
+    out["field_formulation"] = field.formulation
+    out["field_call_s"] = per_call(lambda: field(0.0, y0))
+    number = max(1, int(0.1 / max(field._bench_cpp(y0, 10), 1e-8)))
+    out["field_cpp_s"] = statistics.median(field._bench_cpp(y0, number) for _ in range(5))
+    rows = 10000
+    Q, Qd = np.tile(np.array(q0), (rows, 1)), np.tile(np.array(qd0), (rows, 1))
+    out["field_batch_row_s"] = per_call(lambda: field.accel_batch(Q, Qd)) / rows
     return out
 
 
@@ -518,6 +538,40 @@ def markdown(rep):
                 sysrep["key"], r["rtol"], fmt_t(r["run_s"]), fmt_e(r["error"]), b["method"],
                 b["variant"], fmt_t(b["run_s"]), fmt_e(b["error"]), b["run_s"] / r["run_s"]))
     L.append("")
+    L += ["## `System.field` in `solve_ivp` against sympy's lambdified field", "",
+          "`f = system.field()` (the default formulation and field backend) is a callable f(t, x), "
+          "x = (q, q̇), for `scipy.integrate.solve_ivp`, integrated exactly as the sympy RHS above "
+          "(same method, rtol = atol, t_eval). Per call: f(t, x) from Python, the same q̈ in a C++ "
+          "loop (`Field._bench_cpp`), and `accel_batch` per row on 10,000 rows. Ratio = the sympy "
+          "run's time ÷ the field run's time (above 1, the field is faster); both runs take their "
+          "own number of steps, the errors say how accurate each was.", "",
+          "| system | field | f(t, x) from Python (µs) | C++ loop (µs) | overhead (µs) | accel_batch per row (µs) |",
+          "|---|---|---|---|---|---|"]
+    for sysrep in rep["systems"]:
+        N = sysrep["nhs"]
+        L.append("| %s | %s | %s | %s | %s | %s |" % (
+            sysrep["key"], N["field_formulation"], fmt_us(N["field_call_s"]), fmt_us(N["field_cpp_s"]),
+            fmt_us(N["field_call_s"] - N["field_cpp_s"]), fmt_us(N["field_batch_row_s"])))
+    L += ["", "| system | method | rtol | field run | RHS calls | error | sympy run (variant) | RHS calls | error | ratio |",
+          "|---|---|---|---|---|---|---|---|---|---|"]
+    for sysrep in rep["systems"]:
+        for r in sysrep.get("field_runs", []):
+            peers = [p for p in sysrep["runs"] if p["tool"] == "sympy+scipy" and p["method"] == r["method"]
+                     and p["rtol"] == r["rtol"] and p["status"] == "ok"]
+            if r["status"] != "ok":
+                L.append("| %s | %s | %g | failed: %s | | | | | | |" % (sysrep["key"], r["method"], r["rtol"],
+                                                                     r.get("message")))
+                continue
+            if not peers:
+                L.append("| %s | %s | %g | %s | %d | %s | none (%s) | | | |" % (
+                    sysrep["key"], r["method"], r["rtol"], fmt_t(r["run_s"]), r["rhs_calls"], fmt_e(r["error"]),
+                    "; ".join(S["status"] for S in sysrep["sympy"])))
+                continue
+            p = peers[0]
+            L.append("| %s | %s | %g | %s | %d | %s | %s (%s) | %d | %s | %.1f |" % (
+                sysrep["key"], r["method"], r["rtol"], fmt_t(r["run_s"]), r["rhs_calls"], fmt_e(r["error"]),
+                fmt_t(p["run_s"]), p["variant"], p["rhs_calls"], fmt_e(p["error"]), p["run_s"] / r["run_s"]))
+    L.append("")
     L += ["## What sympy does with the non-linear constraint", ""]
     for sysrep in rep["systems"]:
         for S in sysrep["sympy"]:
@@ -588,7 +642,7 @@ def main():
                   "dependent_speed": ", ".join("%s (= d%s/dt)" % (u, q) for u in M.u_dep
                                                for q, uu in zip(M.q, M.u) if uu == u),
                   "parameters": {str(k): v for k, v in M.params.items()},
-                  "q0": M.q0, "qdot0": M.qdot0, "sympy": [], "runs": []}
+                  "q0": M.q0, "qdot0": M.qdot0, "sympy": [], "runs": [], "field_runs": []}
         variants = [False] + ([True] if M.acc is not None else [])
         builds = [sympy_build(M, v) for v in variants]
         N = nhs_build(M)
@@ -608,6 +662,8 @@ def main():
                     r = sympy_run(S, M, exact, method, float(tol), repeats)
                     r["variant"] = S["variant"]
                     runs.append(r)
+            for method in methods:
+                sysrep["field_runs"].append(field_run(N, M, exact, method, float(tol), repeats))
         for r in runs:
             print("  %-11s %-30s rtol %-6g time %-9s rhs %-6s err %s %s" % (
                 r["tool"], r["method"] + (" " + r.get("variant", "") if r["tool"] != "nhs" else ""),

@@ -15,6 +15,8 @@
 #include "output_budget.hpp"
 
 #include "nhs/error_table.hpp"
+#include "nhs/format.hpp"
+#include "nhs/regularity.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/verification.hpp"
 
@@ -29,6 +31,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -407,6 +410,182 @@ struct AccelAnswerOf : AccelResult::Answer {
   }
 };
 
+// --- the vector field --------------------------------------------------------
+
+/// System.field(...): the formulation's second-order field at fixed
+/// parameters, for SciPy's solve_ivp, an optimizer or a user's own loop.
+/// x = (q, qdot) (size 2n) maps to (qdot, qddot), qddot from the
+/// formulation's acceleration (its field backend: generated, traced or the
+/// library's, as accel and run choose). The system is autonomous: t is
+/// accepted and not read. x is taken as given, not projected onto C: off C
+/// the formulation's equations are evaluated as they stand. Calls on one
+/// Field are serialized (a traced field's interpreter has registers); the
+/// batch runs without the GIL.
+class FieldHandle {
+ public:
+  struct Impl {
+    virtual ~Impl() = default;
+    virtual py::object call(const py::object& x) = 0;
+    virtual py::object batch(const py::object& q, const py::object& qdot) = 0;
+    virtual double bench(const py::object& x, long long repeats) = 0;
+    int n = 0;
+    std::string study, formulation, field, precision;
+  };
+  explicit FieldHandle(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+template <class S>
+class FieldOf final : public FieldHandle::Impl {
+ public:
+  explicit FieldOf(cli::Setup<S> setup) : s_(std::move(setup)) {
+    n = s_.sys.n;
+    study = s_.sys.info.name;
+    formulation = s_.formulation->name();
+    field = field_backend_name(s_.field);
+  }
+
+  py::object call(const py::object& x) override {
+    read_state(x, "x", q_, qd_);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const Vec<S> qdd = unlocked_accel(q_, qd_);
+    if constexpr (kFlat) {  // written straight into the array returned
+      py::array_t<S> out(2 * n);
+      S* o = out.mutable_data();
+      for (int i = 0; i < n; ++i) o[i] = qd_[i];
+      for (int i = 0; i < n; ++i) o[n + i] = qdd[i];
+      return std::move(out);
+    } else {
+      Vec<S> out(2 * n);
+      out << qd_, qdd;
+      return vector<S>(out);
+    }
+  }
+
+  py::object batch(const py::object& Q, const py::object& Qdot) override {
+    if constexpr (kFlat) {
+      using Array = py::array_t<S, py::array::c_style | py::array::forcecast>;
+      const Array q = matrix(Q, "Q"), qd = matrix(Qdot, "Qdot");
+      if (q.shape(0) != qd.shape(0))
+        throw UsageError("Qdot has " + std::to_string(qd.shape(0)) + " rows, Q has " + std::to_string(q.shape(0)));
+      const py::ssize_t rows = q.shape(0);
+      std::vector<S> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
+      const S* qp = q.data();
+      const S* qdp = qd.data();
+      {
+        py::gil_scoped_release release;
+        const std::lock_guard<std::mutex> lock(mutex_);
+        Vec<S> qi(n), qdi(n);
+        for (py::ssize_t i = 0; i < rows; ++i) {
+          qi = Eigen::Map<const Vec<S>>(qp + i * n, n);
+          qdi = Eigen::Map<const Vec<S>>(qdp + i * n, n);
+          Eigen::Map<Vec<S>>(out.data() + i * n, n) = unlocked_accel(qi, qdi);
+        }
+      }
+      return py::array_t<S>(std::vector<py::ssize_t>{rows, static_cast<py::ssize_t>(n)}, out.data());
+    } else {
+      // Object arrays of mpmath.mpf (or lists of numbers) row by row.
+      py::list rows;
+      const py::list q = py::list(Q), qd = py::list(Qdot);
+      if (q.size() != qd.size())
+        throw UsageError("Qdot has " + std::to_string(qd.size()) + " rows, Q has " + std::to_string(q.size()));
+      for (std::size_t i = 0; i < q.size(); ++i) {
+        const std::string row = "[" + std::to_string(i) + "]";
+        const Vec<S> qi = sized(cli::parse_vector<S>("Q" + row, vector_text(q[i], "Q" + row)), "Q" + row);
+        const Vec<S> qdi = sized(cli::parse_vector<S>("Qdot" + row, vector_text(qd[i], "Qdot" + row)), "Qdot" + row);
+        rows.append(vector<S>(accel(qi, qdi)));
+      }
+      return python_function("numpy", "array")(rows, "dtype"_a = "object");
+    }
+  }
+
+  double bench(const py::object& x, long long repeats) override {
+    Vec<S> q(n), qd(n);
+    read_state(x, "x", q, qd);
+    const std::lock_guard<std::mutex> lock(mutex_);
+    const auto t0 = std::chrono::steady_clock::now();
+    S sink(0);
+    for (long long k = 0; k < repeats; ++k) sink += unlocked_accel(q, qd)[0];
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!(sink == sink)) throw NonFiniteValue("bench: qddot is not finite");
+    return seconds / static_cast<double>(repeats);
+  }
+
+ private:
+  static constexpr bool kFlat = std::is_same_v<S, double> || std::is_same_v<S, long double>;
+
+  Vec<S> sized(Vec<S> v, const std::string& what) const {
+    if (v.size() != n)
+      throw UsageError(what + " has " + std::to_string(v.size()) + " values, the system has n = " + std::to_string(n));
+    return v;
+  }
+  // (q, qdot) from x of size 2n: a float64 (long double) array read from
+  // its buffer, else item by item as accel reads a vector.
+  // (A subclass of ndarray, such as a masked array, takes the checked path.)
+  void read_state(const py::object& x, const char* what, Vec<S>& q, Vec<S>& qd) const {
+    if constexpr (kFlat) {
+      // Set under the GIL, without a static guard (see python_function).
+      static PyTypeObject* ndarray = nullptr;
+      if (!ndarray) ndarray = reinterpret_cast<PyTypeObject*>(python_function("numpy", "ndarray").ptr());
+      if (Py_TYPE(x.ptr()) == ndarray) {
+        const auto a = py::reinterpret_borrow<py::array>(x);
+        if (a.ndim() == 1 && a.shape(0) == 2 * n && a.dtype().is(py::dtype::of<S>())) {
+          const char* base = static_cast<const char*>(a.data());
+          const py::ssize_t stride = a.strides(0);  // any strides
+          for (int i = 0; i < n; ++i) {
+            q[i] = *reinterpret_cast<const S*>(base + i * stride);
+            qd[i] = *reinterpret_cast<const S*>(base + (n + i) * stride);
+          }
+          return;
+        }
+      }
+    }
+    const Vec<S> v = cli::parse_vector<S>(what, vector_text(x, what));
+    if (v.size() != 2 * n)
+      throw UsageError(std::string(what) + " has " + std::to_string(v.size()) + " values, expected 2n = " +
+                       std::to_string(2 * n) + " (q, qdot)");
+    q = v.head(n);
+    qd = v.tail(n);
+  }
+  // A (rows, n) array of S (converted when another dtype), UsageError
+  // naming `what` otherwise.
+  py::array_t<S, py::array::c_style | py::array::forcecast> matrix(const py::object& a, const char* what) const {
+    if (is_instance(a, "numpy.ma", "MaskedArray"))
+      throw UsageError(std::string(what) + ": a masked array (its mask would be ignored)");
+    auto m = py::array_t<S, py::array::c_style | py::array::forcecast>::ensure(a);
+    if (!m) {
+      PyErr_Clear();
+      throw UsageError(std::string(what) + ": expected a 2-D array of numbers (rows, n), got " + type_name(a));
+    }
+    if (m.ndim() != 2 || m.shape(1) != n)
+      throw UsageError(std::string(what) + ": expected an array of shape (rows, " + std::to_string(n) + "), got " +
+                       (m.ndim() == 2 ? "(" + std::to_string(m.shape(0)) + ", " + std::to_string(m.shape(1)) + ")"
+                                      : std::to_string(m.ndim()) + " dimensions"));
+    return m;
+  }
+  Vec<S> accel(const Vec<S>& q, const Vec<S>& qd) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return unlocked_accel(q, qd);
+  }
+  // qddot at (q, qd); NonFiniteValue (nhs.IntegrationError) where it is
+  // not finite, the errors of the formulation otherwise.
+  Vec<S> unlocked_accel(const Vec<S>& q, const Vec<S>& qd) const {
+    Vec<S> qdd = s_.formulation->acceleration(s_.sys, q, qd).qddot;
+    if (!qdd.allFinite()) {
+      const Context context = [&] { return "from " + s_.formulation->name() + " " + state_context(q, qd); };
+      require_finite(qdd, "qddot", context);
+    }
+    return qdd;
+  }
+
+  cli::Setup<S> s_;
+  Vec<S> q_ = Vec<S>(s_.sys.n), qd_ = Vec<S>(s_.sys.n);  // call's state (under the GIL)
+  std::mutex mutex_;
+};
+
 // --- the system -----------------------------------------------------------
 
 /// A built-in study or a system file, by name (see the Python docstrings).
@@ -440,6 +619,23 @@ class SystemHandle {
       }
     }
     return out;
+  }
+
+  /// System.field: the set-up of accel at the default state (which must be
+  /// admissible), kept for repeated calls.
+  FieldHandle field(const py::object& formulation, const py::object& precision_arg, const py::object& params,
+                    const py::object& field) const {
+    const std::string precision = str_arg(precision_arg, "precision");
+    cli::AccelOptions o;
+    state_options(o, formulation, precision, params, {py::none(), py::none(), py::none()}, {"q", "qdot", "z"},
+                  field, py::none(), py::none());
+    std::shared_ptr<FieldHandle::Impl> impl;
+    with_precision(precision, [&]<class S>() {
+      impl = std::make_shared<FieldOf<S>>(cli::make_setup<S>(o));
+      return py::object();
+    });
+    impl->precision = precision;
+    return FieldHandle(std::move(impl));
   }
 
   AccelResult accel(const py::object& q, const py::object& qdot, const py::object& z,
@@ -791,6 +987,26 @@ PYBIND11_MODULE(_core, m) {
                r.answer().precision + ", qddot=" + py::repr(r.get(AccelResult::kQddot)).cast<std::string>() + ")";
       });
 
+  py::class_<FieldHandle>(m, "Field", "A formulation's vector field at fixed parameters (System.field).")
+      .def("__call__", [](const FieldHandle& f, const py::object&, const py::object& x) { return f.impl().call(x); },
+           "t"_a, "x"_a, "(qdot, qddot) at x = (q, qdot); t is not read (autonomous systems)")
+      .def("accel_batch", [](const FieldHandle& f, const py::object& q, const py::object& qdot) {
+             return f.impl().batch(q, qdot);
+           }, "Q"_a, "Qdot"_a, "qddot at each row of Q, Qdot (shape (N, n)); shape (N, n)")
+      .def("_bench_cpp", [](const FieldHandle& f, const py::object& x, long long repeats) {
+             return f.impl().bench(x, repeats);
+           }, "x"_a, "repeats"_a, "Benchmark hook: seconds per qddot evaluation in a C++ loop at x")
+      .def_property_readonly("n", [](const FieldHandle& f) { return f.impl().n; })
+      .def_property_readonly("study", [](const FieldHandle& f) { return f.impl().study; })
+      .def_property_readonly("formulation", [](const FieldHandle& f) { return f.impl().formulation; },
+                             "the evaluated formulation, e.g. 'second-kind (generated)'")
+      .def_property_readonly("field", [](const FieldHandle& f) { return f.impl().field; },
+                             "its field backend: 'library', 'generated', 'traced' or 'compiled'")
+      .def_property_readonly("precision", [](const FieldHandle& f) { return f.impl().precision; })
+      .def("__repr__", [](const FieldHandle& f) {
+        return "Field(" + f.impl().study + ", " + f.impl().formulation + ", " + f.impl().precision + ")";
+      });
+
   py::class_<SystemHandle>(m, "System")
       .def(py::init([](const py::object& name) {
              if (!PyUnicode_Check(name.ptr()) && !is_instance(name, "os", "PathLike"))
@@ -857,6 +1073,22 @@ PYBIND11_MODULE(_core, m) {
         return out;
       }, "The names of the system's special motions (a study's closed forms, a file's [[exact]] motions), "
          "in the order run(motion=1, 2, ...) numbers them.")
+      .def("field", &SystemHandle::field, "formulation"_a = py::none(), "precision"_a = "double",
+           "params"_a = py::none(), "field"_a = py::none(),
+           R"doc(The formulation's vector field at fixed parameters, as a callable.
+
+        Returns an nhs.Field f: f(t, x) with x = (q, qdot) (size 2n) gives
+        (qdot, qddot), qddot as System.accel computes it (the same field
+        backend: field=None is the default, a built-in study's generated
+        code or a file's traced field; "library", "generated", "traced",
+        "compiled" as for accel). Usable as scipy.integrate.solve_ivp(f,
+        ...). The system is autonomous: t is not read. x is taken as given,
+        not projected onto C. f.accel_batch(Q, Qdot) evaluates qddot at N
+        states, arrays of shape (N, n), in C++ without the GIL. In double
+        and long double the values are NumPy arrays of that dtype; above,
+        object arrays of mpmath.mpf. Raises nhs.UsageError (shapes, names),
+        nhs.InvalidState (a singular state, .condition) or
+        nhs.IntegrationError (a qddot that is not finite).)doc")
       .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
       .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
 }

@@ -1,0 +1,141 @@
+"""System.field: the vector field as a callable for SciPy and the user's loops.
+
+References: System.accel at the same state (the same formulation and field
+backend, bit for bit in double and string for string in mp50), `nhs run`
+(the same motion integrated by SciPy's DOP853 on the field), and the
+errors of the module (docs/python.md).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+from scipy.integrate import solve_ivp
+
+import nhs
+
+SOURCE_DIR = Path(os.environ.get("NHS_SOURCE_DIR") or Path(__file__).resolve().parents[2])
+KNIFE = SOURCE_DIR / "examples" / "knife-edge-incline.toml"
+
+
+def systems():
+    return [nhs.study(s) for s in ("skate", "rolling-disc", "coaxial-discs", "bipendulum")] + [nhs.load(KNIFE)]
+
+
+@pytest.mark.parametrize("field", [None, "library"])
+def test_field_is_accel_bit_for_bit(field):
+    """f(t, x) = (qdot, qddot) with qddot = accel(q, qdot).qddot, the same
+    backend (its name too), at each system's default state and t ignored."""
+    for system in systems():
+        a = system.accel(field=field)
+        f = system.field(field=field)
+        assert (f.n, f.formulation, f.field) == (system.n, a.formulation, a.field)
+        x = np.concatenate([a.q, a.qdot])
+        for t in (0.0, 17.5):
+            out = f(t, x)
+            assert out.dtype == np.float64 and out.shape == (2 * system.n,)
+            assert np.array_equal(out[:system.n], a.qdot)
+            assert np.array_equal(out[system.n:], a.qddot), system.name
+        # a list, and a strided view, read as the array
+        assert np.array_equal(f(0, list(x)), out)
+        wide = np.zeros(4 * system.n)
+        wide[::2] = x
+        assert np.array_equal(f(0, wide[::2]), out)
+
+
+def test_accel_batch_is_the_field_row_by_row():
+    rng = np.random.default_rng(20261128)
+    for system in systems():
+        f = system.field()
+        a = system.accel()
+        Q = a.q + 0.01 * rng.standard_normal((50, system.n))
+        Qd = np.tile(a.qdot, (50, 1))
+        B = f.accel_batch(Q, Qd)
+        assert B.shape == (50, system.n)
+        for i in range(50):
+            assert np.array_equal(B[i], f(0, np.concatenate([Q[i], Qd[i]]))[system.n:])
+
+
+def test_mp50_field_is_accel_string_for_string():
+    skate = nhs.study("skate")
+    a = skate.accel(precision="mp50")
+    f = skate.field(precision="mp50")
+    out = f(0, list(a.q) + list(a.qdot))
+    assert all(isinstance(v, mpmath.mpf) for v in out)
+    assert [str(v) for v in out[skate.n:]] == [str(v) for v in a.qddot]
+    batch = f.accel_batch([list(a.q)], [list(a.qdot)])
+    assert [str(v) for v in batch[0]] == [str(v) for v in a.qddot]
+
+
+def test_solve_ivp_on_the_field_follows_nhs_run():
+    """SciPy's DOP853 on System.field and nhs's own run of the same motion
+    agree to their tolerances (an independent integrator)."""
+    for name in ("skate", "rolling-disc"):
+        system = nhs.study(name)
+        run = system.run(t_end=3, dt_out=3, rtol=1e-12, atol=1e-12)
+        names = list(system.coordinates) + [c + "_dot" for c in system.coordinates]
+        x0 = np.array([run[c][0] for c in names])
+        sol = solve_ivp(system.field(), (0, 3), x0, method="DOP853", rtol=1e-12, atol=1e-12)
+        assert sol.success
+        end = np.array([run[c][-1] for c in names])
+        assert np.max(np.abs(sol.y[:, -1] - end)) < 1e-8, name
+
+
+def test_bad_arguments_are_usage_errors():
+    skate = nhs.study("skate")
+    f = skate.field()
+    with pytest.raises(nhs.UsageError, match=r"^x has 3 values, expected 2n = 6 \(q, qdot\)$"):
+        f(0, np.zeros(3))
+    with pytest.raises(nhs.UsageError, match=r"bytes are read as byte values"):
+        f(0, b"123456")
+    with pytest.raises(nhs.UsageError, match=r"masked array"):
+        f(0, np.ma.masked_array(np.zeros(6), mask=[1, 0, 0, 0, 0, 0]))
+    with pytest.raises(nhs.UsageError, match=r"^Q: expected an array of shape \(rows, 3\), got \(2, 2\)$"):
+        f.accel_batch(np.zeros((2, 2)), np.zeros((2, 3)))
+    with pytest.raises(nhs.UsageError, match=r"^Qdot has 1 rows, Q has 2$"):
+        f.accel_batch(np.zeros((2, 3)), np.zeros((1, 3)))
+    with pytest.raises(nhs.UsageError, match=r"unknown field backend 'fast'"):
+        skate.field(field="fast")
+    with pytest.raises(nhs.UsageError, match=r"built-in study 'skate'"):
+        skate.field(field="traced")
+    with pytest.raises(nhs.UsageError, match=r"unknown formulation"):
+        skate.field(formulation="newton")
+
+
+def test_non_finite_qddot_is_an_integration_error():
+    f = nhs.study("skate").field()
+    with pytest.raises(nhs.IntegrationError, match=r"qddot"):
+        f(0, [0, 0, 0, 1e200, 0, 1e200])
+
+
+def test_calls_from_threads_agree():
+    """One Field shared by threads: batches without the GIL and calls with
+    it, serialized by the Field, give the single-thread values."""
+    f = nhs.load(KNIFE).field()  # a traced field: its interpreter has registers
+    a = nhs.load(KNIFE).accel()
+    Q, Qd = np.tile(a.q, (2000, 1)), np.tile(a.qdot, (2000, 1))
+    expected = f.accel_batch(Q, Qd)
+    x = np.concatenate([a.q, a.qdot])
+    errors = []
+
+    def work():
+        try:
+            for _ in range(5):
+                if not np.array_equal(f.accel_batch(Q, Qd), expected):
+                    errors.append("batch differs")
+                if not np.array_equal(f(0, x)[len(a.q):], expected[0]):
+                    errors.append("call differs")
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
