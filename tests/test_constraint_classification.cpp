@@ -123,11 +123,17 @@ TEST(ConstraintClassification, CoaxialDiscsHideTheirHeadingConstraint) {
   EXPECT_LT(static_cast<double>((c.combinations[0].nu - nu).cwiseAbs().maxCoeff()), 1e-25);
 }
 
-TEST(ConstraintClassification, FindsACombinationThatDependsOnTheState) {
-  const System<S> sys = describe<S, HiddenHolonomic>({S(1)});
+// A test description D on q = (x, y, theta, phi), classified near
+// (0.3, 0.4, 0.5, -0.2) with m = 1.
+template <class D>
+ConstraintClassification classify_test_system() {
   Vec<S> q0(4);
   q0 << S("0.3"), S("0.4"), S("0.5"), S("-0.2");
-  const ConstraintClassification c = classify_constraints(sys, q0);
+  return classify_constraints(describe<S, D>({S(1)}), q0);
+}
+
+TEST(ConstraintClassification, FindsACombinationThatDependsOnTheState) {
+  const ConstraintClassification c = classify_test_system<HiddenHolonomic>();
   ASSERT_TRUE(c.frobenius_done);
   EXPECT_EQ(c.growth, (std::vector<int>{2, 3}));
   ASSERT_EQ(c.hidden_holonomic, 1);
@@ -144,10 +150,7 @@ TEST(ConstraintClassification, FindsACombinationThatDependsOnTheState) {
 }
 
 TEST(ConstraintClassification, InvolutiveConstraintsAreAllHolonomicInDisguise) {
-  const System<S> sys = describe<S, AllIntegrable>({S(1)});
-  Vec<S> q0(4);
-  q0 << S("0.3"), S("0.4"), S("0.5"), S("-0.2");
-  const ConstraintClassification c = classify_constraints(sys, q0);
+  const ConstraintClassification c = classify_test_system<AllIntegrable>();
   ASSERT_TRUE(c.frobenius_done);
   EXPECT_EQ(c.growth, (std::vector<int>{2}));
   EXPECT_EQ(c.hidden_holonomic, 2);
