@@ -37,6 +37,13 @@ std::string figure(const S& x) {
   return s.str();
 }
 
+// "2, 3, 4": a growth vector.
+std::string int_list(const std::vector<int>& v) {
+  std::string t;
+  for (int d : v) t += (t.empty() ? "" : ", ") + std::to_string(d);
+  return t;
+}
+
 std::string point_text(const Vec<S>& q) {
   std::string t = "(";
   for (Eigen::Index i = 0; i < q.size(); ++i) t += (i ? ", " : "") + figure(q[i]);
@@ -348,9 +355,7 @@ bool frobenius(const System<S>& sys, const std::vector<Vec<S>>& points, long max
     const Frame frame = frame_at(sys, A0, budget);
     const Filtration f = filtration_at(sys, q, frame.fields, h, max_level, zero_tol);
     if (f.truncated) {
-      std::string g;
-      for (int d : f.growth) g += (g.empty() ? "" : ", ") + std::to_string(d);
-      out.frobenius_skipped = "the filtration was still growing, (" + g + ") of n = " + std::to_string(n) +
+      out.frobenius_skipped = "the filtration was still growing, (" + int_list(f.growth) + ") of n = " + std::to_string(n) +
                               ", when its budget of " + std::to_string(max_evaluations) +
                               " evaluations of the frame ran out (a level-k bracket costs about 3^(k-1))";
       return false;
@@ -390,15 +395,11 @@ bool frobenius(const System<S>& sys, const std::vector<Vec<S>>& points, long max
           out.combinations.push_back(std::move(c));
         }
       }
-      out.closure_dimension = static_cast<int>(f.basis.cols());
       out.hidden_holonomic = hidden;
       first = false;
     } else if (f.growth != out.growth) {
-      std::string a, b;
-      for (int g : out.growth) a += (a.empty() ? "" : ", ") + std::to_string(g);
-      for (int g : f.growth) b += (b.empty() ? "" : ", ") + std::to_string(g);
-      throw InvalidState("constraint classification: the growth vector is (" + a + ") at q = " +
-                         point_text(points.front()) + " but (" + b + ") at q = " + point_text(q) +
+      throw InvalidState("constraint classification: the growth vector is (" + int_list(out.growth) + ") at q = " +
+                         point_text(points.front()) + " but (" + int_list(f.growth) + ") at q = " + point_text(q) +
                          ": a sample point lies on a set where the rank drops");
     }
     out.largest_inside_residual = std::max(out.largest_inside_residual, static_cast<double>(f.largest_inside));

@@ -72,8 +72,8 @@ struct ConstraintClassification {
   /// [D_1, D_k] up to the involutive closure (Murray, Li, Sastry 1994,
   /// ch. 7 §2: the growth vector), the same at every sample point.
   std::vector<int> growth;
-  int closure_dimension = 0;  ///< the last entry of growth
-  /// n - closure_dimension: how many independent holonomic constraints the
+  /// n - growth.back() (the codimension of the involutive closure): how
+  /// many independent holonomic constraints the
   /// linear constraints imply (0: completely non-holonomic; r: every
   /// constraint is integrable, "holonomic in disguise").
   int hidden_holonomic = 0;
@@ -115,7 +115,8 @@ struct ConstraintClassification {
 /// ("rank loss of dC/dqdot") when no point near q0 has dC/dqdot of rank r;
 /// InvalidState when a rank is undecided (a distance from D_k between the
 /// round-off bound and 1e-8 of the frame's scale: a parameter that makes a
-/// bracket tiny), naming the level and the value.
+/// bracket tiny), naming the level and the value; NonFiniteValue when C, T,
+/// a force or the frame is not finite at a sample point, naming the point.
 ConstraintClassification classify_constraints(const System<mp100>& sys, const Vec<mp100>& q0,
                                               const ClassificationOptions& options = {});
 
