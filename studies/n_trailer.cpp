@@ -353,11 +353,12 @@ const Study<S>* find_n_trailer_study(const std::string& name) {
   template const Study<S>* find_n_trailer_study<S>(const std::string&);
 NHS_FOR_EACH_SCALAR(NHS_N_TRAILER_)
 
-TracedStudy n_trailer_traced() {
-  SystemInfo info = n_trailer_info(kNTrailerDefault, "n-trailer");
+TracedStudy n_trailer_traced(const SystemInfo& info) {
   return {info, [info](const std::vector<codegen::Expr>& p) {
             return describe<codegen::Expr, NTrailer>(p, info);
           }};
 }
+
+TracedStudy n_trailer_traced() { return n_trailer_traced(n_trailer_info(kNTrailerDefault, "n-trailer")); }
 
 }  // namespace nhs

@@ -29,6 +29,35 @@ namespace nhs::cli {
 int list_command();
 /// `nhs list SYSTEM`: one system in detail.
 int list_system_command(const std::string& system);
+/// The constraint classification of `nhs list SYSTEM` (nhs/constraint_classification.hpp,
+/// in mp100 at the default parameters near the default state), as its
+/// indented lines; "not decided" with the reason where the rank test
+/// cannot decide. Throws what find_study throws.
+std::string classification_text(const std::string& system);
+
+/// `nhs equations`: the options (docs/cli.md, "equations").
+struct EquationsOptions {
+  std::string system;
+  std::vector<std::string> formulations;  ///< empty: every one that applies
+  std::string format = "text";            ///< text, latex, sympy, markdown
+  bool classify = false;                  ///< the classification first, as comments
+  std::string out;                        ///< empty: stdout
+};
+/// The equations of motion of opts.system in opts.format
+/// (nhs/symbolic/print.hpp), with the classification first when
+/// opts.classify; opts.out is not used. A formulation named in
+/// opts.formulations that does not apply throws NotApplicable; with none
+/// named, those that do not apply are skipped and, with their reasons,
+/// appended to `not_written` (when given). UsageError for an unknown
+/// formulation or format; what find_traced_study and
+/// symbolic::symbolic_system throw.
+std::string equations_text(const EquationsOptions& opts, const std::string& command,
+                           std::vector<std::string>* not_written);
+/// Writes the equations of motion (equations_text) to stdout or opts.out. A formulation
+/// named in --formulation that does not apply is an error (NotApplicable);
+/// with none named, those that do not apply are listed on stderr.
+/// `command` is the command line quoted in the output's header.
+int equations_command(const EquationsOptions& opts, const std::string& command);
 
 /// What `nhs accel` prints (accel_command) and the Python module's
 /// System.accel returns: the admitted state (make_setup: qdot projected onto

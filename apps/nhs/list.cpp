@@ -56,15 +56,16 @@ std::string combination(const Vec<mp100>& c, const std::vector<std::string>& nam
   return t.empty() ? "0" : t;
 }
 
-// The classification of nhs/constraint_classification.hpp, at the default
-// parameters and near the default state.
-void print_classification(const std::string& system) {
+}  // namespace
+
+std::string classification_text(const std::string& system) {
+  std::string out;
   using S = mp100;
   const Study<S>& st = find_study<S>(system);
   if (static_cast<int>(st.info.coordinates.size()) > kClassifyMaxN) {
-    fmt::print("  classification: not computed (n = {} > {}; the library's classify_constraints takes any n)\n",
+    out += fmt::format("  classification: not computed (n = {} > {}; the library's classify_constraints takes any n)\n",
                st.info.coordinates.size(), kClassifyMaxN);
-    return;
+    return out;
   }
   const System<S> sys = st.build(st.default_parameters());
   ConstraintClassification c;
@@ -74,17 +75,17 @@ void print_classification(const std::string& system) {
     // InvalidState (an undecided rank), SingularState (A of rank < r near
     // the default q), NonFiniteValue: the rest of the listing stands.
     if (!dynamic_cast<const InvalidState*>(&e) && !dynamic_cast<const NonFiniteValue*>(&e)) throw;
-    fmt::print("  classification: not decided: {}\n", e.what());
-    return;
+    out += fmt::format("  classification: not decided: {}\n", e.what());
+    return out;
   }
-  fmt::print("  classification (numerical, mp100, at {} points near the default q; docs/constraint-classification.md):\n",
+  out += fmt::format("  classification (numerical, mp100, at {} points near the default q; docs/constraint-classification.md):\n",
              c.sample_points.size());
   for (const ConstraintKind& k : c.constraints)
-    fmt::print("    {}: {}, {}\n", k.name, k.linear ? "linear in qdot" : "non-linear in qdot",
+    out += fmt::format("    {}: {}, {}\n", k.name, k.linear ? "linear in qdot" : "non-linear in qdot",
                k.homogeneous ? fmt::format("homogeneous of degree {:.12g}", k.degree)
                              : std::string("not homogeneous in qdot"));
   if (!c.frobenius_done) {
-    fmt::print("    Frobenius test: not done ({})\n", c.frobenius_skipped);
+    out += fmt::format("    Frobenius test: not done ({})\n", c.frobenius_skipped);
   } else {
     std::vector<std::string> growth;
     for (int g : c.growth) growth.push_back(std::to_string(g));
@@ -95,16 +96,16 @@ void print_classification(const std::string& system) {
             ? "ker A is involutive: every constraint is integrable (holonomic in disguise)"
             : fmt::format("{} holonomic constraint{} hide{} in the {} constraints", c.hidden_holonomic,
                           c.hidden_holonomic == 1 ? "" : "s", c.hidden_holonomic == 1 ? "s" : "", r);
-    fmt::print("    Frobenius test: frame X_({}) of ker A; growth vector ({}) of n = {}: {}\n",
+    out += fmt::format("    Frobenius test: frame X_({}) of ker A; growth vector ({}) of n = {}: {}\n",
                join(c.frame), join(growth), n, verdict);
     for (const BracketEvidence& b : c.brackets)
-      fmt::print("      A [X_{}, X_{}] = ({})\n", b.first, b.second, [&] {
+      out += fmt::format("      A [X_{}, X_{}] = ({})\n", b.first, b.second, [&] {
         std::vector<std::string> v;
         for (Eigen::Index a = 0; a < b.constraint_forms.size(); ++a) v.push_back(mp_figure(b.constraint_forms[a]));
         return join(v);
       }());
     for (const IntegrableCombination& k : c.combinations)
-      fmt::print("      integrable: {} = 0, the form {} at q = ({})\n",
+      out += fmt::format("      integrable: {} = 0, the form {} at q = ({})\n",
                  combination(k.mu, sys.info.constraint_names, ""), combination(k.nu, sys.info.coordinates, "d"),
                  [&] {
                    std::vector<std::string> v;
@@ -113,17 +114,17 @@ void print_classification(const std::string& system) {
                    return join(v);
                  }());
   }
-  fmt::print("    cyclic coordinates (T, C and the forces do not depend on them): {}\n",
+  out += fmt::format("    cyclic coordinates (T, C and the forces do not depend on them): {}\n",
              c.cyclic.empty() ? std::string("none") : join(c.cyclic));
   if (c.chaplygin) {
     std::vector<std::string> dep;
     for (int k : sys.info.dependent_velocities) dep.push_back(sys.info.coordinates[static_cast<std::size_t>(k)]);
-    fmt::print("    Chaplygin form: the constraints give {} from the other velocities, and {} cyclic\n",
+    out += fmt::format("    Chaplygin form: the constraints give {} from the other velocities, and {} cyclic\n",
                join(dep), dep.size() == 1 ? "it is" : "they are");
   }
+  return out;
 }
 
-}  // namespace
 
 int list_system_command(const std::string& system) {
   using S = double;
@@ -185,7 +186,7 @@ int list_system_command(const std::string& system) {
     fmt::print("  singular sets besides rank loss of dC/dqdot: {}\n",
                sets.empty() ? std::string("none declared") : listed);
   }
-  print_classification(system);
+  fmt::print("{}", classification_text(system));
   {
     // The special motions, numbered as `nhs run --motion N` takes them.
     const std::vector<SpecialMotion<S>> motions =

@@ -1,6 +1,6 @@
 // nhs: the command-line tool. Parses the command line with CLI11 and
 // dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp,
-// check_report.cpp, sweep.cpp);
+// check_report.cpp, sweep.cpp, equations.cpp);
 // maps the library's typed errors to exit codes with one line on stderr.
 #include "cli.hpp"
 #include "sweep.hpp"
@@ -176,6 +176,18 @@ int run_main(int argc, char** argv) {
       ->capture_default_str();
   findings_cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
 
+  EquationsOptions equations;
+  auto* equations_cmd = app.add_subcommand(
+      "equations", "every formulation's equations of motion, symbolic in the parameters, as text, LaTeX, "
+                   "sympy or Markdown (docs/equations.md)");
+  equations_cmd->add_option("SYSTEM", equations.system, "system file (docs/system-files.md) or study id")->required();
+  equations_cmd->add_option("--formulation", equations.formulations,
+                            "a formulation (repeatable; default: every one that applies)");
+  equations_cmd->add_option("--format", equations.format, "text, latex, sympy or markdown")->capture_default_str();
+  equations_cmd->add_flag("--classify", equations.classify,
+                          "the constraint classification of `nhs list SYSTEM` first, as comments");
+  equations_cmd->add_option("--out", equations.out, "write to this file instead of stdout");
+
   SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
@@ -195,7 +207,7 @@ int run_main(int argc, char** argv) {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
                                                run_cmd->get_name(), verify_cmd->get_name(),
                                                check_cmd->get_name(), findings_cmd->get_name(),
-                                               sweep_cmd->get_name()};
+                                               sweep_cmd->get_name(), equations_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -234,6 +246,13 @@ int run_main(int argc, char** argv) {
     return verify_command(check);
   }
   if (findings_cmd->parsed()) return findings_command(findings);
+  if (equations_cmd->parsed()) {
+    if (equations_cmd->get_option("--out")->count() > 0 && equations.out.empty())
+      throw UsageError("--out: empty file name");
+    std::string command = "nhs";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    return equations_command(equations, command);
+  }
   if (sweep_cmd->parsed()) {
     if (!sweep.dry_run && sweep_out->count() == 0) throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");
     std::string command = "nhs";

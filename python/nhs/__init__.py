@@ -139,6 +139,25 @@ def _mp_converter(precision):
     return lambda s: mpmath.mp.make_mpf(from_str(s, bits, "n"))
 
 
+class Equations:
+    """One formulation's equations of motion as sympy objects
+    (System.equations): formulation, title, symbols (name -> Symbol),
+    definitions (list of (Symbol, expression)), equations (list of Eq) and
+    unknowns (the symbols the equations are linear in: <q>_ddot, <z>_dot,
+    lambda_<constraint>)."""
+
+    def __init__(self, formulation, namespace):
+        self.formulation = formulation
+        self.title = namespace["titles"][formulation]
+        self.symbols = namespace["symbols"]
+        self.definitions = namespace["definitions"][formulation]
+        self.equations = namespace["equations"][formulation]
+        self.unknowns = namespace["unknowns"][formulation]
+
+    def __repr__(self):
+        return f"<nhs.Equations {self.formulation}: {len(self.equations)} equations>"
+
+
 class System(_core.System):
     """A non-holonomic system: a built-in study, a system file, or one made
     from sympy expressions (System.from_sympy).
@@ -244,6 +263,23 @@ class System(_core.System):
         if not isinstance(out_dir, (str, os.PathLike)):
             raise UsageError(f"out_dir: expected a str or os.PathLike, got {type(out_dir).__name__}")
         return self._checked(precision, states, quick, jobs, os.fspath(out_dir))
+
+    def equations(self, formulation="first-kind"):
+        """The equations of motion of one formulation as sympy expressions
+        (the `sympy` format of `nhs equations`, docs/equations.md).
+
+        Returns an Equations object: .equations (list of sympy Eq, linear in
+        .unknowns), .definitions (list of (Symbol, expression): the
+        kinematic relations and the names the equations use, such as
+        Voronec's b coefficients), .unknowns, .symbols (name -> Symbol) and
+        .title. nhs.UsageError for an unknown formulation or one that does
+        not apply (with the reason). Needs sympy.
+        """
+        if not isinstance(formulation, str):
+            raise UsageError(f"formulation: expected a str, got {type(formulation).__name__}")
+        namespace = {}
+        exec(compile(self._equations_sympy(formulation), "<nhs equations>", "exec"), namespace)
+        return Equations(formulation, namespace)
 
     def _checked(self, precision, states, quick, jobs, out_dir):
         self._check(precision, states, quick, jobs, out_dir)

@@ -1038,6 +1038,16 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("is_file", &SystemHandle::is_file, "True for a system file")
       .def("formulations", &SystemHandle::formulations,
            "The formulations that apply to the system at its default parameters (nhs list's names).")
+      .def("_equations_sympy",
+           [](const SystemHandle& s, const std::string& formulation) {
+             nhs::cli::EquationsOptions o;
+             o.system = s.name();
+             o.format = "sympy";
+             o.formulations = {formulation};
+             py::gil_scoped_release release;
+             return nhs::cli::equations_text(o, "System(" + s.name() + ").equations(" + formulation + ")", nullptr);
+           },
+           "formulation"_a, "The sympy module text of `nhs equations --format sympy` (System.equations).")
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),

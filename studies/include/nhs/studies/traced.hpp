@@ -23,6 +23,17 @@ struct TracedStudy {
 /// N = kNTrailerDefault (the generated code is for that N).
 std::vector<TracedStudy> traced_studies();
 
+/// The TracedStudy of `name`, resolved as find_study resolves it (a
+/// built-in study, n-trailer-<N>, or a system file: cached_system_file).
+/// Throws what find_study throws (UsageError for an unknown name,
+/// FileError or IoError for a file that cannot be used).
+TracedStudy find_traced_study(const std::string& name);
+
+/// The N-trailer's description over the tracing scalar for `info`
+/// (n_trailer_info(N, name): the number of trailers is in info's
+/// coordinates).
+TracedStudy n_trailer_traced(const SystemInfo& info);
+
 /// The TracedStudy of the description D: its info() and describe() over
 /// the tracing scalar.
 template <class D>

@@ -1,0 +1,70 @@
+// `nhs equations SYSTEM`: every formulation's equations of motion, symbolic
+// in the parameters (nhs/symbolic; docs/equations.md).
+#include "cli.hpp"
+
+#include "nhs/studies/system_file.hpp"
+#include "nhs/studies/traced.hpp"
+#include "nhs/symbolic/print.hpp"
+
+namespace nhs::cli {
+namespace {
+
+// Each line of `text` behind the format's comment marker.
+std::string as_comments(const std::string& text, symbolic::EquationFormat format) {
+  const std::string marker = format == symbolic::EquationFormat::latex ? "%" : format == symbolic::EquationFormat::sympy ? "#" : "##";
+  std::string out, line;
+  for (char c : text) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    out += marker + " " + line + "\n";
+    line.clear();
+  }
+  if (!line.empty()) out += marker + " " + line + "\n";
+  return out;
+}
+
+}  // namespace
+
+std::string equations_text(const EquationsOptions& opts, const std::string& command,
+                           std::vector<std::string>* not_written) {
+  const symbolic::EquationFormat format = symbolic::equation_format(opts.format);
+  for (const auto& f : opts.formulations) {
+    const auto& known = symbolic::symbolic_formulations();
+    if (std::find(known.begin(), known.end(), f) == known.end())
+      throw UsageError("formulation: unknown formulation '" + f + "' (known: " + join(known) + ")");
+  }
+  const TracedStudy traced = find_traced_study(opts.system);
+  const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
+  std::vector<symbolic::FormulationEquations> written;
+  const bool all = opts.formulations.empty();
+  for (const auto& f : all ? symbolic::symbolic_formulations() : opts.formulations) {
+    try {
+      written.push_back(symbolic::printable_equations(s, f));
+    } catch (const NotApplicable& e) {
+      if (!all) throw;
+      if (not_written) not_written->push_back(f + ": " + e.what());
+    }
+  }
+  std::string text;
+  if (opts.classify) {
+    const std::string c = opts.system + " (" + s.info.title + ")\n" + classification_text(opts.system);
+    text += format == symbolic::EquationFormat::markdown ? "```\n" + c + "```\n\n" : as_comments(c, format);
+  }
+  return text + symbolic::print_equations(s, written, format, command);
+}
+
+int equations_command(const EquationsOptions& opts, const std::string& command) {
+  if (!opts.out.empty() && is_system_file_name(opts.system)) refuse_overwriting(opts.system, opts.out, "--out");
+  std::vector<std::string> not_written;
+  const std::string text = equations_text(opts, command, &not_written);
+  for (const auto& w : not_written) std::fprintf(stderr, "nhs: not written: %s\n", w.c_str());
+  if (opts.out.empty())
+    std::fputs(text.c_str(), stdout);
+  else
+    write_text_file(opts.out, text);
+  return 0;
+}
+
+}  // namespace nhs::cli

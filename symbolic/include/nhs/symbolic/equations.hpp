@@ -1,0 +1,75 @@
+// Every formulation's equations of motion as GiNaC expressions, symbolic in
+// the parameters, written as each formulation writes them (docs/equations.md
+// gives every form with its source):
+//   first-kind            zdot^alpha = Z^alpha(q, z), qdot = psi(q, z)
+//                         (000 Thm 11.1, eq. 27; 001 Thm 7.1)
+//   second-kind           g_ij qddot^j + Gamma_i = A_i + lambda_a dC^a/dqdot^i,
+//                         d/dt C^a = 0 determines lambda (001 Thm 8.1, eqs. 3.11, 8.12)
+//   maggi                 psi^i_alpha (d/dt dT/dqdot^i - dT/dq^i) = psi^i_alpha A_i
+//                         (000 eq. 32, Remark 11.7)
+//   gibbs-appell          dS/dzdot^alpha = psi^i_alpha A_i, S the bodies' Appellian
+//                         (001 §5, eqs. 3.3, 5.2-5.4; 000 eqs. 65-67)
+//   voronec               the reduced T, its Euler-Lagrange operator and
+//                         b^nu_ij qdot^j (002 eqs. 8-11)
+//   udwadia-kalaba        g qddot = Q + Q_c, Q_c = A^T (A g^-1 A^T)^-1 (b - A g^-1 Q)
+//                         (seed 003, "Equazione di Udwadia-Kalaba", ideal part; its C_i in Q)
+//   lagrange-multipliers  [g  -A^T; A  0] (qddot, lambda) = (Q, b), the KKT system
+//                         (seed 004, "Dinamica di Cetaev")
+// with Gamma_i = d^2T/dqdot^i dq^j qdot^j - dT/dq^i (Benenti's
+// Gamma_hk,i qdot^h qdot^k when T is quadratic), A_i = -dV/dq^i + F_i the
+// active force, A = dC/dqdot and b = -dC/dq qdot.
+//
+// Every equation is linear in its unknowns (qddot, zdot, lambda): the
+// machine check of docs/equations.md solves the printed equations for them
+// at a state and compares with the numerical formulation.
+#pragma once
+
+#include "nhs/symbolic/symbolic_system.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace nhs::symbolic {
+
+/// One equation lhs = rhs.
+struct Equation {
+  GiNaC::ex lhs, rhs;
+};
+
+/// An auxiliary definition `name := value` that the equations use (a
+/// symbol such as Voronec's b^nu_ij) or that states a kinematic relation
+/// (qdot = psi(q, z), the dependent velocities of Voronec's split).
+struct Definition {
+  GiNaC::ex symbol;  ///< a realsymbol; for a kinematic relation, the velocity's own symbol
+  GiNaC::ex value;
+  std::string meaning;  ///< one line, e.g. "Voronec's coefficient b^nu_ij (002 eq. 11)"
+};
+
+/// A formulation's equations of motion for one system.
+struct FormulationEquations {
+  std::string formulation;  ///< the library's name, e.g. "first-kind"
+  std::string title;        ///< one line, with the seed source
+  std::vector<Definition> definitions;
+  std::vector<Equation> equations;
+  std::vector<GiNaC::ex> unknowns;  ///< the symbols the equations are linear in
+  /// The symbols each side is collected in (the velocities and unknowns),
+  /// in the order terms are sorted by.
+  std::vector<GiNaC::ex> collect_in;
+  /// The KKT system's augmented matrix (lagrange-multipliers only), for the
+  /// LaTeX forms: unknowns (qddot, lambda) in this order.
+  std::optional<GiNaC::matrix> augmented_matrix;
+};
+
+/// The formulations equations_of writes, in the order of `nhs list`.
+const std::vector<std::string>& symbolic_formulations();
+
+/// The equations of `formulation` for `s`, as derived (print.hpp
+/// simplifies them as it prints). Throws UsageError for an unknown formulation
+/// (listing the known ones) and NotApplicable where the numerical
+/// formulation does not apply (no psi; no bodies for gibbs-appell; no
+/// declared split of linear constraints for voronec; a semidefinite metric
+/// for second-kind and udwadia-kalaba, whose written forms invert g).
+FormulationEquations equations_of(const SymbolicSystem& s, const std::string& formulation);
+
+}  // namespace nhs::symbolic

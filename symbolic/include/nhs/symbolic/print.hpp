@@ -1,0 +1,49 @@
+// The equations of nhs/symbolic/equations.hpp as text, LaTeX, sympy or
+// Markdown (docs/equations.md, "Formats").
+//   text      "# <formulation>", then `name := value` definitions, then one
+//             `lhs = rhs` per line, in the system-file expression syntax
+//             (nhs/expression.hpp), which sympy's parse_expr also reads
+//             with convert_xor. Machine-checkable.
+//   sympy     a Python module: `symbols`, and per formulation
+//             `definitions[F]` as (symbol, expression) pairs and
+//             `equations[F]` as sympy Eq, parsed from the text form.
+//   latex     an `aligned` block per formulation, the KKT system also as
+//             its augmented matrix.
+//   markdown  the LaTeX inside a page with the system's data and each
+//             formulation's title.
+// Every side is printed collected in the formulation's velocities and
+// unknowns, terms sorted by monomial (total degree, then exponents in the
+// order of FormulationEquations::collect_in), each coefficient in normal
+// form.
+#pragma once
+
+#include "nhs/symbolic/equations.hpp"
+
+#include <string>
+#include <vector>
+
+namespace nhs::symbolic {
+
+enum class EquationFormat { text, latex, sympy, markdown };
+
+/// The format named `name` ("text", "latex", "sympy", "markdown");
+/// UsageError listing them otherwise.
+EquationFormat equation_format(const std::string& name);
+
+/// The expression `e` collected in `vars` and printed in the text syntax
+/// (latex = false) or as LaTeX.
+std::string print_collected(const GiNaC::ex& e, const std::vector<GiNaC::ex>& vars, bool latex);
+
+/// equations_of(s, formulation), refused (NotApplicable, with the length)
+/// when a side printed in the text syntax is longer than the system-file
+/// parser reads (expression::kMaxExpressionLength characters): such text
+/// could not be read back. What `nhs equations` and System.equations write.
+FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation);
+
+/// The equations `fs` of the system `s` in `format`; `command` is the
+/// command line quoted in the header (text and sympy start with it as a
+/// comment).
+std::string print_equations(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
+                            EquationFormat format, const std::string& command);
+
+}  // namespace nhs::symbolic

@@ -1,0 +1,298 @@
+// Implementation of nhs/symbolic/print.hpp.
+#include "nhs/symbolic/print.hpp"
+
+#include "nhs/errors.hpp"
+#include "nhs/expression.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace nhs::symbolic {
+namespace {
+
+using GiNaC::ex;
+
+// The integer power of `var` in the product `term` (0 when absent).
+int exponent_in(const ex& term, const ex& var) {
+  const auto factor = [&](const ex& f) {
+    if (f.is_equal(var)) return 1;
+    if (GiNaC::is_a<GiNaC::power>(f) && f.op(0).is_equal(var) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+        GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_integer())
+      return GiNaC::ex_to<GiNaC::numeric>(f.op(1)).to_int();
+    return 0;
+  };
+  if (!GiNaC::is_a<GiNaC::mul>(term)) return factor(term);
+  int k = 0;
+  for (std::size_t i = 0; i < term.nops(); ++i) k += factor(term.op(i));
+  return k;
+}
+
+struct Term {
+  std::vector<int> exponents;
+  ex coefficient, monomial;
+};
+
+// c in GiNaC's normal form after sin(u)^2 -> 1 - cos(u)^2 for every u (and
+// every power of sin, GiNaC's algebraic substitution): the one
+// trigonometric identity applied, so that sin^2 + cos^2 cancels and a
+// coefficient is a rational function of cosines with sines to the first
+// power at most.
+// A coefficient larger than kMaxNormalNodes nodes is left expanded (still
+// exact, only not over one denominator): GiNaC's gcds, which normal() runs,
+// take erratic time on large expressions (equations.cpp, kMaxNodes).
+constexpr std::size_t kMaxNormalNodes = 2000;
+
+ex simplified(const ex& c) {
+  const GiNaC::wildcard w(0);
+  const ex t = GiNaC::expand(
+      c.subs(GiNaC::pow(GiNaC::sin(w), 2) == 1 - GiNaC::pow(GiNaC::cos(w), 2), GiNaC::subs_options::algebraic));
+  std::size_t size = 0;
+  for (GiNaC::const_preorder_iterator it = t.preorder_begin(); it != t.preorder_end() && size <= kMaxNormalNodes; ++it)
+    ++size;
+  return size > kMaxNormalNodes ? t : GiNaC::normal(t);
+}
+
+// e as coefficient * monomial terms in vars, sorted: higher total degree
+// first, then by the exponents in the order of vars (the earlier variable's
+// higher power first); coefficients in normal form, zeros dropped.
+std::vector<Term> collected_terms(const ex& e, const std::vector<ex>& vars) {
+  const ex x = GiNaC::expand(e);
+  std::map<std::vector<int>, ex> groups;
+  const auto add_term = [&](const ex& t) {
+    std::vector<int> k;
+    ex mono = 1;
+    for (const ex& v : vars) {
+      k.push_back(exponent_in(t, v));
+      mono *= GiNaC::pow(v, k.back());
+    }
+    auto [it, fresh] = groups.emplace(k, 0);
+    it->second += t / mono;
+  };
+  if (GiNaC::is_a<GiNaC::add>(x))
+    for (std::size_t i = 0; i < x.nops(); ++i) add_term(x.op(i));
+  else
+    add_term(x);
+  std::vector<Term> terms;
+  for (auto& [k, c] : groups) {
+    const ex cn = simplified(c);
+    if (cn.is_zero()) continue;
+    ex mono = 1;
+    for (std::size_t i = 0; i < vars.size(); ++i) mono *= GiNaC::pow(vars[i], k[i]);
+    terms.push_back({k, cn, mono});
+  }
+  std::sort(terms.begin(), terms.end(), [](const Term& a, const Term& b) {
+    int da = 0, db = 0;
+    for (int v : a.exponents) da += v;
+    for (int v : b.exponents) db += v;
+    if (da != db) return da > db;
+    return a.exponents > b.exponents;
+  });
+  return terms;
+}
+
+// pi printed as the file syntax's `pi` (GiNaC's Pi prints "Pi").
+ex with_text_pi(const ex& e) {
+  static const GiNaC::realsymbol pi_symbol("pi", "\\pi");
+  return e.subs(GiNaC::Pi == pi_symbol);
+}
+
+std::string print_one(const ex& e, bool latex) {
+  std::ostringstream os;
+  if (latex)
+    e.print(GiNaC::print_latex(os));
+  else
+    with_text_pi(e).print(GiNaC::print_dflt(os));
+  return os.str();
+}
+
+// coefficient * monomial with the coefficient first: "m*x_ddot",
+// "-(a+b)*x_dot" (LaTeX: juxtaposed, "\\left(a+b\\right) \\dot{x}").
+std::string print_term(const Term& term, bool latex) {
+  if (term.monomial.is_equal(1)) return print_one(term.coefficient, latex);
+  const std::string mono = print_one(term.monomial, latex);
+  if (term.coefficient.is_equal(1)) return mono;
+  if (term.coefficient.is_equal(-1)) return "-" + mono;
+  const bool negative = GiNaC::is_a<GiNaC::mul>(term.coefficient) &&
+                        GiNaC::is_a<GiNaC::numeric>(term.coefficient.op(term.coefficient.nops() - 1)) &&
+                        GiNaC::ex_to<GiNaC::numeric>(term.coefficient.op(term.coefficient.nops() - 1)).is_negative();
+  const ex c = negative ? -term.coefficient : term.coefficient;
+  std::string cs = print_one(c, latex);
+  if (GiNaC::is_a<GiNaC::add>(c)) cs = latex ? "\\left(" + cs + "\\right)" : "(" + cs + ")";
+  return (negative ? "-" : "") + cs + (latex ? " " : "*") + mono;
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string t;
+  for (const auto& l : lines) t += l + "\n";
+  return t;
+}
+
+// Every symbol name in the printed sides of fs, with the definitions' names.
+std::set<std::string> names_in(const std::vector<FormulationEquations>& fs) {
+  std::set<std::string> names;
+  const auto scan = [&](const ex& e) {
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end(); ++it)
+      if (GiNaC::is_a<GiNaC::symbol>(*it)) names.insert(GiNaC::ex_to<GiNaC::symbol>(*it).get_name());
+  };
+  for (const auto& f : fs) {
+    for (const ex& x : f.unknowns) scan(x);
+    for (const auto& d : f.definitions) {
+      scan(d.symbol);
+      scan(d.value);
+    }
+    for (const auto& q : f.equations) {
+      scan(q.lhs);
+      scan(q.rhs);
+    }
+  }
+  names.erase("pi");
+  return names;
+}
+
+std::string text_of(const FormulationEquations& f, bool latex) {
+  std::vector<std::string> lines;
+  for (const Definition& d : f.definitions)
+    lines.push_back(print_one(d.symbol, latex) + (latex ? " &:= " : " := ") +
+                    print_collected(d.value, f.collect_in, latex) + (latex ? " \\\\" : ""));
+  for (const Equation& q : f.equations)
+    lines.push_back(print_collected(q.lhs, f.collect_in, latex) + (latex ? " &= " : " = ") +
+                    print_collected(q.rhs, f.collect_in, latex) + (latex ? " \\\\" : ""));
+  return join_lines(lines);
+}
+
+std::string latex_block(const FormulationEquations& f) {
+  std::string t = "\\begin{aligned}\n" + text_of(f, true) + "\\end{aligned}\n";
+  if (f.augmented_matrix) {
+    const GiNaC::matrix& K = *f.augmented_matrix;
+    std::string rows;
+    for (unsigned i = 0; i < K.rows(); ++i) {
+      for (unsigned j = 0; j < K.cols(); ++j)
+        rows += (j ? " & " : "") + print_one(GiNaC::normal(K(i, j)), true);
+      rows += i + 1 < K.rows() ? " \\\\\n" : "\n";
+    }
+    std::string unknowns;
+    for (std::size_t i = 0; i < f.unknowns.size(); ++i)
+      unknowns += (i ? " \\\\ " : "") + print_one(f.unknowns[i], true);
+    t += "\\text{augmented matrix: } K = \\begin{pmatrix}\n" + rows + "\\end{pmatrix},\\quad K \\begin{pmatrix} " +
+         unknowns + " \\end{pmatrix} = \\text{the right-hand sides above}\n";
+  }
+  return t;
+}
+
+std::string python_string(const std::string& s) {
+  std::string t = "\"";
+  for (char c : s) t += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return t + "\"";
+}
+
+std::string sympy_module(const std::vector<FormulationEquations>& fs, const std::string& command) {
+  std::string t = "# " + command + "\n# Generated by nhs (docs/equations.md, \"Formats\").\n";
+  t += "from sympy import Eq, Symbol\n"
+       "from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations\n\n"
+       "_transformations = standard_transformations + (convert_xor,)\n";
+  t += "symbols = {name: Symbol(name, real=True) for name in (";
+  for (const auto& n : names_in(fs)) t += python_string(n) + ", ";
+  t += ")}\n\n\ndef _parse(text):\n    return parse_expr(text, local_dict=symbols, transformations=_transformations)\n\n\n";
+  t += "titles = {}\ndefinitions = {}\nequations = {}\nunknowns = {}\n";
+  for (const auto& f : fs) {
+    const std::string F = python_string(f.formulation);
+    t += "\ntitles[" + F + "] = " + python_string(f.title) + "\n";
+    t += "definitions[" + F + "] = [\n";
+    for (const Definition& d : f.definitions)
+      t += "    (symbols[" + python_string(print_one(d.symbol, false)) + "], _parse(" +
+           python_string(print_collected(d.value, f.collect_in, false)) + ")),\n";
+    t += "]\nequations[" + F + "] = [\n";
+    for (const Equation& q : f.equations)
+      t += "    Eq(_parse(" + python_string(print_collected(q.lhs, f.collect_in, false)) + "), _parse(" +
+           python_string(print_collected(q.rhs, f.collect_in, false)) + ")),\n";
+    t += "]\nunknowns[" + F + "] = [";
+    for (const ex& x : f.unknowns) t += "symbols[" + python_string(print_one(x, false)) + "], ";
+    t += "]\n";
+  }
+  return t;
+}
+
+std::string markdown_page(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
+                          const std::string& command) {
+  std::string t = "# Equations of motion: " + s.info.name + "\n\n" + s.info.title + " (" + s.info.source + ").\n\n";
+  t += "Written by `" + command + "` (docs/equations.md).\n\n";
+  const auto names = [](const std::vector<ex>& v) {
+    std::string r;
+    for (const ex& e : v) r += (r.empty() ? "" : ", ") + print_one(e, true);
+    return r;
+  };
+  t += "- coordinates $q = (" + names(s.q) + ")$, n = " + std::to_string(s.n) + "\n";
+  if (s.m > 0) t += "- quasi-velocities $z = (" + names(s.z) + ")$, m = " + std::to_string(s.m) + "\n";
+  t += "- kinetic energy $T = " + print_collected(s.T, s.qdot, true) + "$\n";
+  t += "- potential $V = " + print_collected(s.V, {}, true) + "$\n";
+  for (int a = 0; a < s.r; ++a)
+    t += "- constraint $" + s.info.constraint_names[static_cast<std::size_t>(a)] + ": " +
+         print_collected(s.C[static_cast<std::size_t>(a)], s.qdot, true) + " = 0$\n";
+  for (const auto& f : fs) {
+    t += "\n## " + f.formulation + "\n\n" + f.title + ".\n\n";
+    t += "$$\n" + latex_block(f) + "$$\n";
+  }
+  return t;
+}
+
+}  // namespace
+
+EquationFormat equation_format(const std::string& name) {
+  if (name == "text") return EquationFormat::text;
+  if (name == "latex") return EquationFormat::latex;
+  if (name == "sympy") return EquationFormat::sympy;
+  if (name == "markdown") return EquationFormat::markdown;
+  throw UsageError("equations: unknown format '" + name + "' (known: text, latex, sympy, markdown)");
+}
+
+std::string print_collected(const ex& e, const std::vector<ex>& vars, bool latex) {
+  const std::vector<Term> terms = collected_terms(e, vars);
+  if (terms.empty()) return "0";
+  std::string t;
+  for (const Term& term : terms) {
+    std::string p = print_term(term, latex);
+    if (t.empty())
+      t = p;
+    else if (!p.empty() && p[0] == '-')
+      t += " - " + p.substr(1);
+    else
+      t += " + " + p;
+  }
+  return t;
+}
+
+FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation) {
+  FormulationEquations f = equations_of(s, formulation);
+  std::size_t longest = 0;
+  for (const Definition& d : f.definitions) longest = std::max(longest, print_collected(d.value, f.collect_in, false).size());
+  for (const Equation& q : f.equations)
+    longest = std::max({longest, print_collected(q.lhs, f.collect_in, false).size(),
+                        print_collected(q.rhs, f.collect_in, false).size()});
+  if (longest > expression::kMaxExpressionLength)
+    throw NotApplicable("formulation '" + formulation + "' is not written for '" + s.info.name + "': a side is " +
+                        std::to_string(longest) + " characters long, more than the " +
+                        std::to_string(expression::kMaxExpressionLength) +
+                        " the system-file parser reads back (docs/equations.md, \"Limits\")");
+  return f;
+}
+
+std::string print_equations(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
+                            EquationFormat format, const std::string& command) {
+  std::string t;
+  switch (format) {
+    case EquationFormat::text:
+      for (const auto& f : fs) t += "# " + f.formulation + "\n" + text_of(f, false);
+      return t;
+    case EquationFormat::latex:
+      t = "% " + command + "\n";
+      for (const auto& f : fs) t += "% " + f.formulation + ": " + f.title + "\n" + latex_block(f);
+      return t;
+    case EquationFormat::sympy: return sympy_module(fs, command);
+    case EquationFormat::markdown: return markdown_page(s, fs, command);
+  }
+  return t;
+}
+
+}  // namespace nhs::symbolic
