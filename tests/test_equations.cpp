@@ -229,3 +229,56 @@ TEST(Equations, TextMatchesEveryFormulationInDouble) {
 TEST(Equations, TextMatchesEveryFormulationInMp50) {
   for (const auto& name : all_systems()) check_system<mp50>(name, 1, 20261130);
 }
+
+// Lemos's printed Voronec equations for the rolling sphere (002 eqs. 12-16;
+// docs/errata.md: correct as printed), compared symbolically with the
+// definitions and equations nhs writes: each difference simplifies to 0.
+// q = (phi, theta, psi, x, y), x and y dependent:
+//   eq. 12  x_dot = R sin(phi) theta_dot - R sin(theta) cos(phi) psi_dot,
+//           y_dot = -R cos(phi) theta_dot - R sin(theta) sin(phi) psi_dot;
+//   eq. 13  b^x_(phi theta) = -R cos(phi), b^x_(phi psi) = -R sin(theta) sin(phi),
+//           b^x_(theta psi) = R cos(theta) cos(phi);
+//   eq. 14  b^y_(phi theta) = -R sin(phi), b^y_(phi psi) = R sin(theta) cos(phi),
+//           b^y_(theta psi) = R cos(theta) sin(phi);
+//   eq. 16  theta_ddot + phi_dot psi_dot sin(theta) = 0.
+TEST(Equations, VoronecOfTheRollingSphereIsLemossEquations12To16) {
+  using GiNaC::cos;
+  using GiNaC::ex;
+  using GiNaC::sin;
+  const TracedStudy traced = find_traced_study("rolling-sphere");
+  const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
+  ASSERT_EQ(s.info.coordinates, (std::vector<std::string>{"phi", "theta", "psi", "x", "y"}));
+  const symbolic::FormulationEquations f = symbolic::equations_of(s, "voronec");
+  ex R;
+  for (const ex& p : s.parameters)
+    if (symbolic::name_of(p) == "R") R = p;
+  ASSERT_EQ(symbolic::name_of(R), "R");
+  const ex phi = s.q[0], theta = s.q[1], phid = s.qdot[0], thetad = s.qdot[1], psid = s.qdot[2];
+  const std::map<std::string, ex> printed = {
+      {"x_dot", R * sin(phi) * thetad - R * sin(theta) * cos(phi) * psid},
+      {"y_dot", -R * cos(phi) * thetad - R * sin(theta) * sin(phi) * psid},
+      {"b_x_phi_theta", -R * cos(phi)},
+      {"b_x_phi_psi", -R * sin(theta) * sin(phi)},
+      {"b_x_theta_psi", R * cos(theta) * cos(phi)},
+      {"b_y_phi_theta", -R * sin(phi)},
+      {"b_y_phi_psi", R * sin(theta) * cos(phi)},
+      {"b_y_theta_psi", R * cos(theta) * sin(phi)}};
+  GiNaC::exmap values;
+  std::set<std::string> seen;
+  for (const symbolic::Definition& d : f.definitions) {
+    const std::string name = symbolic::name_of(d.symbol);
+    ASSERT_TRUE(printed.count(name)) << "a definition Lemos does not print: " << name;
+    EXPECT_TRUE(GiNaC::normal(d.value - printed.at(name)).is_zero()) << name << " := " << d.value;
+    values[d.symbol] = d.value;
+    seen.insert(name);
+  }
+  EXPECT_EQ(seen.size(), printed.size()) << "every coefficient Lemos prints is non-zero";
+  // Eq. 16: the equations solved for the independent accelerations.
+  GiNaC::lst eqs, unknowns;
+  for (const symbolic::Equation& e : f.equations) eqs.append(e.lhs.subs(values) == e.rhs.subs(values));
+  for (const ex& u : f.unknowns) unknowns.append(u);
+  const ex solution = GiNaC::lsolve(eqs, unknowns);
+  ASSERT_EQ(solution.nops(), 3u);
+  EXPECT_TRUE(GiNaC::normal(solution.op(1).rhs() + phid * psid * sin(theta)).is_zero())
+      << "theta_ddot = " << solution.op(1).rhs();
+}

@@ -44,6 +44,12 @@ struct Term {
 // take erratic time on large expressions (equations.cpp, kMaxNodes).
 constexpr std::size_t kMaxNormalNodes = 2000;
 
+// The largest side printable_equations expands (nodes before expansion):
+// 5084 for the 3-trailer's Gibbs-Appell equations, which are written;
+// 27801 for its Voronec equations and 234929 for the 5-trailer's, which are
+// not (reports/README.md, "Symbolic equations").
+constexpr std::size_t kMaxPrintNodes = 10000;
+
 ex simplified(const ex& c) {
   const GiNaC::wildcard w(0);
   const ex t = GiNaC::expand(
@@ -92,20 +98,198 @@ std::vector<Term> collected_terms(const ex& e, const std::vector<ex>& vars) {
   return terms;
 }
 
-// pi printed as the file syntax's `pi` (GiNaC's Pi prints "Pi").
-ex with_text_pi(const ex& e) {
-  static const GiNaC::realsymbol pi_symbol("pi", "\\pi");
-  return e.subs(GiNaC::Pi == pi_symbol);
-}
-
-std::string print_one(const ex& e, bool latex) {
+// A printer of its own, not GiNaC's: GiNaC orders the operands of sums
+// and products by hashes seeded with the address of type names, which
+// moves with address-space randomization, so that its output changed from
+// run to run. Here operands are sorted by their printed text.
+std::string text_of_constant(const ex& e) {
   std::ostringstream os;
-  if (latex)
-    e.print(GiNaC::print_latex(os));
-  else
-    with_text_pi(e).print(GiNaC::print_dflt(os));
+  e.print(GiNaC::print_dflt(os));
   return os.str();
 }
+
+std::string text_of_number(const GiNaC::numeric& x) {
+  std::ostringstream os;
+  x.print(GiNaC::print_dflt(os));
+  return os.str();
+}
+
+struct Printer {
+  bool latex;
+
+  static bool is_negative_number(const ex& e) {
+    return GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_negative();
+  }
+  // The numeric factor of a product (1 for anything else).
+  static GiNaC::numeric coefficient_of(const ex& e) {
+    if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e);
+    if (GiNaC::is_a<GiNaC::mul>(e))
+      for (std::size_t i = 0; i < e.nops(); ++i)
+        if (GiNaC::is_a<GiNaC::numeric>(e.op(i))) return GiNaC::ex_to<GiNaC::numeric>(e.op(i));
+    return 1;
+  }
+
+  std::string number(const GiNaC::numeric& x) const {
+    if (x.is_integer()) return text_of_number(x);
+    if (x.is_rational()) {
+      const std::string p = text_of_number(x.numer()), q = text_of_number(x.denom());
+      return latex ? "\\frac{" + p + "}{" + q + "}" : p + "/" + q;
+    }
+    std::ostringstream os;
+    os << x;
+    return os.str();
+  }
+
+  std::string symbol(const GiNaC::symbol& x) const {
+    if (!latex) return x.get_name();
+    std::ostringstream os;
+    x.print(GiNaC::print_latex(os));
+    return os.str();
+  }
+
+  std::string function(const ex& e) const {
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    std::vector<std::string> args;
+    for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(print(e.op(i)));
+    std::string a;
+    for (const auto& x : args) a += (a.empty() ? "" : ", ") + x;
+    if (!latex) return name + "(" + a + ")";
+    if (name == "abs") return "\\left|" + a + "\\right|";
+    static const std::set<std::string> known = {"sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
+                                                "cosh", "tanh", "exp", "log"};
+    const std::string tex_name = name == "asin" ? "arcsin" : name == "acos" ? "arccos" : name == "atan" ? "arctan" : name;
+    return (known.count(tex_name) ? "\\" + tex_name : "\\operatorname{" + tex_name + "}") + "\\left(" + a + "\\right)";
+  }
+
+  // base^exponent; a factor of a product with a positive exponent.
+  std::string power(const ex& base, const GiNaC::numeric& k) const {
+    const bool atom = GiNaC::is_a<GiNaC::symbol>(base) || GiNaC::is_a<GiNaC::function>(base) ||
+                      GiNaC::is_a<GiNaC::constant>(base) ||
+                      (GiNaC::is_a<GiNaC::numeric>(base) && !is_negative_number(base) &&
+                       GiNaC::ex_to<GiNaC::numeric>(base).is_integer());
+    if (k.is_equal(1)) return factor(base);
+    const std::string b = print(base);
+    if (k.is_equal(GiNaC::numeric(1, 2))) return latex ? "\\sqrt{" + b + "}" : "sqrt(" + b + ")";
+    const std::string pb = atom ? b : (latex ? "\\left(" + b + "\\right)" : "(" + b + ")");
+    if (latex) return "{" + pb + "}^{" + number(k) + "}";
+    return pb + "^" + (k.is_integer() && k.is_positive() ? text_of_number(k) : "(" + number(k) + ")");
+  }
+
+  // Whether the sum s's first term in printed order (by the text of its
+  // absolute value) is negative: such a factor is printed negated, its sign
+  // moved to the product's coefficient, so that -(a - b) and (b - a) print
+  // alike whichever form GiNaC's internal order produced.
+  static bool leads_negative(const ex& s) {
+    std::string first;
+    bool negative = false;
+    for (std::size_t i = 0; i < s.nops(); ++i) {
+      std::string t = Printer{false}.print(s.op(i));
+      const bool neg = !t.empty() && t[0] == '-';
+      if (neg) t = t.substr(1);
+      if (i == 0 || t < first) first = t, negative = neg;
+    }
+    return negative;
+  }
+
+  std::string product(const ex& e) const {
+    // Factors with positive and negative exponents, each sorted by text.
+    std::vector<std::string> up, down;
+    GiNaC::numeric c = 1;
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      ex f = e.op(i);
+      if (GiNaC::is_a<GiNaC::numeric>(f)) {
+        c = c * GiNaC::ex_to<GiNaC::numeric>(f);
+        continue;
+      }
+      ex base = f;
+      GiNaC::numeric k = 1;
+      if (GiNaC::is_a<GiNaC::power>(f) && GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+          GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_integer()) {
+        base = f.op(0);
+        k = GiNaC::ex_to<GiNaC::numeric>(f.op(1));
+      }
+      if (GiNaC::is_a<GiNaC::add>(base) && leads_negative(base)) {
+        base = GiNaC::expand(-base);
+        if (k.is_odd()) c = -c;
+      }
+      if (k.is_negative()) {
+        down.push_back(power(base, -k));
+        continue;
+      }
+      if (GiNaC::is_a<GiNaC::power>(f) && !(GiNaC::is_a<GiNaC::numeric>(f.op(1)) &&
+                                            GiNaC::ex_to<GiNaC::numeric>(f.op(1)).is_integer())) {
+        up.push_back(print(f));  // a non-integer power: printed as it is
+        continue;
+      }
+      up.push_back(power(base, k));
+    }
+    std::sort(up.begin(), up.end());
+    std::sort(down.begin(), down.end());
+    const std::string sign = c.is_negative() ? "-" : "";
+    const GiNaC::numeric a = c.is_negative() ? GiNaC::numeric(-c) : c;
+    const std::string sep = latex ? " " : "*";
+    const auto join = [&](const std::vector<std::string>& v) {
+      std::string t;
+      for (const auto& x : v) t += (t.empty() ? "" : sep) + x;
+      return t;
+    };
+    if (latex) {
+      const std::string num = join(up), den = join(down);
+      const std::string p = text_of_number(a.numer()), q = text_of_number(a.denom());
+      const std::string top = (p == "1" && !num.empty()) ? num : (num.empty() ? p : p + " " + num);
+      const std::string bottom = (q == "1") ? den : (den.empty() ? q : q + " " + den);
+      return sign + (bottom.empty() ? top : "\\frac{" + top + "}{" + bottom + "}");
+    }
+    std::string t = a.is_equal(1) && !up.empty() ? join(up) : number(a) + (up.empty() ? "" : "*" + join(up));
+    if (!down.empty()) t += "/" + (down.size() == 1 ? down[0] : "(" + join(down) + ")");
+    return sign + t;
+  }
+
+  // A factor of a product: a sum in parentheses.
+  std::string factor(const ex& f) const {
+    if (GiNaC::is_a<GiNaC::add>(f)) return latex ? "\\left(" + print(f) + "\\right)" : "(" + print(f) + ")";
+    return print(f);
+  }
+
+  std::string sum(const ex& e) const {
+    std::vector<std::pair<bool, std::string>> terms;  // (negative, text of |term|)
+    for (std::size_t i = 0; i < e.nops(); ++i) {
+      const std::string t = print(e.op(i));
+      const bool negative = !t.empty() && t[0] == '-';
+      terms.emplace_back(negative, negative ? t.substr(1) : t);
+    }
+    std::sort(terms.begin(), terms.end(), [](const auto& x, const auto& y) {
+      return x.first != y.first ? !x.first : x.second < y.second;  // positive terms first
+    });
+    std::string t;
+    for (const auto& [neg, text] : terms) t += t.empty() ? (neg ? "-" : "") + text : (neg ? " - " : " + ") + text;
+    return t;
+  }
+
+  std::string print(const ex& e) const {
+    if (GiNaC::is_a<GiNaC::numeric>(e)) return number(GiNaC::ex_to<GiNaC::numeric>(e));
+    if (GiNaC::is_a<GiNaC::symbol>(e)) return symbol(GiNaC::ex_to<GiNaC::symbol>(e));
+    if (GiNaC::is_a<GiNaC::constant>(e)) return e.is_equal(GiNaC::Pi) ? (latex ? "\\pi" : "pi") : text_of_constant(e);
+    if (GiNaC::is_a<GiNaC::function>(e)) return function(e);
+    if (GiNaC::is_a<GiNaC::add>(e)) return sum(e);
+    if (GiNaC::is_a<GiNaC::mul>(e)) return product(e);
+    if (GiNaC::is_a<GiNaC::power>(e)) {
+      if (GiNaC::is_a<GiNaC::numeric>(e.op(1))) {
+        const GiNaC::numeric k = GiNaC::ex_to<GiNaC::numeric>(e.op(1));
+        if (!k.is_negative()) return power(e.op(0), k);
+        const std::string d = power(e.op(0), -k);  // 1/base^|k|
+        return latex ? "\\frac{1}{" + d + "}" : "1/" + d;
+      }
+      const std::string b = factor(e.op(0)), x = print(e.op(1));
+      return latex ? "{" + b + "}^{" + x + "}" : "(" + b + ")^(" + x + ")";
+    }
+    throw UsageError("equations: cannot print an expression of GiNaC type " +
+                     std::string(GiNaC::ex_to<GiNaC::basic>(e).class_name()));
+  }
+};
+
+std::string print_one(const ex& e, bool latex) { return Printer{latex}.print(e); }
+
 
 // coefficient * monomial with the coefficient first: "m*x_ddot",
 // "-(a+b)*x_dot" (LaTeX: juxtaposed, "\\left(a+b\\right) \\dot{x}").
@@ -114,13 +298,10 @@ std::string print_term(const Term& term, bool latex) {
   const std::string mono = print_one(term.monomial, latex);
   if (term.coefficient.is_equal(1)) return mono;
   if (term.coefficient.is_equal(-1)) return "-" + mono;
-  const bool negative = GiNaC::is_a<GiNaC::mul>(term.coefficient) &&
-                        GiNaC::is_a<GiNaC::numeric>(term.coefficient.op(term.coefficient.nops() - 1)) &&
-                        GiNaC::ex_to<GiNaC::numeric>(term.coefficient.op(term.coefficient.nops() - 1)).is_negative();
-  const ex c = negative ? -term.coefficient : term.coefficient;
-  std::string cs = print_one(c, latex);
-  if (GiNaC::is_a<GiNaC::add>(c)) cs = latex ? "\\left(" + cs + "\\right)" : "(" + cs + ")";
-  return (negative ? "-" : "") + cs + (latex ? " " : "*") + mono;
+  std::string cs = print_one(term.coefficient, latex);
+  if (GiNaC::is_a<GiNaC::add>(term.coefficient)) return (latex ? "\\left(" + cs + "\\right)" : "(" + cs + ")") + (latex ? " " : "*") + mono;
+  const bool negative = !cs.empty() && cs[0] == '-';
+  return (negative ? "-" : "") + (negative ? cs.substr(1) : cs) + (latex ? " " : "*") + mono;
 }
 
 std::string join_lines(const std::vector<std::string>& lines) {
@@ -265,6 +446,24 @@ std::string print_collected(const ex& e, const std::vector<ex>& vars, bool latex
 
 FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation) {
   FormulationEquations f = equations_of(s, formulation);
+  // Sizes before expansion first: expanding a side of some 10^5 nodes (the
+  // 5-trailer's Voronec equations) takes minutes and gives pages.
+  std::size_t largest = 0;
+  const auto measure = [&](const ex& e) {
+    std::size_t k = 0;
+    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end() && k <= kMaxPrintNodes; ++it)
+      ++k;
+    largest = std::max(largest, k);
+  };
+  for (const Definition& d : f.definitions) measure(d.value);
+  for (const Equation& q : f.equations) {
+    measure(q.lhs);
+    measure(q.rhs);
+  }
+  if (largest > kMaxPrintNodes)
+    throw NotApplicable("formulation '" + formulation + "' is not written for '" + s.info.name +
+                        "': its equations have more than " + std::to_string(kMaxPrintNodes) +
+                        " GiNaC nodes before expansion (docs/equations.md, \"Limits\")");
   std::size_t longest = 0;
   for (const Definition& d : f.definitions) longest = std::max(longest, print_collected(d.value, f.collect_in, false).size());
   for (const Equation& q : f.equations)
