@@ -47,12 +47,12 @@ std::string equations_text(const EquationsOptions& opts, const std::string& comm
       if (not_written) not_written->push_back(f + ": " + e.what());
     }
   }
-  std::string text;
-  if (opts.classify) {
-    const std::string c = opts.system + " (" + s.info.title + ")\n" + classification_text(opts.system);
-    text += format == symbolic::EquationFormat::markdown ? "```\n" + c + "```\n\n" : as_comments(c, format);
-  }
-  return text + symbolic::print_equations(s, written, format, command);
+  const std::string equations = symbolic::print_equations(s, written, format, command);
+  if (!opts.classify) return equations;
+  const std::string c = classification_text(opts.system);
+  if (format == symbolic::EquationFormat::markdown)  // a section of the page
+    return equations + "\n## Constraint classification\n\n```\n" + c + "```\n";
+  return as_comments(opts.system + " (" + s.info.title + ")\n" + c, format) + equations;
 }
 
 int equations_command(const EquationsOptions& opts, const std::string& command) {
