@@ -41,6 +41,7 @@ struct EquationsOptions {
   std::vector<std::string> formulations;  ///< empty: every one that applies
   std::string format = "text";            ///< text, latex, sympy, markdown
   bool classify = false;                  ///< the classification first, as comments
+  bool prove = false;                     ///< the symbolic cross-checks instead (symbolic/proof.hpp)
   std::string out;                        ///< empty: stdout
 };
 /// The equations of motion of opts.system in opts.format

@@ -5,6 +5,7 @@
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
 #include "nhs/symbolic/print.hpp"
+#include "nhs/symbolic/proof.hpp"
 
 namespace nhs::cli {
 namespace {
@@ -37,6 +38,13 @@ std::string equations_text(const EquationsOptions& opts, const std::string& comm
   }
   const TracedStudy traced = find_traced_study(opts.system);
   const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
+  if (opts.prove) {
+    std::string t = "| system | pair | verdict | time (s) | detail |\n|---|---|---|---|---|\n";
+    for (const symbolic::ProofResult& p : symbolic::prove(s))
+      t += fmt::format("| {} | {} | {} | {:.2f} | {} |\n", opts.system, p.pair,
+                       p.identical ? "identical after simplification" : "not shown symbolically", p.seconds, p.detail);
+    return t;
+  }
   std::vector<symbolic::FormulationEquations> written;
   const bool all = opts.formulations.empty();
   for (const auto& f : all ? symbolic::symbolic_formulations() : opts.formulations) {

@@ -187,6 +187,9 @@ int run_main(int argc, char** argv) {
   equations_cmd->add_flag("--classify", equations.classify,
                           "the constraint classification of `nhs list SYSTEM` first, as comments");
   equations_cmd->add_option("--out", equations.out, "write to this file instead of stdout");
+  equations_cmd->add_flag("--prove", equations.prove,
+                          "instead of the equations, show symbolically that the formulations agree: a table, one "
+                          "pair a row (docs/equations.md, \"Proofs\")");
 
   SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand(

@@ -62,6 +62,8 @@ Mechanics mechanics(const SymbolicSystem& s) {
   return k;
 }
 
+}  // namespace
+
 // The largest expression (in GiNaC nodes) a symbolic solve takes or
 // leaves: past it the written equations would be pages long, and the time
 // of GiNaC's multivariate gcds (in normal()) grows fast and erratically
@@ -69,18 +71,12 @@ Mechanics mechanics(const SymbolicSystem& s) {
 // 0.3 s in one process and over 100 s in another).
 constexpr std::size_t kMaxNodes = 4000;
 
-// The number of nodes of e, counted up to limit + 1.
-std::size_t size_of(const ex& e, std::size_t limit = 1000000) {
+std::size_t size_of(const ex& e, std::size_t limit) {
   std::size_t k = 0;
   for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end() && k <= limit; ++it) ++k;
   return k;
 }
 
-// X with M X = B (M square), by Gauss-Jordan elimination with each entry
-// put in normal form after every step, pivoting on the smallest non-zero
-// entry of the column. Throws SingularState (`what`) when M is singular
-// identically, and NotApplicable (naming `formulation` and the size) when
-// an entry outgrows kMaxNodes: the closed form is then not written.
 GiNaC::matrix solve_symbolic(GiNaC::matrix M, GiNaC::matrix B, const std::string& what,
                              const std::string& formulation, const std::string& system) {
   const unsigned n = M.rows();
@@ -123,6 +119,8 @@ GiNaC::matrix solve_symbolic(GiNaC::matrix M, GiNaC::matrix B, const std::string
     for (unsigned j = 0; j < B.cols(); ++j) B(r, j) = check(GiNaC::normal(B(r, j) / M(r, r)));
   return B;
 }
+
+namespace {
 
 void require_psi(const SymbolicSystem& s, const std::string& f) {
   if (s.psi.empty())

@@ -52,8 +52,8 @@ constexpr std::size_t kMaxPrintNodes = 10000;
 
 ex simplified(const ex& c) {
   const GiNaC::wildcard w(0);
-  const ex t = GiNaC::expand(
-      c.subs(GiNaC::pow(GiNaC::sin(w), 2) == 1 - GiNaC::pow(GiNaC::cos(w), 2), GiNaC::subs_options::algebraic));
+  const ex t = GiNaC::expand(GiNaC::expand(c).subs(GiNaC::pow(GiNaC::sin(w), 2) == 1 - GiNaC::pow(GiNaC::cos(w), 2),
+                                                   GiNaC::subs_options::algebraic));
   std::size_t size = 0;
   for (GiNaC::const_preorder_iterator it = t.preorder_begin(); it != t.preorder_end() && size <= kMaxNormalNodes; ++it)
     ++size;

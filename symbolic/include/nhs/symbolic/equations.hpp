@@ -72,4 +72,16 @@ const std::vector<std::string>& symbolic_formulations();
 /// for second-kind and udwadia-kalaba, whose written forms invert g).
 FormulationEquations equations_of(const SymbolicSystem& s, const std::string& formulation);
 
+/// The number of GiNaC nodes of e, counted up to limit + 1.
+std::size_t size_of(const GiNaC::ex& e, std::size_t limit = 1000000);
+
+/// X with M X = B (M square, n x n; B n x k), by Gauss-Jordan elimination
+/// with each entry put in normal form after every step, pivoting on the
+/// smallest non-zero entry of its column. Throws SingularState (condition
+/// `what`) when M is singular identically, and NotApplicable naming
+/// `formulation`, `system` and the budget when an entry given or made has
+/// more than 4000 nodes (docs/equations.md, "Limits").
+GiNaC::matrix solve_symbolic(GiNaC::matrix M, GiNaC::matrix B, const std::string& what,
+                             const std::string& formulation, const std::string& system);
+
 }  // namespace nhs::symbolic
