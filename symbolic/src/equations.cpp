@@ -71,6 +71,13 @@ Mechanics mechanics(const SymbolicSystem& s) {
 // 0.3 s in one process and over 100 s in another).
 constexpr std::size_t kMaxNodes = 4000;
 
+ex normal_form(const ex& e, std::size_t max_nodes) {
+  const GiNaC::wildcard w(0);
+  const ex t = GiNaC::expand(GiNaC::expand(e).subs(GiNaC::pow(GiNaC::sin(w), 2) == 1 - GiNaC::pow(GiNaC::cos(w), 2),
+                                                   GiNaC::subs_options::algebraic));
+  return size_of(t, max_nodes) > max_nodes ? t : GiNaC::normal(t);
+}
+
 std::size_t size_of(const ex& e, std::size_t limit) {
   std::size_t k = 0;
   for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end() && k <= limit; ++it) ++k;
@@ -214,11 +221,11 @@ FormulationEquations gibbs_appell_equations(const SymbolicSystem& s, const Mecha
   f.definitions = kinematics(s);
   GiNaC::exmap at_rest;
   for (const ex& zd : s.zdot) at_rest[zd] = 0;
-  const ex S_full = s.appellian->subs(onto_chart(s));
+  const GiNaC::exmap on = onto_chart(s);
+  const ex S_full = s.appellian->subs(on);
   const ex S = GiNaC::expand(S_full - S_full.subs(at_rest));  // the terms free of zdot do not enter
   const GiNaC::realsymbol S_symbol("S", "S");
   f.definitions.push_back({S_symbol, S, "the Appellian S on C, without its terms free of zdot"});
-  const GiNaC::exmap on = onto_chart(s);
   for (int a = 0; a < s.m; ++a) {
     ex rhs = 0;
     for (int i = 0; i < s.n; ++i) rhs += psi_alpha(s, i, a) * k.A[u(i)].subs(on);

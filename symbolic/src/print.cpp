@@ -34,14 +34,8 @@ struct Term {
   ex coefficient, monomial;
 };
 
-// c in GiNaC's normal form after sin(u)^2 -> 1 - cos(u)^2 for every u (and
-// every power of sin, GiNaC's algebraic substitution): the one
-// trigonometric identity applied, so that sin^2 + cos^2 cancels and a
-// coefficient is a rational function of cosines with sines to the first
-// power at most.
-// A coefficient larger than kMaxNormalNodes nodes is left expanded (still
-// exact, only not over one denominator): GiNaC's gcds, which normal() runs,
-// take erratic time on large expressions (equations.cpp, kMaxNodes).
+// A coefficient larger than kMaxNormalNodes nodes is printed expanded, not
+// over one denominator (normal_form, equations.hpp).
 constexpr std::size_t kMaxNormalNodes = 2000;
 
 // The largest side printable_equations expands (nodes before expansion):
@@ -49,16 +43,6 @@ constexpr std::size_t kMaxNormalNodes = 2000;
 // 27801 for its Voronec equations and 234929 for the 5-trailer's, which are
 // not (reports/README.md, "Symbolic equations").
 constexpr std::size_t kMaxPrintNodes = 10000;
-
-ex simplified(const ex& c) {
-  const GiNaC::wildcard w(0);
-  const ex t = GiNaC::expand(GiNaC::expand(c).subs(GiNaC::pow(GiNaC::sin(w), 2) == 1 - GiNaC::pow(GiNaC::cos(w), 2),
-                                                   GiNaC::subs_options::algebraic));
-  std::size_t size = 0;
-  for (GiNaC::const_preorder_iterator it = t.preorder_begin(); it != t.preorder_end() && size <= kMaxNormalNodes; ++it)
-    ++size;
-  return size > kMaxNormalNodes ? t : GiNaC::normal(t);
-}
 
 // e as coefficient * monomial terms in vars, sorted: higher total degree
 // first, then by the exponents in the order of vars (the earlier variable's
@@ -82,7 +66,7 @@ std::vector<Term> collected_terms(const ex& e, const std::vector<ex>& vars) {
     add_term(x);
   std::vector<Term> terms;
   for (auto& [k, c] : groups) {
-    const ex cn = simplified(c);
+    const ex cn = normal_form(c, kMaxNormalNodes);
     if (cn.is_zero()) continue;
     ex mono = 1;
     for (std::size_t i = 0; i < vars.size(); ++i) mono *= GiNaC::pow(vars[i], k[i]);
@@ -116,18 +100,6 @@ std::string text_of_number(const GiNaC::numeric& x) {
 
 struct Printer {
   bool latex;
-
-  static bool is_negative_number(const ex& e) {
-    return GiNaC::is_a<GiNaC::numeric>(e) && GiNaC::ex_to<GiNaC::numeric>(e).is_negative();
-  }
-  // The numeric factor of a product (1 for anything else).
-  static GiNaC::numeric coefficient_of(const ex& e) {
-    if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e);
-    if (GiNaC::is_a<GiNaC::mul>(e))
-      for (std::size_t i = 0; i < e.nops(); ++i)
-        if (GiNaC::is_a<GiNaC::numeric>(e.op(i))) return GiNaC::ex_to<GiNaC::numeric>(e.op(i));
-    return 1;
-  }
 
   std::string number(const GiNaC::numeric& x) const {
     if (x.is_integer()) return text_of_number(x);
@@ -165,8 +137,7 @@ struct Printer {
   std::string power(const ex& base, const GiNaC::numeric& k) const {
     const bool atom = GiNaC::is_a<GiNaC::symbol>(base) || GiNaC::is_a<GiNaC::function>(base) ||
                       GiNaC::is_a<GiNaC::constant>(base) ||
-                      (GiNaC::is_a<GiNaC::numeric>(base) && !is_negative_number(base) &&
-                       GiNaC::ex_to<GiNaC::numeric>(base).is_integer());
+                      (GiNaC::is_a<GiNaC::numeric>(base) && GiNaC::ex_to<GiNaC::numeric>(base).is_nonneg_integer());
     if (k.is_equal(1)) return factor(base);
     const std::string b = print(base);
     if (k.is_equal(GiNaC::numeric(1, 2))) return latex ? "\\sqrt{" + b + "}" : "sqrt(" + b + ")";
@@ -449,12 +420,7 @@ FormulationEquations printable_equations(const SymbolicSystem& s, const std::str
   // Sizes before expansion first: expanding a side of some 10^5 nodes (the
   // 5-trailer's Voronec equations) takes minutes and gives pages.
   std::size_t largest = 0;
-  const auto measure = [&](const ex& e) {
-    std::size_t k = 0;
-    for (GiNaC::const_preorder_iterator it = e.preorder_begin(); it != e.preorder_end() && k <= kMaxPrintNodes; ++it)
-      ++k;
-    largest = std::max(largest, k);
-  };
+  const auto measure = [&](const ex& e) { largest = std::max(largest, size_of(e, kMaxPrintNodes)); };
   for (const Definition& d : f.definitions) measure(d.value);
   for (const Equation& q : f.equations) {
     measure(q.lhs);

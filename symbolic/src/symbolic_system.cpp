@@ -125,14 +125,14 @@ std::vector<GiNaC::ex> to_ginac(const Graph& g, const std::array<std::vector<GiN
 // symbolic meaning here.
 GiNaC::ex output(const std::vector<GiNaC::ex>& e, const Expr& x, const std::string& what) {
   const GiNaC::ex v = e.at(static_cast<std::size_t>(x.id()));
-  for (const char* bad : {"machine_epsilon", "max_of_traced_values", "non_finite_literal"})
-    for (GiNaC::const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it)
-      if (GiNaC::is_a<GiNaC::symbol>(*it) && GiNaC::ex_to<GiNaC::symbol>(*it).get_name() == bad)
-        throw UsageError("equations: " + what + " uses " +
-                         (std::string(bad) == "machine_epsilon"  ? "the machine epsilon"
-                          : std::string(bad) == "non_finite_literal" ? "a non-finite constant"
-                                                                     : "max()") +
-                         ", which has no symbolic form");
+  static const std::map<std::string, std::string> placeholders = {
+      {"machine_epsilon", "the machine epsilon"},
+      {"max_of_traced_values", "max()"},
+      {"non_finite_literal", "a non-finite constant"}};
+  for (GiNaC::const_preorder_iterator it = v.preorder_begin(); it != v.preorder_end(); ++it)
+    if (GiNaC::is_a<GiNaC::symbol>(*it))
+      if (const auto p = placeholders.find(GiNaC::ex_to<GiNaC::symbol>(*it).get_name()); p != placeholders.end())
+        throw UsageError("equations: " + what + " uses " + p->second + ", which has no symbolic form");
   return v;
 }
 

@@ -72,6 +72,15 @@ const std::vector<std::string>& symbolic_formulations();
 /// for second-kind and udwadia-kalaba, whose written forms invert g).
 FormulationEquations equations_of(const SymbolicSystem& s, const std::string& formulation);
 
+/// e expanded, with sin(u)^2 -> 1 - cos(u)^2 for every u (every power of
+/// sin: GiNaC's algebraic substitution), expanded again and put in GiNaC's
+/// normal form (one fraction, numerator and denominator cancelled): both
+/// steps are identities, so e is identically 0 when the result is 0. When
+/// the expanded form has more than `max_nodes` nodes it is returned without
+/// the normal form (still exact): GiNaC's gcds take erratic time on large
+/// expressions (docs/equations.md, "Limits").
+GiNaC::ex normal_form(const GiNaC::ex& e, std::size_t max_nodes);
+
 /// The number of GiNaC nodes of e, counted up to limit + 1.
 std::size_t size_of(const GiNaC::ex& e, std::size_t limit = 1000000);
 
