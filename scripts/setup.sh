@@ -7,7 +7,11 @@ set -euo pipefail
 # Needed to build and test.
 required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libtomlplusplus-dev libginac-dev pkg-config python3-dev pybind11-dev)
+          libtomlplusplus-dev libginac-dev pkg-config python3-dev pybind11-dev libjs-mathjax)
+# Needed to test, installed without recommends: Chromium, in which the test
+# WorksheetInBrowser renders `nhs worksheet`'s page (MathJax from
+# libjs-mathjax above; docs/equations.md, "Worksheet").
+required_no_recommends=(chromium)
 # Nice to have: faster rebuilds, profiling (perf, callgrind). Installed
 # without recommends: plots, the sympy comparisons, and the Python module's
 # tests (pytest; the notebook run by nbclient in an ipykernel; mpmath for
@@ -32,20 +36,23 @@ missing() {
   done
 }
 mapfile -t miss_required < <(missing "${required[@]}")
+mapfile -t miss_required_norec < <(missing "${required_no_recommends[@]}")
 mapfile -t miss_optional < <(missing "${optional[@]}")
 mapfile -t miss_norec < <(missing "${optional_no_recommends[@]}")
 
-if [ ${#miss_required[@]} -eq 0 ] && [ ${#miss_optional[@]} -eq 0 ] && [ ${#miss_norec[@]} -eq 0 ]; then
+if [ ${#miss_required[@]} -eq 0 ] && [ ${#miss_required_norec[@]} -eq 0 ] && [ ${#miss_optional[@]} -eq 0 ] &&
+   [ ${#miss_norec[@]} -eq 0 ]; then
   echo "setup: all Debian packages present"
   exit 0
 fi
 
 install=("${miss_required[@]}" "${miss_optional[@]}")
+no_recommends=("${miss_required_norec[@]}" "${miss_norec[@]}")
 commands=("apt-get update")
 [ ${#install[@]} -gt 0 ] &&
   commands+=("DEBIAN_FRONTEND=noninteractive apt-get install -y ${install[*]}")
-[ ${#miss_norec[@]} -gt 0 ] &&
-  commands+=("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${miss_norec[*]}")
+[ ${#no_recommends[@]} -gt 0 ] &&
+  commands+=("DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${no_recommends[*]}")
 
 if [ "$(id -u)" -eq 0 ]; then
   for c in "${commands[@]}"; do
@@ -55,8 +62,8 @@ if [ "$(id -u)" -eq 0 ]; then
 else
   echo "setup: not root; run as root:" >&2
   for c in "${commands[@]}"; do echo "  $c" >&2; done
-  if [ ${#miss_required[@]} -gt 0 ]; then
-    echo "setup: missing packages needed for the build: ${miss_required[*]}" >&2
+  if [ ${#miss_required[@]} -gt 0 ] || [ ${#miss_required_norec[@]} -gt 0 ]; then
+    echo "setup: missing packages needed for the build and tests: ${miss_required[*]} ${miss_required_norec[*]}" >&2
     exit 1
   fi
 fi

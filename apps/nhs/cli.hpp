@@ -60,6 +60,23 @@ std::string equations_text(const EquationsOptions& opts, const std::string& comm
 /// `command` is the command line quoted in the output's header.
 int equations_command(const EquationsOptions& opts, const std::string& command);
 
+/// `nhs worksheet`: the options (docs/cli.md, "worksheet").
+struct WorksheetOptions {
+  std::string system;
+  std::string out;                        ///< the directory written (created when missing)
+  std::vector<std::string> formulations;  ///< empty: every one that applies
+  std::string mathjax = "/usr/share/javascript/mathjax";  ///< MathJax 2 (Debian's libjs-mathjax)
+};
+/// Writes opts.out/index.html, opts.out/worksheet.md and opts.out/mathjax/
+/// (symbolic/worksheet.hpp: the system's data, its classification, the
+/// equations of every formulation, or of opts.formulations, and the proof
+/// table of `nhs equations --prove`). Everything is derived before anything
+/// is written. UsageError when MathJax is missing under opts.mathjax (naming
+/// the file and the Debian package), when opts.out is a file, or for an
+/// unknown formulation; NotApplicable for a named formulation that does not
+/// apply; IoError (exit 5) naming the path when a write or copy fails.
+int worksheet_command(const WorksheetOptions& opts, const std::string& command);
+
 /// What `nhs accel` prints (accel_command) and the Python module's
 /// System.accel returns: the admitted state (make_setup: qdot projected onto
 /// C), the formulation's Acceleration (qddot size n; multipliers size r and

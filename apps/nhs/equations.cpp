@@ -31,11 +31,6 @@ std::string as_comments(const std::string& text, symbolic::EquationFormat format
 std::string equations_text(const EquationsOptions& opts, const std::string& command,
                            std::vector<std::string>* not_written) {
   const symbolic::EquationFormat format = symbolic::equation_format(opts.format);
-  for (const auto& f : opts.formulations) {
-    const auto& known = symbolic::symbolic_formulations();
-    if (std::find(known.begin(), known.end(), f) == known.end())
-      throw UsageError("formulation: unknown formulation '" + f + "' (known: " + join(known) + ")");
-  }
   const TracedStudy traced = find_traced_study(opts.system);
   const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
   if (opts.prove) {
@@ -45,16 +40,8 @@ std::string equations_text(const EquationsOptions& opts, const std::string& comm
                        p.identical ? "identical after simplification" : "not shown symbolically", p.seconds, p.detail);
     return t;
   }
-  std::vector<symbolic::FormulationEquations> written;
-  const bool all = opts.formulations.empty();
-  for (const auto& f : all ? symbolic::symbolic_formulations() : opts.formulations) {
-    try {
-      written.push_back(symbolic::printable_equations(s, f));
-    } catch (const NotApplicable& e) {
-      if (!all) throw;
-      if (not_written) not_written->push_back(f + ": " + e.what());
-    }
-  }
+  const std::vector<symbolic::FormulationEquations> written =
+      symbolic::printable_formulations(s, opts.formulations, not_written);
   const std::string equations = symbolic::print_equations(s, written, format, command);
   if (!opts.classify) return equations;
   const std::string c = classification_text(opts.system);

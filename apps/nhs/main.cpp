@@ -1,6 +1,6 @@
 // nhs: the command-line tool. Parses the command line with CLI11 and
 // dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp,
-// check_report.cpp, sweep.cpp, equations.cpp);
+// check_report.cpp, sweep.cpp, equations.cpp, worksheet.cpp);
 // maps the library's typed errors to exit codes with one line on stderr.
 #include "cli.hpp"
 #include "sweep.hpp"
@@ -191,6 +191,19 @@ int run_main(int argc, char** argv) {
                           "instead of the equations, show symbolically that the formulations agree: a table, one "
                           "pair a row (docs/equations.md, \"Proofs\")");
 
+  WorksheetOptions worksheet;
+  auto* worksheet_cmd = app.add_subcommand(
+      "worksheet", "one HTML page (MathJax, no network) and its Markdown version with the system's data, "
+                   "classification, every formulation's equations and the symbolic cross-checks "
+                   "(docs/equations.md, \"Worksheet\")");
+  worksheet_cmd->add_option("SYSTEM", worksheet.system, "system file (docs/system-files.md) or study id")->required();
+  worksheet_cmd->add_option("--out", worksheet.out, "the directory to write: index.html, worksheet.md, mathjax/")
+      ->required();
+  worksheet_cmd->add_option("--formulation", worksheet.formulations,
+                            "a formulation (repeatable; default: every one that applies)");
+  worksheet_cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
+      ->capture_default_str();
+
   SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
@@ -210,7 +223,8 @@ int run_main(int argc, char** argv) {
     const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
                                                run_cmd->get_name(), verify_cmd->get_name(),
                                                check_cmd->get_name(), findings_cmd->get_name(),
-                                               sweep_cmd->get_name(), equations_cmd->get_name()};
+                                               sweep_cmd->get_name(), equations_cmd->get_name(),
+                                               worksheet_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -255,6 +269,11 @@ int run_main(int argc, char** argv) {
     std::string command = "nhs";
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     return equations_command(equations, command);
+  }
+  if (worksheet_cmd->parsed()) {
+    std::string command = "nhs";
+    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
+    return worksheet_command(worksheet, command);
   }
   if (sweep_cmd->parsed()) {
     if (!sweep.dry_run && sweep_out->count() == 0) throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");

@@ -1,6 +1,8 @@
 // Implementation of nhs/symbolic/print.hpp.
 #include "nhs/symbolic/print.hpp"
 
+#include "nhs/symbolic/worksheet.hpp"
+
 #include "nhs/errors.hpp"
 #include "nhs/expression.hpp"
 
@@ -314,7 +316,9 @@ std::string text_of(const FormulationEquations& f, bool latex) {
   return join_lines(lines);
 }
 
-std::string latex_block(const FormulationEquations& f) {
+}  // namespace
+
+std::string latex_equations(const FormulationEquations& f) {
   std::string t = "\\begin{aligned}\n" + text_of(f, true) + "\\end{aligned}\n";
   if (f.augmented_matrix) {
     const GiNaC::matrix& K = *f.augmented_matrix;
@@ -332,6 +336,8 @@ std::string latex_block(const FormulationEquations& f) {
   }
   return t;
 }
+
+namespace {
 
 std::string python_string(const std::string& s) {
   std::string t = "\"";
@@ -362,29 +368,6 @@ std::string sympy_module(const std::vector<FormulationEquations>& fs, const std:
     t += "]\nunknowns[" + F + "] = [";
     for (const ex& x : f.unknowns) t += "symbols[" + python_string(print_one(x, false)) + "], ";
     t += "]\n";
-  }
-  return t;
-}
-
-std::string markdown_page(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
-                          const std::string& command) {
-  std::string t = "# Equations of motion: " + s.info.name + "\n\n" + s.info.title + " (" + s.info.source + ").\n\n";
-  t += "Written by `" + command + "` (docs/equations.md).\n\n";
-  const auto names = [](const std::vector<ex>& v) {
-    std::string r;
-    for (const ex& e : v) r += (r.empty() ? "" : ", ") + print_one(e, true);
-    return r;
-  };
-  t += "- coordinates $q = (" + names(s.q) + ")$, n = " + std::to_string(s.n) + "\n";
-  if (s.m > 0) t += "- quasi-velocities $z = (" + names(s.z) + ")$, m = " + std::to_string(s.m) + "\n";
-  t += "- kinetic energy $T = " + print_collected(s.T, s.qdot, true) + "$\n";
-  t += "- potential $V = " + print_collected(s.V, {}, true) + "$\n";
-  for (int a = 0; a < s.r; ++a)
-    t += "- constraint $" + s.info.constraint_names[static_cast<std::size_t>(a)] + ": " +
-         print_collected(s.C[static_cast<std::size_t>(a)], s.qdot, true) + " = 0$\n";
-  for (const auto& f : fs) {
-    t += "\n## " + f.formulation + "\n\n" + f.title + ".\n\n";
-    t += "$$\n" + latex_block(f) + "$$\n";
   }
   return t;
 }
@@ -443,6 +426,28 @@ FormulationEquations printable_equations(const SymbolicSystem& s, const std::str
   return f;
 }
 
+std::vector<FormulationEquations> printable_formulations(const SymbolicSystem& s,
+                                                         const std::vector<std::string>& names,
+                                                         std::vector<std::string>* not_written) {
+  const auto& known = symbolic_formulations();
+  for (const auto& f : names)
+    if (std::find(known.begin(), known.end(), f) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw UsageError("formulation: unknown formulation '" + f + "' (known: " + list + ")");
+    }
+  std::vector<FormulationEquations> written;
+  for (const auto& f : names.empty() ? known : names) {
+    try {
+      written.push_back(printable_equations(s, f));
+    } catch (const NotApplicable& e) {
+      if (!names.empty()) throw;
+      if (not_written) not_written->push_back(f + ": " + e.what());
+    }
+  }
+  return written;
+}
+
 std::string print_equations(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
                             EquationFormat format, const std::string& command) {
   std::string t;
@@ -452,10 +457,10 @@ std::string print_equations(const SymbolicSystem& s, const std::vector<Formulati
       return t;
     case EquationFormat::latex:
       t = "% " + command + "\n";
-      for (const auto& f : fs) t += "% " + f.formulation + ": " + f.title + "\n" + latex_block(f);
+      for (const auto& f : fs) t += "% " + f.formulation + ": " + f.title + "\n" + latex_equations(f);
       return t;
     case EquationFormat::sympy: return sympy_module(fs, command);
-    case EquationFormat::markdown: return markdown_page(s, fs, command);
+    case EquationFormat::markdown: return to_markdown(equations_document(s, fs, command));
   }
   return t;
 }

@@ -54,6 +54,21 @@ std::string tex_of_name(const std::string& name) {
 
 namespace {
 
+// An accent over a name's base, its subscript outside: \dot{x}_{1}, not
+// \dot{x_{1}} (which puts the dot over the subscript's middle).
+std::string accented(const std::string& accent, const std::string& tex) {
+  const auto u = tex.find("_{");
+  if (u == std::string::npos || u == 0) return accent + "{" + tex + "}";
+  return accent + "{" + tex.substr(0, u) + "}" + tex.substr(u);
+}
+
+// A name as upright text in LaTeX (a constraint's name in lambda_C1).
+std::string upright(const std::string& name) {
+  std::string t;
+  for (char c : name) t += c == '_' ? std::string("\\_") : std::string(1, c);
+  return "\\mathrm{" + t + "}";
+}
+
 class Names {
  public:
   GiNaC::ex make(const std::string& name, const std::string& tex) {
@@ -216,8 +231,8 @@ SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const 
   for (const auto& c : info.coordinates) {
     const std::string t = tex_of_name(c);
     s.q.push_back(names.make(c, t));
-    s.qdot.push_back(names.make(c + "_dot", "\\dot{" + t + "}"));
-    s.qddot.push_back(names.make(c + "_ddot", "\\ddot{" + t + "}"));
+    s.qdot.push_back(names.make(c + "_dot", accented("\\dot", t)));
+    s.qddot.push_back(names.make(c + "_ddot", accented("\\ddot", t)));
   }
   for (const auto& z : info.quasi_velocities) {
     // A quasi-velocity named <x>_dot is the velocity of coordinate x (the
@@ -233,10 +248,10 @@ SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const 
     }
     const std::string t = tex_of_name(z);
     s.z.push_back(names.make(z, t));
-    s.zdot.push_back(names.make(z + "_dot", "\\dot{" + t + "}"));
+    s.zdot.push_back(names.make(z + "_dot", accented("\\dot", t)));
   }
   for (const auto& c : info.constraint_names)
-    s.lambda.push_back(names.make("lambda_" + c, "\\lambda_{" + c + "}"));
+    s.lambda.push_back(names.make("lambda_" + c, "\\lambda_{" + upright(c) + "}"));
 
   Graph graph;
   const codegen::Recording recording(graph);

@@ -10,7 +10,7 @@
 //   latex     an `aligned` block per formulation, the KKT system also as
 //             its augmented matrix.
 //   markdown  the LaTeX inside a page with the system's data and each
-//             formulation's title.
+//             formulation's title (equations_document, worksheet.hpp).
 // Every side is printed collected in the formulation's velocities and
 // unknowns, terms sorted by monomial (total degree, then exponents in the
 // order of FormulationEquations::collect_in), each coefficient in normal
@@ -34,11 +34,25 @@ EquationFormat equation_format(const std::string& name);
 /// (latex = false) or as LaTeX.
 std::string print_collected(const GiNaC::ex& e, const std::vector<GiNaC::ex>& vars, bool latex);
 
+/// The formulation's definitions and equations as one LaTeX `aligned`
+/// block (`:=` and `=` aligned), followed for the KKT system by its
+/// augmented matrix; what the `latex` format writes per formulation.
+std::string latex_equations(const FormulationEquations& f);
+
 /// equations_of(s, formulation), refused (NotApplicable, with the length)
 /// when a side printed in the text syntax is longer than the system-file
 /// parser reads (expression::kMaxExpressionLength characters): such text
 /// could not be read back. What `nhs equations` and System.equations write.
 FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation);
+
+/// printable_equations for each formulation of `names`, in that order;
+/// empty names: every formulation of symbolic_formulations() that applies,
+/// the others appended to `not_written` (when given) as "formulation:
+/// reason". A named formulation that does not apply throws NotApplicable;
+/// an unknown name throws UsageError listing the known ones.
+std::vector<FormulationEquations> printable_formulations(const SymbolicSystem& s,
+                                                         const std::vector<std::string>& names,
+                                                         std::vector<std::string>* not_written);
 
 /// The equations `fs` of the system `s` in `format`; `command` is the
 /// command line quoted in the header (text and sympy start with it as a
