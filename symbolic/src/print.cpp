@@ -277,6 +277,22 @@ std::string print_term(const Term& term, bool latex) {
   return (negative ? "-" : "") + (negative ? cs.substr(1) : cs) + (latex ? " " : "*") + mono;
 }
 
+// The terms joined with " + " and " - ".
+std::string sum_of_terms(const std::vector<Term>& terms, bool latex) {
+  if (terms.empty()) return "0";
+  std::string t;
+  for (const Term& term : terms) {
+    std::string p = print_term(term, latex);
+    if (t.empty())
+      t = p;
+    else if (!p.empty() && p[0] == '-')
+      t += " - " + p.substr(1);
+    else
+      t += " + " + p;
+  }
+  return t;
+}
+
 std::string join_lines(const std::vector<std::string>& lines) {
   std::string t;
   for (const auto& l : lines) t += l + "\n";
@@ -383,19 +399,22 @@ EquationFormat equation_format(const std::string& name) {
 }
 
 std::string print_collected(const ex& e, const std::vector<ex>& vars, bool latex) {
-  const std::vector<Term> terms = collected_terms(e, vars);
-  if (terms.empty()) return "0";
-  std::string t;
-  for (const Term& term : terms) {
-    std::string p = print_term(term, latex);
-    if (t.empty())
-      t = p;
-    else if (!p.empty() && p[0] == '-')
-      t += " - " + p.substr(1);
-    else
-      t += " + " + p;
+  // A side whose common denominator involves the collected variables (the
+  // bipendulum's first-kind zdot, whose denominator is a polynomial in z)
+  // is written as one fraction N / D, each collected, instead of every
+  // term over the same D.
+  if (!vars.empty() && size_of(e, kMaxNormalNodes) <= kMaxNormalNodes) {
+    const ex f = normal_form(e, kMaxNormalNodes);
+    const ex nd = GiNaC::numer_denom(f);
+    const ex D = nd.op(1);
+    const bool in_vars = std::any_of(vars.begin(), vars.end(), [&](const ex& v) { return D.has(v); });
+    if (in_vars) {
+      const std::string N = sum_of_terms(collected_terms(nd.op(0), vars), latex),
+                        d = sum_of_terms(collected_terms(D, vars), latex);
+      return latex ? "\\frac{" + N + "}{" + d + "}" : "(" + N + ")/(" + d + ")";
+    }
   }
-  return t;
+  return sum_of_terms(collected_terms(e, vars), latex);
 }
 
 FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation) {
