@@ -281,6 +281,39 @@ class System(_core.System):
         exec(compile(self._equations_sympy(formulation), "<nhs equations>", "exec"), namespace)
         return Equations(formulation, namespace)
 
+    def classify(self):
+        """The classification of the constraints, as `nhs list NAME` shows
+        it (docs/constraint-classification.md): computed numerically in
+        mp100 at the default parameters, at 3 points near the default q.
+
+        Returns a dict:
+          constraints: per constraint C^a (r), {name, linear, homogeneous,
+            degree} (degree: the k of C(q, s qdot) = s^k C(q, qdot), or None);
+          frobenius: {done, skipped (why not done), frame (the independent
+            velocities naming the fields X_alpha of ker A), growth (the growth
+            vector), hidden_holonomic (how many holonomic constraints the
+            linear constraints imply), brackets (per pair: pair, and
+            constraint_forms = A [X_alpha, X_beta], r values), combinations
+            (per hidden holonomic constraint: mu, r coefficients of the
+            constraints, and nu, the n coefficients of its form),
+            largest_bracket_form, largest_inside_residual};
+          cyclic: coordinates on which T, C and the forces do not depend;
+          chaplygin: True for Chaplygin's form; coordinates; sample_points.
+        The mp100 values are mpmath numbers (str without mpmath).
+        nhs.SingularState when dC/dqdot has rank < r near the default q;
+        nhs.InvalidState when a rank is undecided.
+        """
+        raw = self._classify()
+        mp = _mp_converter("mp100")
+        frobenius = raw["frobenius"]
+        for b in frobenius["brackets"]:
+            b["constraint_forms"] = [mp(x) for x in b["constraint_forms"]]
+        for c in frobenius["combinations"]:
+            c["mu"] = [mp(x) for x in c["mu"]]
+            c["nu"] = [mp(x) for x in c["nu"]]
+        raw["sample_points"] = [[mp(x) for x in q] for q in raw["sample_points"]]
+        return raw
+
     def _checked(self, precision, states, quick, jobs, out_dir):
         self._check(precision, states, quick, jobs, out_dir)
         with open(os.path.join(out_dir, "summary.json"), encoding="utf-8") as f:

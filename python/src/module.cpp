@@ -19,6 +19,9 @@
 #include "nhs/regularity.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/verification.hpp"
+#include "nhs/constraint_classification.hpp"
+#include "nhs/studies/traced.hpp"
+#include "nhs/symbolic/print.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -910,6 +913,69 @@ class SystemHandle {
   std::map<std::string, std::string> defaults_;
 };
 
+// System.classify: classify_constraints at the default parameters near the
+// default q, as `nhs list SYSTEM` does, as plain Python data; the mp100
+// values as decimal strings (nhs/__init__.py converts them to mpmath).
+py::dict classification_dict(const SystemHandle& s) {
+  using S = nhs::mp100;
+  nhs::ConstraintClassification c;
+  std::vector<std::string> coordinates;
+  {
+    py::gil_scoped_release release;
+    const nhs::Study<S>& st = nhs::find_study<S>(s.name());
+    const nhs::System<S> sys = st.build(st.default_parameters());
+    c = nhs::classify_constraints(sys, st.default_state(sys).q);
+    coordinates = st.info.coordinates;
+  }
+  const auto strings = [](const nhs::Vec<S>& v) {
+    py::list l;
+    for (Eigen::Index i = 0; i < v.size(); ++i) l.append(nhs::to_string<S>(v[i]));
+    return l;
+  };
+  py::list constraints;
+  for (const nhs::ConstraintKind& k : c.constraints) {
+    py::dict d;
+    d["name"] = k.name;
+    d["linear"] = k.linear;
+    d["homogeneous"] = k.homogeneous;
+    d["degree"] = k.homogeneous ? py::object(py::float_(k.degree)) : py::object(py::none());
+    constraints.append(d);
+  }
+  py::dict frobenius;
+  frobenius["done"] = c.frobenius_done;
+  frobenius["skipped"] = c.frobenius_skipped;
+  frobenius["frame"] = c.frame;
+  frobenius["growth"] = c.growth;
+  frobenius["hidden_holonomic"] = c.hidden_holonomic;
+  py::list brackets, combinations;
+  for (const nhs::BracketEvidence& b : c.brackets) {
+    py::dict d;
+    d["pair"] = py::make_tuple(b.first, b.second);
+    d["constraint_forms"] = strings(b.constraint_forms);
+    brackets.append(d);
+  }
+  for (const nhs::IntegrableCombination& k : c.combinations) {
+    py::dict d;
+    d["mu"] = strings(k.mu);
+    d["nu"] = strings(k.nu);
+    combinations.append(d);
+  }
+  frobenius["brackets"] = brackets;
+  frobenius["combinations"] = combinations;
+  frobenius["largest_bracket_form"] = c.largest_bracket_form;
+  frobenius["largest_inside_residual"] = c.largest_inside_residual;
+  py::list points;
+  for (const auto& q : c.sample_points) points.append(strings(q));
+  py::dict out;
+  out["constraints"] = constraints;
+  out["frobenius"] = frobenius;
+  out["cyclic"] = c.cyclic;
+  out["chaplygin"] = c.chaplygin;
+  out["coordinates"] = coordinates;
+  out["sample_points"] = points;
+  return out;
+}
+
 }  // namespace
 
 }  // namespace nhs::python
@@ -1040,14 +1106,17 @@ PYBIND11_MODULE(_core, m) {
            "The formulations that apply to the system at its default parameters (nhs list's names).")
       .def("_equations_sympy",
            [](const SystemHandle& s, const std::string& formulation) {
-             nhs::cli::EquationsOptions o;
-             o.system = s.name();
-             o.format = "sympy";
-             o.formulations = {formulation};
              py::gil_scoped_release release;
-             return nhs::cli::equations_text(o, "System(" + s.name() + ").equations(" + formulation + ")", nullptr);
+             const nhs::TracedStudy traced = nhs::find_traced_study(s.name());
+             const nhs::symbolic::SymbolicSystem sys = nhs::symbolic::symbolic_system(traced.build, traced.info);
+             return nhs::symbolic::print_equations(sys, nhs::symbolic::printable_formulations(sys, {formulation}, nullptr),
+                                                   nhs::symbolic::EquationFormat::sympy,
+                                                   "System(" + s.name() + ").equations(" + formulation + ")");
            },
            "formulation"_a, "The sympy module text of `nhs equations --format sympy` (System.equations).")
+      .def("_classify", &classification_dict,
+           "The constraint classification of `nhs list SYSTEM` (nhs/constraint_classification.hpp) as a dict, "
+           "its mp100 values as decimal strings (System.classify).")
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
