@@ -63,6 +63,7 @@ int worksheet_command(const WorksheetOptions& opts, const std::string& command) 
   symbolic::WorksheetContents c;
   c.written = symbolic::printable_formulations(s, opts.formulations, &c.not_written);
   c.classification = classification_text(opts.system);
+  c.frobenius = symbolic::symbolic_frobenius(s);
   c.proofs = symbolic::prove(s);
   c.command = command;
   const symbolic::Document page = symbolic::worksheet_document(s, c);

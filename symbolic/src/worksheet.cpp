@@ -33,6 +33,54 @@ std::string aligned(const std::vector<std::string>& lines) {
   return t + "\\end{aligned}\n";
 }
 
+std::string vector_latex(const std::vector<ex>& v) {
+  std::string t;
+  for (const ex& e : v) t += (t.empty() ? "" : ",\\; ") + latex(e);
+  return "\\left(" + t + "\\right)";
+}
+
+void add_frobenius(Document& d, const SymbolicFrobenius& f) {
+  if (!f.done) {
+    d.paragraph("Frobenius test, symbolic: not done (" + f.skipped + ").");
+    return;
+  }
+  const auto names = [](const std::vector<std::string>& v) {
+    std::string t;
+    for (const auto& x : v) t += (t.empty() ? "" : ", ") + tex_of_name(x);
+    return "(" + t + ")";
+  };
+  d.paragraph({{"Frobenius test, symbolic (its first level, exact; frobenius.hpp): a frame ", false},
+               {"X_\\alpha", true},
+               {" of ker A, one field per independent velocity ", false},
+               {names(f.independent), true},
+               {", the dependent ones ", false},
+               {names(f.dependent), true},
+               {" solved from ", false},
+               {"A \\dot q = 0", true},
+               {" (components in the order of q):", false}});
+  std::vector<std::string> lines;
+  for (std::size_t a = 0; a < f.frame.size(); ++a)
+    lines.push_back("X_{" + tex_of_name(f.independent[a]) + "} &= " + vector_latex(f.frame[a]));
+  d.display_math(aligned(lines));
+  if (f.brackets.empty()) {
+    d.paragraph("ker A has one field, so it is involutive: the constraints are integrable (holonomic in disguise).");
+    return;
+  }
+  lines.clear();
+  for (const SymbolicBracket& b : f.brackets)
+    lines.push_back("A\\,[X_{" + tex_of_name(b.first) + "}, X_{" + tex_of_name(b.second) + "}] &= " +
+                    vector_latex(b.constraint_forms));
+  d.paragraph({{"The constraint forms of the brackets, ", false},
+               {"A\\,[X_\\alpha, X_\\beta]", true},
+               {" (one entry per constraint; 0 where the bracket stays in ker A):", false}});
+  d.display_math(aligned(lines));
+  d.paragraph(f.involutive ? "Every form is identically 0: ker A is involutive, and the constraints are integrable "
+                             "(holonomic in disguise; Frobenius' theorem)."
+                           : "A form is not identically 0: ker A is not involutive, so the constraints are not all "
+                             "integrable. The numerical test above follows the brackets further (the growth vector) "
+                             "and finds any integrable combination.");
+}
+
 void add_equations(Document& d, const std::vector<FormulationEquations>& fs) {
   for (const FormulationEquations& f : fs) {
     d.heading(2, f.formulation);
@@ -131,6 +179,7 @@ Document worksheet_document(const SymbolicSystem& s, const WorksheetContents& c)
   d.heading(2, "Constraint classification");
   d.paragraph({{"As ", false}, {"nhs list " + s.info.name, false, true}, {" prints it (docs/constraint-classification.md).", false}});
   d.preformatted(c.classification);
+  add_frobenius(d, c.frobenius);
   add_equations(d, c.written);
   if (!c.not_written.empty()) {
     d.heading(2, "Not written");

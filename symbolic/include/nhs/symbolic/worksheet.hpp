@@ -7,6 +7,7 @@
 
 #include "nhs/symbolic/document.hpp"
 #include "nhs/symbolic/equations.hpp"
+#include "nhs/symbolic/frobenius.hpp"
 #include "nhs/symbolic/proof.hpp"
 
 #include <string>
@@ -35,13 +36,16 @@ struct WorksheetContents {
   /// "formulation: reason" for each formulation that is not written.
   std::vector<std::string> not_written;
   std::string classification;  ///< `nhs list SYSTEM`'s classification, plain text
+  SymbolicFrobenius frobenius;  ///< symbolic_frobenius of the system
   std::vector<ProofResult> proofs;
   std::string command;  ///< the command line, quoted on the page
 };
 
-/// `nhs worksheet`'s page: equations_document's sections, then "Not
-/// written" (when any), "Constraint classification" and "Symbolic
-/// cross-checks" (one table row per pair of proof.hpp).
+/// `nhs worksheet`'s page: the system section, "Constraint
+/// classification" (the numerical one as text, then the symbolic Frobenius
+/// test: the frame of ker A and its brackets' constraint forms as
+/// formulas), each formulation's equations, "Not written" (when any) and
+/// "Symbolic cross-checks" (one table row per pair of proof.hpp).
 Document worksheet_document(const SymbolicSystem& s, const WorksheetContents& c);
 
 }  // namespace nhs::symbolic
