@@ -1,0 +1,166 @@
+// Implementation of nhs/codegen/differentiate.hpp.
+#include "nhs/codegen/differentiate.hpp"
+
+#include "nhs/errors.hpp"
+
+#include <string>
+
+namespace nhs::codegen {
+namespace {
+
+// Builds derivative nodes; d[node] holds one id per input element, or -1
+// for an identically zero derivative (no node made).
+class Differentiator {
+ public:
+  Differentiator(Graph& g, int array, int count) : g_(g), array_(array), count_(count) {}
+
+  const std::vector<int>& of(int id) {
+    if (id < 0 || id >= g_.size()) throw TracingError("codegen: a Jacobian of a node that is not in the graph");
+    while (static_cast<int>(d_.size()) <= id) {
+      const int k = static_cast<int>(d_.size());
+      d_.push_back(rule(k));
+    }
+    return d_[static_cast<std::size_t>(id)];
+  }
+
+ private:
+  int add(int a, int b) { return a < 0 ? b : b < 0 ? a : g_.apply(Op::Add, a, b); }
+  int sub(int a, int b) { return b < 0 ? a : a < 0 ? g_.apply(Op::Neg, b) : g_.apply(Op::Sub, a, b); }
+  int mul(int a, int da) { return da < 0 ? -1 : g_.apply(Op::Mul, a, da); }  // a node times a derivative
+  int div(int da, int b) { return da < 0 ? -1 : g_.apply(Op::Div, da, b); }
+  int neg(int da) { return da < 0 ? -1 : g_.apply(Op::Neg, da); }
+  int c(double v) { return g_.constant(v); }
+  int f(Op op, int a, int b = -1) { return g_.apply(op, a, b); }
+
+  std::vector<int> rule(int k) {
+    const Node n = g_.node(k);  // a copy: apply() may grow the node vector
+    std::vector<int> out(static_cast<std::size_t>(count_), -1);
+    switch (n.op) {
+      case Op::Constant:
+      case Op::Literal:
+      case Op::Epsilon:
+        return out;
+      case Op::Input:
+        if (n.array == array_ && n.index >= 0 && n.index < count_) out[static_cast<std::size_t>(n.index)] = c(1);
+        return out;
+      default:
+        break;
+    }
+    const std::vector<int> da = d_[static_cast<std::size_t>(n.a)];
+    const std::vector<int> db = n.b >= 0 ? d_[static_cast<std::size_t>(n.b)] : std::vector<int>(out.size(), -1);
+    const int a = n.a, b = n.b;
+    // The factor g'(a) of a unary operation's derivative, made once.
+    int factor = -1;
+    const auto unary = [&](const auto& make_factor) {
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        if (da[j] < 0) continue;
+        if (factor < 0) factor = make_factor();
+        out[j] = mul(factor, da[j]);
+      }
+    };
+    switch (n.op) {
+      case Op::Add:
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = add(da[j], db[j]);
+        break;
+      case Op::Sub:
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = sub(da[j], db[j]);
+        break;
+      case Op::Mul:
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = add(mul(b, da[j]), mul(a, db[j]));
+        break;
+      case Op::Div: {  // d(a/b) = (da - (a/b) db) / b
+        const int q = k;
+        for (std::size_t j = 0; j < out.size(); ++j) {
+          const int num = sub(da[j], mul(q, db[j]));
+          out[j] = num < 0 ? -1 : div(num, b);
+        }
+        break;
+      }
+      case Op::Atan2: {  // atan2(a, b): (b da - a db) / (a^2 + b^2)
+        int den = -1;
+        for (std::size_t j = 0; j < out.size(); ++j) {
+          const int num = sub(mul(b, da[j]), mul(a, db[j]));
+          if (num < 0) continue;
+          if (den < 0) den = f(Op::Add, f(Op::Mul, a, a), f(Op::Mul, b, b));
+          out[j] = div(num, den);
+        }
+        break;
+      }
+      case Op::Max: {  // (da + db + s (da - db)) / 2, s = (a - b)/|a - b|
+        int s = -1;
+        for (std::size_t j = 0; j < out.size(); ++j) {
+          const int sum = add(da[j], db[j]), diff = sub(da[j], db[j]);
+          if (sum < 0 && diff < 0) continue;
+          if (s < 0) {
+            const int d = f(Op::Sub, a, b);
+            s = f(Op::Div, d, f(Op::Abs, d));
+          }
+          out[j] = f(Op::Mul, c(0.5), add(sum, mul(s, diff)));
+        }
+        break;
+      }
+      case Op::Neg:
+        for (std::size_t j = 0; j < out.size(); ++j) out[j] = neg(da[j]);
+        break;
+      case Op::Sin: unary([&] { return f(Op::Cos, a); }); break;
+      case Op::Cos: unary([&] { return f(Op::Neg, f(Op::Sin, a)); }); break;
+      case Op::Tan: unary([&] { return f(Op::Add, c(1), f(Op::Mul, k, k)); }); break;
+      case Op::Asin: unary([&] { return f(Op::Div, c(1), f(Op::Sqrt, f(Op::Sub, c(1), f(Op::Mul, a, a)))); }); break;
+      case Op::Acos:
+        unary([&] { return f(Op::Neg, f(Op::Div, c(1), f(Op::Sqrt, f(Op::Sub, c(1), f(Op::Mul, a, a))))); });
+        break;
+      case Op::Atan: unary([&] { return f(Op::Div, c(1), f(Op::Add, c(1), f(Op::Mul, a, a))); }); break;
+      case Op::Sqrt: unary([&] { return f(Op::Div, c(1), f(Op::Mul, c(2), k)); }); break;
+      case Op::Exp: unary([&] { return k; }); break;
+      case Op::Log: unary([&] { return f(Op::Div, c(1), a); }); break;
+      case Op::Abs: unary([&] { return f(Op::Div, a, k); }); break;
+      case Op::Sinh: unary([&] { return f(Op::Cosh, a); }); break;
+      case Op::Cosh: unary([&] { return f(Op::Sinh, a); }); break;
+      case Op::Tanh: unary([&] { return f(Op::Sub, c(1), f(Op::Mul, k, k)); }); break;
+      case Op::Asinh: unary([&] { return f(Op::Div, c(1), f(Op::Sqrt, f(Op::Add, f(Op::Mul, a, a), c(1)))); }); break;
+      case Op::Acosh: unary([&] { return f(Op::Div, c(1), f(Op::Sqrt, f(Op::Sub, f(Op::Mul, a, a), c(1)))); }); break;
+      case Op::Atanh: unary([&] { return f(Op::Div, c(1), f(Op::Sub, c(1), f(Op::Mul, a, a))); }); break;
+      default:
+        throw TracingError("codegen: no derivative rule for operation " + std::to_string(static_cast<int>(n.op)));
+    }
+    return out;
+  }
+
+  Graph& g_;
+  int array_, count_;
+  std::vector<std::vector<int>> d_;
+};
+
+}  // namespace
+
+std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count) {
+  Differentiator d(graph, array, count);
+  std::vector<int> entries;
+  entries.reserve(outputs.size() * static_cast<std::size_t>(count));
+  for (const int o : outputs) {
+    const std::vector<int> row = d.of(o);  // a copy: later nodes may grow the table
+    for (const int e : row) entries.push_back(e < 0 ? graph.constant(0) : e);
+  }
+  return entries;
+}
+
+TracedFormulation field_jacobian(TracedFormulation traced) {
+  const int N = traced.inputs, n = traced.n;
+  std::vector<int> rows;
+  if (traced.formulation == "second-kind") {
+    rows.assign(traced.outputs.begin(), traced.outputs.begin() + n);  // qddot
+  } else {
+    rows.assign(traced.outputs.begin(), traced.outputs.begin() + N);  // qdot = psi, zdot
+  }
+  const std::vector<int> d = jacobian_nodes(traced.graph, rows, 1, N);
+  std::vector<int> out;
+  out.reserve(static_cast<std::size_t>(N) * static_cast<std::size_t>(N));
+  if (traced.formulation == "second-kind")  // d qdot / d (q, qdot) = [0 I]
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < N; ++j) out.push_back(traced.graph.constant(j == n + i ? 1 : 0));
+  out.insert(out.end(), d.begin(), d.end());
+  traced.outputs = std::move(out);
+  return traced;
+}
+
+}  // namespace nhs::codegen
