@@ -191,3 +191,32 @@ TEST(GraphJacobian, SkateFirstKindClosedForm) {
                                    0, 0, 0,       0, 0};
   expect_close(evaluate<mp100>(J.graph, J.outputs, p, x), want, 1e-90, "skate first-kind");
 }
+
+// The Chaplygin sleigh (examples/chaplygin-sleigh.toml: blade a behind the
+// centre of mass) on a straight line, z = (v, omega = 0): its reduced
+// equations vdot = a omega^2, omegadot = -m a v omega / (I + m a^2)
+// (Neimark and Fufaev 1972, ch. III §3; Bloch 2003, §1.7) give
+// d omegadot / d omega = -m a v / (I + m a^2), the rate at which a
+// straight motion with v > 0 is stable, and d vdot / d(v, omega) = 0.
+TEST(GraphJacobian, ChaplyginSleighStraightLineClosedForm) {
+  const std::string path = NHS_SOURCE_DIR "/examples/chaplygin-sleigh.toml";
+  const TracedStudy traced = find_traced_study(path);
+  const Study<mp100>& st = find_study<mp100>(path);
+  const System<mp100> sys = st.build(st.default_parameters());
+  mp100 m = 0, I = 0, a = 0;
+  for (std::size_t k = 0; k < st.info.parameters.size(); ++k) {
+    const std::string& name = st.info.parameters[k].name;
+    (name == "m" ? m : name == "I" ? I : a) = sys.parameters[k];
+  }
+  const std::vector<mp100> p(sys.parameters.begin(), sys.parameters.end());
+  const mp100 v("0.7");
+  const std::vector<mp100> x = {mp100("0.1"), mp100("-0.2"), mp100("0.3"), v, mp100(0)};
+  for (const std::string formulation : {"first-kind", "gibbs-appell"}) {
+    const TracedFormulation J =
+        field_jacobian(trace_formulation(traced.build, static_cast<int>(st.info.parameters.size()), formulation));
+    const std::vector<mp100> got = evaluate<mp100>(J.graph, J.outputs, p, x);
+    const auto at = [&](int i, int j) { return got[static_cast<std::size_t>(i * 5 + j)]; };
+    EXPECT_LT(static_cast<double>(abs(at(4, 4) + m * a * v / (I + m * a * a))), 1e-90) << formulation;
+    EXPECT_LT(static_cast<double>(abs(at(3, 3)) + abs(at(3, 4)) + abs(at(4, 3))), 1e-90) << formulation;
+  }
+}

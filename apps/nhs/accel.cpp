@@ -50,6 +50,8 @@ AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   // control), 0 when the constraints exert no force.
   // NonFiniteValue (exit 4) where Z overflows.
   a.gauss_z = gauss_z(s.sys, s.q, s.qdot, acc.qddot);
+  if (opts.jacobian)
+    a.jacobian = field_jacobian_at<S>(opts.study, with_default_formulation<S>(opts).formulation, s.sys, s.q, s.qdot);
   return a;
 }
 
@@ -71,6 +73,15 @@ int accel_command(const AccelOptions& opts) {
   if (acc.multipliers) out["multipliers"] = strings<S>(*acc.multipliers);
   if (acc.reaction) out["reaction"] = strings<S>(*acc.reaction);
   out["gauss_z"] = to_string<S>(a.gauss_z);
+  if (a.jacobian) {
+    nlohmann::ordered_json j;
+    j["formulation"] = a.jacobian->formulation;
+    j["state"] = a.jacobian->state;
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (Eigen::Index i = 0; i < a.jacobian->J.rows(); ++i) rows.push_back(strings<S>(Vec<S>(a.jacobian->J.row(i).transpose())));
+    j["rows"] = rows;
+    out["jacobian"] = j;
+  }
   fmt::print("{}\n", out.dump(2));
   return 0;
 }

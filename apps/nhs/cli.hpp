@@ -77,6 +77,32 @@ struct WorksheetOptions {
 /// apply; IoError (exit 5) naming the path when a write or copy fails.
 int worksheet_command(const WorksheetOptions& opts, const std::string& command);
 
+/// The Jacobian of a formulation's first-order field x' = f(x) at a state
+/// (001 eqs. 7.5, 8.12): N x N, x = (q, qdot) with f = (qdot, qddot) for
+/// the second kind, x = (q, z) with f = (psi(q, z), Z(q, z)) for the first
+/// kind and Gibbs-Appell.
+template <class S>
+struct FieldJacobian {
+  std::string formulation;          ///< the traced formulation differentiated
+  std::vector<std::string> state;   ///< the names of x (N): q, then qdot names (q_dot) or z
+  Mat<S> J;                         ///< J(i, j) = d f_i / d x_j
+};
+
+/// The Jacobian of `formulation`'s field of `study` (a built-in study's id
+/// or a system file's path) with parameters sys.parameters at (q, qdot) on
+/// C (z = the chart's z(q, qdot) for the first kind), computed in S by the
+/// interpreter from the traced field differentiated forward
+/// (nhs/codegen/differentiate.hpp): the same derivatives in every
+/// precision. Throws UsageError for a formulation that is not traceable
+/// (second-kind, first-kind, gibbs-appell are) or a first kind without a
+/// chart, NotApplicable as trace_formulation does, SingularState when a
+/// guard of the field fails (e.g. "singular metric g"), NonFiniteValue for
+/// an entry that is not finite (|a| or max(a, b) differentiated where a = 0
+/// or a = b).
+template <class S>
+FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& formulation, const System<S>& sys,
+                                   const Vec<S>& q, const Vec<S>& qdot);
+
 /// What `nhs accel` prints (accel_command) and the Python module's
 /// System.accel returns: the admitted state (make_setup: qdot projected onto
 /// C), the formulation's Acceleration (qddot size n; multipliers size r and
@@ -91,6 +117,8 @@ struct AccelAnswer {
   Vec<S> q, qdot;
   Acceleration<S> acceleration;
   S gauss_z;
+  /// With AccelOptions::jacobian: field_jacobian_at at (q, qdot).
+  std::optional<FieldJacobian<S>> jacobian;
 };
 
 /// The accelerations at the state of `opts` (make_setup; refused within

@@ -94,6 +94,9 @@ int run_main(int argc, char** argv) {
   auto* accel_cmd =
       app.add_subcommand("accel", "accelerations (and multipliers, reaction) at a state, as JSON");
   add_state_options(accel_cmd, accel);
+  accel_cmd->add_flag("--jacobian", accel.jacobian,
+                      "also the Jacobian of the first-order field at the state, by forward differentiation of the "
+                      "traced field (second-kind: x = (q, qdot); first-kind, gibbs-appell: x = (q, z))");
 
   RunOptions run;
   auto* run_cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");

@@ -44,7 +44,12 @@ struct StateOptions {
 /// asked for already.
 void request_field(StateOptions& o, FieldBackend b, const std::string& option);
 
-struct AccelOptions : StateOptions {};
+struct AccelOptions : StateOptions {
+  /// --jacobian: also the Jacobian of the first-order field at the state,
+  /// by forward-mode differentiation of the traced field
+  /// (nhs/codegen/differentiate.hpp; field_jacobian_at in cli.hpp).
+  bool jacobian = false;
+};
 
 struct RunOptions : StateOptions {
   /// Empty: 10, or the motion's t_end with --motion.
