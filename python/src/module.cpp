@@ -351,6 +351,10 @@ class AccelResult {
     virtual py::dict parameters(bool as_strings) const = 0;
     virtual py::list strings(int which) const = 0;
     virtual bool has(int which) const = 0;
+    /// The field's Jacobian (N x N array) and the names of x, or None
+    /// (accel without jacobian=True).
+    virtual py::object jacobian() const = 0;
+    virtual py::object jacobian_state() const = 0;
     std::string study, formulation, field, precision;
   };
   enum { kQ, kQdot, kQddot, kMultipliers, kReaction, kCount };
@@ -404,6 +408,28 @@ struct AccelAnswerOf : AccelResult::Answer {
       return l;
     }
     return python::strings<S>(*pick(which));
+  }
+  py::object jacobian() const override {
+    if (!a.jacobian) return py::none();
+    const Mat<S>& J = a.jacobian->J;
+    if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) {
+      py::array_t<S> out({static_cast<py::ssize_t>(J.rows()), static_cast<py::ssize_t>(J.cols())});
+      auto m = out.template mutable_unchecked<2>();
+      for (Eigen::Index i = 0; i < J.rows(); ++i)
+        for (Eigen::Index j = 0; j < J.cols(); ++j) m(i, j) = J(i, j);
+      return out;
+    } else {
+      py::list rows;
+      for (Eigen::Index i = 0; i < J.rows(); ++i) {
+        py::list row;
+        for (Eigen::Index j = 0; j < J.cols(); ++j) row.append(scalar<S>(J(i, j)));
+        rows.append(row);
+      }
+      return python_function("numpy", "array")(rows, "dtype"_a = "object");
+    }
+  }
+  py::object jacobian_state() const override {
+    return a.jacobian ? py::object(py::cast(a.jacobian->state)) : py::object(py::none());
   }
   py::dict parameters(bool as_strings) const override {
     py::dict d;
@@ -644,11 +670,12 @@ class SystemHandle {
   AccelResult accel(const py::object& q, const py::object& qdot, const py::object& z,
                     const py::object& formulation, const py::object& precision_arg, const py::object& params,
                     const py::object& field, const py::object& manifold_tol,
-                    const py::object& singular_margin) const {
+                    const py::object& singular_margin, const py::object& jacobian) const {
     const std::string precision = str_arg(precision_arg, "precision");
     cli::AccelOptions o;
     state_options(o, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field, manifold_tol,
                   singular_margin);
+    o.jacobian = bool_arg(jacobian, "jacobian");
     std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
       if constexpr (std::is_same_v<S, double>) {
@@ -1035,6 +1062,10 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("reaction", [](const AccelResult& r) { return r.get(AccelResult::kReaction); },
                              "the reactive forces R_i (size n), or None where the formulation has none")
       .def_property_readonly("gauss_z", &AccelResult::gauss_z, "Gauss's Z at qddot (nhs/gauss.hpp)")
+      .def_property_readonly("jacobian", [](const AccelResult& r) { return r.answer().jacobian(); },
+                             "the first-order field's Jacobian (N x N) with accel(jacobian=True), else None")
+      .def_property_readonly("jacobian_state", [](const AccelResult& r) { return r.answer().jacobian_state(); },
+                             "the names of the state x of .jacobian, else None")
       .def_property_readonly("q", [](const AccelResult& r) { return r.get(AccelResult::kQ); },
                              "the state's q (size n)")
       .def_property_readonly("qdot", [](const AccelResult& r) { return r.get(AccelResult::kQdot); },
@@ -1120,6 +1151,7 @@ PYBIND11_MODULE(_core, m) {
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
+           "jacobian"_a = false,
            R"doc(The accelerations at a state, as `nhs accel` computes them.
 
         q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
@@ -1138,6 +1170,12 @@ PYBIND11_MODULE(_core, m) {
         and .reaction R_i (n) where the formulation defines them (else
         None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
         .parameters, and .strings (the CLI's decimal strings).
+        jacobian=True (`nhs accel --jacobian`): also .jacobian, the N x N
+        Jacobian of the first-order field at the admitted state, by forward
+        differentiation of the traced field, and .jacobian_state, the names
+        of x: (q, qdot) for second-kind, (q, z) for first-kind and
+        gibbs-appell (the only formulations it takes; nhs.UsageError for
+        another).
         Raises nhs.UsageError, nhs.InvalidState (.condition), or
         nhs.IntegrationError where a value is not finite.)doc")
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
