@@ -80,6 +80,10 @@ int accel_command(const AccelOptions& opts) {
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (Eigen::Index i = 0; i < a.jacobian->J.rows(); ++i) rows.push_back(strings<S>(Vec<S>(a.jacobian->J.row(i).transpose())));
     j["rows"] = rows;
+    nlohmann::ordered_json eigenvalues = nlohmann::ordered_json::array();
+    for (const auto& [re, im] : a.jacobian->eigenvalues)
+      eigenvalues.push_back({{"re", to_string<S>(re)}, {"im", to_string<S>(im)}});
+    j["eigenvalues"] = eigenvalues;
     out["jacobian"] = j;
   }
   fmt::print("{}\n", out.dump(2));

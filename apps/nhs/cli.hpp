@@ -86,6 +86,12 @@ struct FieldJacobian {
   std::string formulation;          ///< the traced formulation differentiated
   std::vector<std::string> state;   ///< the names of x (N): q, then qdot names (q_dot) or z
   Mat<S> J;                         ///< J(i, j) = d f_i / d x_j
+  /// The eigenvalues of J (N), as (real part, imaginary part), from the
+  /// real Schur form (Eigen's RealSchur: Francis QR, in S), sorted by real
+  /// part, then imaginary part, decreasing; a complex pair is written
+  /// (re, +im) then (re, -im). At a steady motion these are the exponents
+  /// of its linear stability.
+  std::vector<std::pair<S, S>> eigenvalues;
 };
 
 /// The Jacobian of `formulation`'s field of `study` (a built-in study's id

@@ -11,6 +11,8 @@
 #include "nhs/regularity.hpp"
 #include "nhs/studies/traced.hpp"
 
+#include <Eigen/Eigenvalues>
+
 #include <algorithm>
 #include <map>
 #include <mutex>
@@ -31,6 +33,45 @@ const codegen::TracedFormulation& differentiated(const std::string& study, const
       .emplace(key, codegen::field_jacobian(codegen::trace_formulation(
                         traced.build, static_cast<int>(traced.info.parameters.size()), formulation)))
       .first->second;
+}
+
+// The eigenvalues of a real square matrix from its real Schur form
+// T = U^T J U (quasi-triangular: 1 x 1 blocks for real eigenvalues, 2 x 2
+// blocks [a b; c d] with b c < 0 for complex pairs (a + d)/2 +- i
+// sqrt(-(a - d)^2/4 - b c) once standardized; Golub and Van Loan, "Matrix
+// Computations", 4th ed., §7.4-7.5). In S throughout: no std::complex of a
+// multiprecision type.
+template <class S>
+std::vector<std::pair<S, S>> eigenvalues_of(const Mat<S>& J) {
+  using std::sqrt;
+  const Eigen::RealSchur<Mat<S>> schur(J, /*computeU=*/false);
+  if (schur.info() != Eigen::Success)
+    throw NonFiniteValue("--jacobian: the QR iteration for the eigenvalues of the Jacobian did not converge");
+  const Mat<S>& T = schur.matrixT();
+  std::vector<std::pair<S, S>> out;
+  const Eigen::Index N = T.rows();
+  for (Eigen::Index i = 0; i < N;) {
+    if (i + 1 < N && T(i + 1, i) != S(0)) {
+      const S a = T(i, i), b = T(i, i + 1), c = T(i + 1, i), d = T(i + 1, i + 1);
+      const S mean = (a + d) / 2, half = (a - d) / 2, disc = half * half + b * c;
+      if (disc < S(0)) {
+        const S im = sqrt(-disc);
+        out.emplace_back(mean, im);
+        out.emplace_back(mean, -im);
+      } else {  // a 2 x 2 block with real eigenvalues (not standardized)
+        out.emplace_back(mean + sqrt(disc), S(0));
+        out.emplace_back(mean - sqrt(disc), S(0));
+      }
+      i += 2;
+    } else {
+      out.emplace_back(T(i, i), S(0));
+      i += 1;
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first > y.first : x.second > y.second;
+  });
+  return out;
 }
 
 }  // namespace
@@ -71,6 +112,7 @@ FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& 
   for (Eigen::Index i = 0; i < N; ++i)
     for (Eigen::Index j = 0; j < N; ++j) out.J(i, j) = entries[static_cast<std::size_t>(i * N + j)];
   require_finite(out.J, "the Jacobian of " + formulation + "'s field", [&] { return state_context(q, qdot); });
+  out.eigenvalues = eigenvalues_of(out.J);
   return out;
 }
 

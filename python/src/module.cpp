@@ -29,6 +29,7 @@
 
 #include <array>
 #include <chrono>
+#include <complex>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -355,6 +356,7 @@ class AccelResult {
     /// (accel without jacobian=True).
     virtual py::object jacobian() const = 0;
     virtual py::object jacobian_state() const = 0;
+    virtual py::object eigenvalues() const = 0;
     std::string study, formulation, field, precision;
   };
   enum { kQ, kQdot, kQddot, kMultipliers, kReaction, kCount };
@@ -426,6 +428,28 @@ struct AccelAnswerOf : AccelResult::Answer {
         rows.append(row);
       }
       return python_function("numpy", "array")(rows, "dtype"_a = "object");
+    }
+  }
+  py::object eigenvalues() const override {
+    if (!a.jacobian) return py::none();
+    if constexpr (std::is_same_v<S, double> || std::is_same_v<S, long double>) {
+      py::array_t<std::complex<S>> out(static_cast<py::ssize_t>(a.jacobian->eigenvalues.size()));
+      auto m = out.template mutable_unchecked<1>();
+      for (std::size_t k = 0; k < a.jacobian->eigenvalues.size(); ++k)
+        m(static_cast<py::ssize_t>(k)) = std::complex<S>(a.jacobian->eigenvalues[k].first, a.jacobian->eigenvalues[k].second);
+      return out;
+    } else {
+      py::list out;
+      py::object mpc;
+      try {
+        mpc = python_function("mpmath", "mpc");
+      } catch (const py::error_already_set& e) {
+        if (!e.matches(PyExc_ImportError)) throw;
+      }
+      for (const auto& [re, im] : a.jacobian->eigenvalues)
+        out.append(mpc ? mpc(scalar<S>(re), scalar<S>(im))
+                       : py::object(py::make_tuple(to_string<S>(re), to_string<S>(im))));
+      return out;
     }
   }
   py::object jacobian_state() const override {
@@ -1066,6 +1090,9 @@ PYBIND11_MODULE(_core, m) {
                              "the first-order field's Jacobian (N x N) with accel(jacobian=True), else None")
       .def_property_readonly("jacobian_state", [](const AccelResult& r) { return r.answer().jacobian_state(); },
                              "the names of the state x of .jacobian, else None")
+      .def_property_readonly("eigenvalues", [](const AccelResult& r) { return r.answer().eigenvalues(); },
+                             "the eigenvalues of .jacobian (complex NumPy array; mpmath.mpc in multiprecision), "
+                             "sorted by real part, then imaginary part, decreasing; else None")
       .def_property_readonly("q", [](const AccelResult& r) { return r.get(AccelResult::kQ); },
                              "the state's q (size n)")
       .def_property_readonly("qdot", [](const AccelResult& r) { return r.get(AccelResult::kQdot); },
@@ -1175,7 +1202,7 @@ PYBIND11_MODULE(_core, m) {
         differentiation of the traced field, and .jacobian_state, the names
         of x: (q, qdot) for second-kind, (q, z) for first-kind and
         gibbs-appell (the only formulations it takes; nhs.UsageError for
-        another).
+        another), and .eigenvalues, the Jacobian's eigenvalues.
         Raises nhs.UsageError, nhs.InvalidState (.condition), or
         nhs.IntegrationError where a value is not finite.)doc")
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,

@@ -28,12 +28,20 @@ def test_sleigh_straight_line_rate():
     assert a.jacobian.shape == (5, 5) and a.jacobian.dtype == np.float64
     rate = -p["m"] * p["a"] * v / (p["I"] + p["m"] * p["a"] ** 2)
     assert a.jacobian[4, 4] == pytest.approx(rate, rel=1e-14)
+    # J is upper triangular in (x, y, theta, v, omega) at omega = 0: its
+    # eigenvalues are four zeros (the cyclic x, y, theta and the family in v)
+    # and the rate, last in the order of decreasing real parts.
+    assert a.eigenvalues.shape == (5,)
+    assert a.eigenvalues[-1] == pytest.approx(rate, rel=1e-14)
+    assert np.all(np.abs(a.eigenvalues[:4]) < 1e-15)
     mpmath = pytest.importorskip("mpmath")
     b = sleigh.accel(q=[0.1, -0.2, 0.3], z=["0.7", 0], formulation="first-kind", precision="mp50", jacobian=True)
     with mpmath.workdps(60):
         m, I, av = (mpmath.mpf(sleigh.parameters[k]) for k in ("m", "I", "a"))
         exact = -m * av * mpmath.mpf("0.7") / (I + m * av**2)
         assert abs(b.jacobian[4, 4] - exact) < mpmath.mpf("1e-45")
+        assert abs(b.eigenvalues[-1] - exact) < mpmath.mpf("1e-45")
+        assert all(abs(e) < mpmath.mpf("1e-45") for e in b.eigenvalues[:4])
 
 
 def test_second_kind_against_central_differences():
@@ -62,3 +70,18 @@ def test_refused_for_a_formulation_that_is_not_traced():
     with pytest.raises(nhs.UsageError):
         nhs.study("skate").accel(jacobian="yes")
     assert nhs.study("skate").accel().jacobian is None
+
+
+@pytest.mark.parametrize("precision,tol", [("double", 1e-14), ("mp50", 1e-45)])
+def test_known_spectrum_of_the_contact_oscillator_at_rest(precision, tol):
+    # At q = 0, z = 0 the constraint x_dot + y z_dot = 0 linearizes to
+    # x_dot = 0, and V = |q|^2/2 + eps x^2 z^2/2 to three unit springs: the
+    # linear system is x' = 0, y'' = -y, z'' = -z, with eigenvalues 0, +-i, +-i.
+    osc = nhs.System(os.path.join(HERE, "..", "..", "examples", "contact-oscillator.toml"))
+    a = osc.accel(q=[0, 0, 0], z=[0, 0], formulation="first-kind", precision=precision, jacobian=True)
+    values = [complex(float(e.real), float(e.imag)) for e in a.eigenvalues]
+    assert len(values) == 5
+    assert all(abs(e.real) < tol for e in values)
+    assert sorted(round(e.imag, 9) for e in values) == [-1, -1, 0, 1, 1]
+    for e in values:
+        assert min(abs(e.imag - k) for k in (-1, 0, 1)) < max(tol, 1e-15)
