@@ -18,6 +18,8 @@
 #include "nhs/symbolic/proof.hpp"
 
 #include <Eigen/LU>
+#include "all_systems.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -212,23 +214,15 @@ void check_system(const std::string& name, int states, unsigned seed) {
   }
 }
 
-std::vector<std::string> all_systems() {
-  std::vector<std::string> names;
-  for (const auto& st : studies<double>()) names.push_back(st.info.name);
-  for (const auto& e : std::filesystem::directory_iterator(NHS_SOURCE_DIR "/examples"))
-    if (e.path().extension() == ".toml") names.push_back(e.path().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 }  // namespace
 
 TEST(Equations, TextMatchesEveryFormulationInDouble) {
-  for (const auto& name : all_systems()) check_system<double>(name, 3, 20261129);
+  for (const auto& name : studies_and_example_files()) check_system<double>(name, 3, 20261129);
 }
 
 TEST(Equations, TextMatchesEveryFormulationInMp50) {
-  for (const auto& name : all_systems()) check_system<mp50>(name, 1, 20261130);
+  for (const auto& name : studies_and_example_files()) check_system<mp50>(name, 1, 20261130);
 }
 
 // Lemos's printed Voronec equations for the rolling sphere (002 eqs. 12-16;
@@ -288,7 +282,7 @@ TEST(Equations, VoronecOfTheRollingSphereIsLemossEquations12To16) {
 // formulations are written is shown identical, on every study and example
 // file; and a wrong Appellian (S plus a term in the accelerations) is not.
 TEST(Equations, ProveShowsThePairsIdenticalAndNeverAWrongOne) {
-  for (const auto& name : all_systems()) {
+  for (const auto& name : studies_and_example_files()) {
     SCOPED_TRACE(name);
     const TracedStudy traced = find_traced_study(name);
     const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);

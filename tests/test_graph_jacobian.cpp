@@ -15,6 +15,8 @@
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/traced.hpp"
 
+#include "all_systems.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -59,14 +61,6 @@ void expect_close(const std::vector<mp100>& got, const std::vector<mp100>& want,
         << where << " entry " << k << ": " << static_cast<double>(got[k]) << " vs " << static_cast<double>(want[k]);
 }
 
-std::vector<std::string> all_systems() {
-  std::vector<std::string> names;
-  for (const auto& st : studies<double>()) names.push_back(st.info.name);
-  for (const auto& e : std::filesystem::directory_iterator(NHS_SOURCE_DIR "/examples"))
-    if (e.path().extension() == ".toml") names.push_back(e.path().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 // The state x of a traced formulation at the study's default state:
 // (q, qdot) for the second kind, (q, z) otherwise.
@@ -117,7 +111,7 @@ TEST(GraphJacobian, EveryOperationAgainstCentralDifferences) {
 
 TEST(GraphJacobian, EveryTracedFieldAgainstCentralDifferences) {
   int fields = 0;
-  for (const auto& name : all_systems()) {
+  for (const auto& name : studies_and_example_files()) {
     const TracedStudy traced = find_traced_study(name);
     const Study<mp100>& st = find_study<mp100>(name);
     const System<mp100> sys = st.build(st.default_parameters());

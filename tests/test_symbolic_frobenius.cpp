@@ -16,6 +16,8 @@
 #include "nhs/symbolic/equations.hpp"
 #include "nhs/symbolic/frobenius.hpp"
 
+#include "all_systems.hpp"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -31,13 +33,9 @@ symbolic::SymbolicSystem symbolic_of(const std::string& name) {
 }
 
 std::vector<std::string> systems_with_files() {
-  std::vector<std::string> names;
-  for (const auto& st : studies<double>()) names.push_back(st.info.name);
-  for (const auto& e : std::filesystem::directory_iterator(std::string(NHS_SOURCE_DIR) + "/examples"))
-    if (e.path().extension() == ".toml") names.push_back(e.path().string());
+  std::vector<std::string> names = studies_and_example_files();
   names.push_back(std::string(NHS_SOURCE_DIR) + "/tests/systems/hidden-holonomic.toml");
   names.push_back(std::string(NHS_SOURCE_DIR) + "/tests/systems/integrable.toml");
-  std::sort(names.begin(), names.end());
   return names;
 }
 
