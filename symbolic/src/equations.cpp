@@ -26,6 +26,13 @@ Exs concat(std::initializer_list<const Exs*> parts) {
   return out;
 }
 
+}  // namespace
+
+GiNaC::matrix metric(const SymbolicSystem& s);
+GiNaC::matrix constraint_jacobian(const SymbolicSystem& s);
+
+namespace {
+
 // The quantities every formulation starts from (see the header comment).
 struct Mechanics {
   GiNaC::matrix g;  // g_ij = d^2T/dqdot^i dqdot^j, n x n
@@ -37,14 +44,12 @@ struct Mechanics {
 };
 
 Mechanics mechanics(const SymbolicSystem& s) {
-  Mechanics k{GiNaC::matrix(u(s.n), u(s.n)), {}, {}, {}, GiNaC::matrix(u(s.r), u(s.n)), {}};
+  Mechanics k{metric(s), {}, {}, {}, constraint_jacobian(s), {}};
   for (int i = 0; i < s.n; ++i) {
     const ex p = d(s.T, s.qdot[u(i)]);
     ex Ei = -d(s.T, s.q[u(i)]), Gi = Ei;
     for (int j = 0; j < s.n; ++j) {
-      const ex gij = d(p, s.qdot[u(j)]);
-      k.g(u(i), u(j)) = gij;
-      Ei += gij * s.qddot[u(j)] + d(p, s.q[u(j)]) * s.qdot[u(j)];
+      Ei += k.g(u(i), u(j)) * s.qddot[u(j)] + d(p, s.q[u(j)]) * s.qdot[u(j)];
       Gi += d(p, s.q[u(j)]) * s.qdot[u(j)];
     }
     k.E.push_back(Ei);
@@ -53,16 +58,29 @@ Mechanics mechanics(const SymbolicSystem& s) {
   }
   for (int a = 0; a < s.r; ++a) {
     ex b = 0;
-    for (int i = 0; i < s.n; ++i) {
-      k.Cqd(u(a), u(i)) = d(s.C[u(a)], s.qdot[u(i)]);
-      b += d(s.C[u(a)], s.q[u(i)]) * s.qdot[u(i)];
-    }
+    for (int i = 0; i < s.n; ++i) b += d(s.C[u(a)], s.q[u(i)]) * s.qdot[u(i)];
     k.Cq_qdot.push_back(b);
   }
   return k;
 }
 
 }  // namespace
+
+GiNaC::matrix metric(const SymbolicSystem& s) {
+  GiNaC::matrix g(u(s.n), u(s.n));
+  for (int i = 0; i < s.n; ++i) {
+    const ex p = d(s.T, s.qdot[u(i)]);
+    for (int j = 0; j < s.n; ++j) g(u(i), u(j)) = d(p, s.qdot[u(j)]);
+  }
+  return g;
+}
+
+GiNaC::matrix constraint_jacobian(const SymbolicSystem& s) {
+  GiNaC::matrix A(u(s.r), u(s.n));
+  for (int a = 0; a < s.r; ++a)
+    for (int i = 0; i < s.n; ++i) A(u(a), u(i)) = d(s.C[u(a)], s.qdot[u(i)]);
+  return A;
+}
 
 // The largest expression (in GiNaC nodes) a symbolic solve takes or
 // leaves: past it the written equations would be pages long, and the time

@@ -80,11 +80,11 @@ SymbolicFrobenius symbolic_frobenius(const SymbolicSystem& s, const std::vector<
   }
   try {
     // A = dC/dqdot, free of qdot, with C = A qdot: linear and homogeneous.
-    GiNaC::matrix A(r, n);
+    GiNaC::matrix A = constraint_jacobian(s);
     for (unsigned a = 0; a < r; ++a) {
       ex rest = s.C[a];
       for (unsigned i = 0; i < n; ++i) {
-        A(a, i) = simplified(s.C[a].diff(sym(s.qdot[i])));
+        A(a, i) = simplified(A(a, i));
         rest -= A(a, i) * s.qdot[i];
       }
       bool linear = simplified(rest).is_zero();

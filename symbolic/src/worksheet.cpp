@@ -12,17 +12,19 @@ using GiNaC::ex;
 
 std::string latex(const ex& e) { return print_collected(e, {}, true); }
 
+// "(a, b, c)": a tuple of names; vector_latex below for a vector of
+// expressions, which may be long.
 std::string tuple_latex(const std::vector<ex>& v) {
   std::string t;
   for (const ex& e : v) t += (t.empty() ? "" : ", ") + latex(e);
   return "(" + t + ")";
 }
 
-std::string pmatrix(const std::vector<std::vector<ex>>& rows) {
+std::string pmatrix(const GiNaC::matrix& M) {
   std::string t = "\\begin{pmatrix}\n";
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    for (std::size_t j = 0; j < rows[i].size(); ++j) t += (j ? " & " : "") + latex(rows[i][j]);
-    t += i + 1 < rows.size() ? " \\\\\n" : "\n";
+  for (unsigned i = 0; i < M.rows(); ++i) {
+    for (unsigned j = 0; j < M.cols(); ++j) t += (j ? " & " : "") + latex(M(i, j));
+    t += i + 1 < M.rows() ? " \\\\\n" : "\n";
   }
   return t + "\\end{pmatrix}";
 }
@@ -114,13 +116,7 @@ void add_system_section(Document& d, const SymbolicSystem& s) {
                {" and the applied forces ", false}, {"F_i", true}, {" beyond ", false},
                {"-\\partial V/\\partial q^i", true}, {" (those not written are zero):", false}});
   d.display_math(aligned(energy));
-  std::vector<std::vector<ex>> g(static_cast<std::size_t>(s.n));
-  for (int i = 0; i < s.n; ++i)
-    for (int j = 0; j < s.n; ++j) {
-      const auto& qi = GiNaC::ex_to<GiNaC::symbol>(s.qdot[static_cast<std::size_t>(i)]);
-      const auto& qj = GiNaC::ex_to<GiNaC::symbol>(s.qdot[static_cast<std::size_t>(j)]);
-      g[static_cast<std::size_t>(i)].push_back(s.T.diff(qi).diff(qj));
-    }
+  const GiNaC::matrix g = metric(s);
   d.paragraph({{"The metric ", false},
                {"g_{ij} = \\partial^2 T / \\partial \\dot q^i \\partial \\dot q^j", true},
                {" (" + std::string(s.info.semidefinite_metric ? "only positive semidefinite" : "positive definite") +
@@ -129,14 +125,10 @@ void add_system_section(Document& d, const SymbolicSystem& s) {
   d.display_math("g = " + pmatrix(g) + "\n");
   if (s.r > 0) {
     std::vector<std::string> lines;
-    std::vector<std::vector<ex>> A(static_cast<std::size_t>(s.r));
-    for (int a = 0; a < s.r; ++a) {
-      const ex& C = s.C[static_cast<std::size_t>(a)];
-      lines.push_back(tex_of_name(s.info.constraint_names[static_cast<std::size_t>(a)]) +
-                      " &= " + print_collected(C, s.qdot, true) + " = 0");
-      for (int i = 0; i < s.n; ++i)
-        A[static_cast<std::size_t>(a)].push_back(C.diff(GiNaC::ex_to<GiNaC::symbol>(s.qdot[static_cast<std::size_t>(i)])));
-    }
+    for (int a = 0; a < s.r; ++a)
+      lines.push_back(tex_of_name(s.info.constraint_names[static_cast<std::size_t>(a)]) + " &= " +
+                      print_collected(s.C[static_cast<std::size_t>(a)], s.qdot, true) + " = 0");
+    const GiNaC::matrix A = constraint_jacobian(s);
     d.paragraph({{"The constraints ", false}, {"C^a(q, \\dot q) = 0", true}, {", r = " + std::to_string(s.r) + ":", false}});
     d.display_math(aligned(lines));
     d.paragraph({{"and their matrix ", false}, {"[\\partial C^a / \\partial \\dot q^i]", true}, {" (r × n):", false}});

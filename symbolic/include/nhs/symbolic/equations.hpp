@@ -61,6 +61,12 @@ struct FormulationEquations {
   std::optional<GiNaC::matrix> augmented_matrix;
 };
 
+/// The metric g_ij = d^2T/dqdot^i dqdot^j of s (n x n; 001 eq. 3.2).
+GiNaC::matrix metric(const SymbolicSystem& s);
+
+/// The constraint Jacobian A = dC^a/dqdot^i of s (r x n; 001 eq. 2.4).
+GiNaC::matrix constraint_jacobian(const SymbolicSystem& s);
+
 /// The formulations equations_of writes, in the order of `nhs list`.
 const std::vector<std::string>& symbolic_formulations();
 
