@@ -272,6 +272,35 @@ State<S> exact_state(const FileExactMotion& m, const Constants<S>& cq, const Con
   return s;
 }
 
+/// A [[steady]] family's state at mu with its derivatives along mu, by
+/// forward AD (AD1 with p directions).
+template <class S>
+SteadyPoint<S> steady_point(const FileSteadyFamily& fam, const Constants<S>& cq, const Constants<S>& cv,
+                            const std::vector<S>& values, const Vec<S>& mu) {
+  const Eigen::Index p = mu.size();
+  if (p != static_cast<Eigen::Index>(fam.parameters.size()))
+    throw UsageError("steady family '" + fam.name + "' takes " + std::to_string(fam.parameters.size()) +
+                     " parameters, not " + std::to_string(p));
+  Vec<AD1<S>> m(p);
+  for (Eigen::Index j = 0; j < p; ++j) m[j] = AD1<S>(mu[j], Vec<S>::Unit(p, j));
+  const auto run = [&](const Program& program, const Constants<S>& c, Vec<S>& value, Mat<S>& d) {
+    const auto k = static_cast<Eigen::Index>(program.outputs.size());
+    Vec<AD1<S>> out(k);
+    evaluate(program, c, Params<AD1<S>>(values, p), {&m}, out.data());
+    value.resize(k);
+    d = Mat<S>::Zero(k, p);
+    for (Eigen::Index i = 0; i < k; ++i) {
+      value[i] = out[i].value();
+      if (out[i].derivatives().size() == p) d.row(i) = out[i].derivatives().transpose();
+    }
+  };
+  SteadyPoint<S> pt;
+  pt.in_z = fam.in_z;
+  run(fam.q, cq, pt.q, pt.dq);
+  run(fam.v, cv, pt.v, pt.dv);
+  return pt;
+}
+
 }  // namespace
 
 template <class S>
@@ -322,6 +351,19 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
       };
       mo.initial = mo.exact(S(0));
       out.push_back(std::move(mo));
+    }
+    return out;
+  };
+  st.steady_families = [file] {
+    std::vector<SteadyFamily<S>> out;
+    for (std::size_t k = 0; k < file->steady.size(); ++k) {
+      const FileSteadyFamily& fam = file->steady[k];
+      auto cq = std::make_shared<const Constants<S>>(constants_of<S>(fam.q));
+      auto cv = std::make_shared<const Constants<S>>(constants_of<S>(fam.v));
+      out.push_back({fam.name, file->where("steady." + std::to_string(k)), fam.parameters,
+                     [file, k, cq, cv](const System<S>& sys, const Vec<S>& mu) {
+                       return steady_point<S>(file->steady[k], *cq, *cv, sys.parameters, mu);
+                     }});
     }
     return out;
   };

@@ -767,13 +767,14 @@ class Loader {
   void read_invariants();
   void read_singular();
   void read_exact();
+  void read_steady();
 };
 
 void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
                          "parametrization", "chart", "initial", "bodies", "invariants", "singular",
-                         "exact", "nonideal"});
+                         "exact", "nonideal", "steady"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
@@ -1275,6 +1276,53 @@ void Loader::read_exact() {
   }
 }
 
+void Loader::read_steady() {
+  const toml::node* node = root_.get("steady");
+  if (!node) return;
+  if (!node->is_array_of_tables()) fail(*node, "steady must be an array of tables [[steady]]");
+  const auto& q = f_.info.coordinates;
+  std::set<std::string> family_names;
+  int k = 0;
+  for (const toml::node& e : *node->as_array()) {
+    ++k;
+    const std::string what = "steady[" + std::to_string(k) + "]";
+    const toml::table& t = *e.as_table();
+    known_keys(t, what, {"name", "parameters", "q", "qdot", "z"});
+    FileSteadyFamily fam;
+    const toml::node* name = required(t, "name", what, e);
+    fam.name = string_of(*name, what + " name");
+    if (fam.name.empty()) fail(*name, what + " name is empty");
+    if (!family_names.insert(fam.name).second) fail(*name, what + ": a family named '" + fam.name + "' already exists");
+    const toml::node* ps = required(t, "parameters", what, e);
+    fam.parameters = names_of(*ps, what + " parameters");
+    if (fam.parameters.empty()) fail(*ps, what + " parameters is empty: a family has at least one parameter");
+    std::set<std::string> seen;
+    for (const auto& mu : fam.parameters) {
+      const auto& fns = expression::functions();
+      if (mu == "pi" || mu == "t" ||
+          std::any_of(fns.begin(), fns.end(), [&](const auto& f) { return f.first == mu; }))
+        fail(*ps, what + " parameter '" + mu + "' is a reserved name (pi, t and the functions)");
+      if (names_.count(mu)) fail(*ps, what + " parameter '" + mu + "' is already in use as a name of the system");
+      if (!seen.insert(mu).second) fail(*ps, what + " parameter '" + mu + "' is given twice");
+    }
+    const Bindings b = bind({{&fam.parameters, 0}});
+    array_into(*required(t, "q", what, e), what + " q", q.size(), b, fam.q);
+    const toml::node* qd = t.get("qdot");
+    const toml::node* z = t.get("z");
+    if ((qd != nullptr) == (z != nullptr))
+      fail(e, what + " needs exactly one of qdot (n values) and z (m values, through psi)");
+    if (z) {
+      if (!f_.parametrization) fail(*z, what + " z needs [parametrization]");
+      fam.in_z = true;
+      array_into(*z, what + " z", f_.info.quasi_velocities.size(), b, fam.v);
+    } else {
+      array_into(*qd, what + " qdot", q.size(), b, fam.v);
+    }
+    f_.locations["steady." + std::to_string(k - 1)] = where(e);
+    f_.steady.push_back(std::move(fam));
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -1425,6 +1473,7 @@ std::shared_ptr<const SystemFile> Loader::load() {
   read_invariants();
   read_singular();
   read_exact();
+  read_steady();
   std::shared_ptr<const SystemFile> file = std::make_shared<const SystemFile>(std::move(f_));
   // The numerical checks give their own FileErrors with a location; another
   // error of the library there (e.g. describe()'s bodies check at an

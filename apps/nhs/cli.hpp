@@ -17,6 +17,8 @@
 #include "text.hpp"
 #include "wall_budget.hpp"
 
+#include "nhs/linearization.hpp"
+#include "nhs/regularity.hpp"
 #include "nhs/studies/verification.hpp"
 
 #include <exception>
@@ -86,6 +88,10 @@ struct FieldJacobian {
   std::string formulation;          ///< the traced formulation differentiated
   std::vector<std::string> state;   ///< the names of x (N): q, then qdot names (q_dot) or z
   Mat<S> J;                         ///< J(i, j) = d f_i / d x_j
+  Vec<S> f;                         ///< the field f(x), N
+  /// N * N, row-major: 0 where J(i, j) is identically 0 (the constant 0 of
+  /// the differentiated graph), else 1; ignorable_coordinates reads it.
+  std::vector<char> depends;
   /// The eigenvalues of J (N), as (real part, imaginary part), from the
   /// real Schur form (Eigen's RealSchur: Francis QR, in S), sorted by real
   /// part, then imaginary part, decreasing; a complex pair is written
@@ -108,6 +114,62 @@ struct FieldJacobian {
 template <class S>
 FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& formulation, const System<S>& sys,
                                    const Vec<S>& q, const Vec<S>& qdot);
+
+/// field_jacobian_at at the formulation's own state x: (q, qdot), size 2n,
+/// for the second kind; (q, z), size n + m, for the first kind and
+/// Gibbs-Appell. `context` describes the state in error messages. Throws
+/// as field_jacobian_at, and UsageError when x has the wrong size.
+template <class S>
+FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::string& formulation,
+                                         const System<S>& sys, const Vec<S>& x, const Context& context);
+
+/// A steady motion of a study's family linearized (linearize_steady): the
+/// state x = (q, z) with its names, and the Linearization
+/// (nhs/linearization.hpp).
+template <class S>
+struct SteadyLinearization {
+  std::string system, formulation, family, source;
+  std::vector<std::string> family_parameters;         ///< mu names (p)
+  Vec<S> mu;                                          ///< p
+  std::vector<std::pair<std::string, S>> parameters;  ///< the system's
+  std::vector<std::string> state;                     ///< names of x (N)
+  Vec<S> x;                                           ///< N
+  Linearization<S> lin;
+};
+
+/// Linearizes `opts.formulation`'s field (first-kind or gibbs-appell: the
+/// state (q, z) of C, 001 Thm 7.1) at the family `opts.steady` at mu
+/// (values in the order of the family's parameters): the state from the
+/// family's formulas (qdot given: z = chart(q, qdot), dz/dmu from psi_z dz
+/// = dqdot - psi_q dq), the Jacobian by forward differentiation of the
+/// traced field (field_jacobian_at_state), then linearize(). Throws
+/// UsageError for an unknown family (listing the known), a formulation
+/// other than first-kind and gibbs-appell (second-kind's state has
+/// directions off C, whose eigenvalues are not the motion's), a size
+/// mismatch; InvalidState when qdot is off C (with max |C|) or the state
+/// is not steady; SingularState, NonFiniteValue as field_jacobian_at.
+template <class S>
+SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<S>& mu);
+
+/// The family's parameter values from "mu=value" items: every parameter
+/// exactly once (UsageError naming the missing, unknown or repeated one;
+/// `optional` may stay unset and is returned as 0).
+template <class S>
+Vec<S> family_values(const LinearizeOptions& opts, const std::string& option, const std::string& optional = "");
+
+/// `nhs linearize`: linearize_steady at --at, as JSON on stdout. 0 on
+/// success; throws as linearize_steady.
+template <class S>
+int linearize_command(const LinearizeOptions& opts);
+
+/// `nhs stability`: linearize_steady on an even grid of --points values of
+/// --vary in [--from, --to]; the eigenvalues as CSV (--csv), and the
+/// crossings (find_crossings) with the grid's verdicts as JSON on stdout.
+/// Throws UsageError for a bad range or count, IoError (exit 5) when the
+/// CSV cannot be written, and what linearize_steady throws at a grid point
+/// (the message names the point).
+template <class S>
+int stability_command(const StabilityOptions& opts);
 
 /// What `nhs accel` prints (accel_command) and the Python module's
 /// System.accel returns: the admitted state (make_setup: qdot projected onto

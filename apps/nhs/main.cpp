@@ -78,6 +78,20 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
                   "admission tolerance for max|C| relative to 1 + |qdot|^2 (default 1e-10)");
 }
 
+// `nhs linearize` and `nhs stability` (linearize.cpp): their options.
+void add_linearize_options(CLI::App* cmd, LinearizeOptions& o) {
+  cmd->add_option("SYSTEM", o.system, "system file (docs/system-files.md) or study id")->required();
+  cmd->add_option("--steady", o.steady, "the family of steady motions ([[steady]]; `nhs list SYSTEM` names them)")
+      ->required();
+  cmd->add_option("--formulation", o.formulation,
+                  "first-kind or gibbs-appell: the field on C in (q, z), differentiated")
+      ->capture_default_str();
+  cmd->add_option("--precision", o.precision, "double, long-double, float128, mp50, mp100")->capture_default_str();
+  cmd->add_option("--param", o.params, "parameter override name=value (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
 int run_main(int argc, char** argv) {
   CLI::App app{"nhs: dynamics of non-holonomic mechanical systems"};
   app.name("nhs");
@@ -207,6 +221,29 @@ int run_main(int argc, char** argv) {
   worksheet_cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
       ->capture_default_str();
 
+  LinearizeOptions linearize;
+  auto* linearize_cmd = app.add_subcommand(
+      "linearize", "the linear stability of a steady motion: the Jacobian of the field on C, its ignorable "
+                   "coordinates, and the eigenvalues off the family, as JSON (docs/linearization.md)");
+  add_linearize_options(linearize_cmd, linearize);
+  linearize_cmd->add_option("--at", linearize.at, "the family's parameters, name=value (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+
+  StabilityOptions stability;
+  auto* stability_cmd = app.add_subcommand(
+      "stability", "the eigenvalues of steady motions along a family (CSV) and the values where a real part "
+                   "changes sign, refined by root finding (JSON; docs/linearization.md)");
+  add_linearize_options(stability_cmd, stability);
+  stability_cmd->add_option("--vary", stability.vary, "the family parameter to vary (default: its only one)");
+  stability_cmd->add_option("--from", stability.from, "the first value")->required();
+  stability_cmd->add_option("--to", stability.to, "the last value")->required();
+  stability_cmd->add_option("--points", stability.points, "grid points, evenly spaced")->capture_default_str();
+  stability_cmd->add_option("--at", stability.at, "the other family parameters, name=value (repeatable)")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  stability_cmd->add_option("--csv", stability.csv, "write the eigenvalues along the family to this file");
+
   SweepOptions sweep;
   auto* sweep_cmd = app.add_subcommand(
       "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
@@ -227,7 +264,8 @@ int run_main(int argc, char** argv) {
                                                run_cmd->get_name(), verify_cmd->get_name(),
                                                check_cmd->get_name(), findings_cmd->get_name(),
                                                sweep_cmd->get_name(), equations_cmd->get_name(),
-                                               worksheet_cmd->get_name()};
+                                               worksheet_cmd->get_name(), linearize_cmd->get_name(),
+                                               stability_cmd->get_name()};
     if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
       throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
   }
@@ -278,6 +316,10 @@ int run_main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
     return worksheet_command(worksheet, command);
   }
+  if (linearize_cmd->parsed())
+    return with_scalar(linearize.precision, [&]<class S>() { return linearize_command<S>(linearize); });
+  if (stability_cmd->parsed())
+    return with_scalar(stability.precision, [&]<class S>() { return stability_command<S>(stability); });
   if (sweep_cmd->parsed()) {
     if (!sweep.dry_run && sweep_out->count() == 0) throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");
     std::string command = "nhs";

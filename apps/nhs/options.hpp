@@ -98,6 +98,25 @@ struct VerifyOptions {
   bool quiet = false;
 };
 
+/// `nhs linearize`: a steady motion of a family (Study::steady_families)
+/// and the formulation whose field is linearized.
+struct LinearizeOptions {
+  std::string system;                ///< study id or system file
+  std::string steady;                ///< the family's name
+  std::vector<std::string> at;       ///< "mu=value" for each family parameter
+  std::string formulation = "first-kind";  ///< first-kind or gibbs-appell: the state (q, z) on C
+  std::string precision = "double";
+  std::vector<std::string> params;   ///< "name=value" parameter overrides
+};
+
+/// `nhs stability`: the eigenvalues along one family parameter.
+struct StabilityOptions : LinearizeOptions {
+  std::string vary;           ///< the varied family parameter; empty: the family's only one
+  std::string from, to;       ///< its range, from < to
+  std::string points = "101"; ///< grid points, >= 2, evenly spaced
+  std::string csv;            ///< the eigenvalue table's file; empty: none
+};
+
 /// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.
 struct FindingsOptions {
   std::string out_dir = "reports/latest";

@@ -44,6 +44,33 @@ struct SpecialMotion {
   std::map<std::string, std::string> excluded = {};
 };
 
+/// A point of a family of steady motions (SteadyFamily::at) with the
+/// derivatives of the state along the family's parameters mu (size p).
+template <class S>
+struct SteadyPoint {
+  Vec<S> q;   ///< n
+  Mat<S> dq;  ///< n x p, dq/dmu
+  /// The velocities: the quasi-velocities z (size m) when `in_z`, else
+  /// qdot (size n); dv their derivatives (m x p or n x p).
+  bool in_z = false;
+  Vec<S> v;
+  Mat<S> dv;
+};
+
+/// A family of steady motions: states x(mu) along which every velocity and
+/// every coordinate but the ignorable ones stay constant (the upright
+/// rolling disc at speed v; docs/linearization.md). `nhs linearize` and
+/// `nhs stability` take them by name.
+template <class S>
+struct SteadyFamily {
+  std::string name;                     ///< e.g. "upright"
+  std::string source;                   ///< where it is stated (a file position, a docs section)
+  std::vector<std::string> parameters;  ///< mu, size p >= 1
+  /// The state at mu (size p) of the system `sys`, with its derivatives
+  /// along mu (exact: automatic differentiation of the family's formulas).
+  std::function<SteadyPoint<S>(const System<S>& sys, const Vec<S>& mu)> at;
+};
+
 template <class S>
 struct Study {
   SystemInfo info;
@@ -74,6 +101,8 @@ struct Study {
   std::function<std::vector<SpecialMotion<S>>()> special_motions;
   /// A random regular state on C (exact in S) for cross-validation.
   std::function<State<S>(const System<S>&, std::mt19937_64&)> random_state;
+  /// Families of steady motions (may be empty).
+  std::function<std::vector<SteadyFamily<S>>()> steady_families = [] { return std::vector<SteadyFamily<S>>{}; };
 
   /// Default parameter values, parsed exactly in S.
   std::vector<S> default_parameters() const;

@@ -53,6 +53,17 @@ struct FileExactMotion {
   std::map<std::string, std::string> excluded;
 };
 
+/// A family of steady motions of a file ([[steady]]; Study::steady_families):
+/// q and the velocities (z through psi, or qdot) as programs over input
+/// array 0 = mu, the family's parameters, and the file's parameters.
+struct FileSteadyFamily {
+  std::string name;
+  std::vector<std::string> parameters;  ///< mu, size p >= 1
+  expression::Program q;                ///< n outputs
+  expression::Program v;                ///< m outputs (z) when in_z, else n (qdot)
+  bool in_z = false;
+};
+
 /// One body of [[bodies]]: a point mass (no rotation), a planar rigid body
 /// (position of size 2, angular velocity about the normal, moment of
 /// inertia) or a rigid body in space (position of size 3, angular velocity
@@ -137,6 +148,7 @@ struct SystemFile {
   std::vector<std::string> invariant_names;
   std::optional<expression::Program> invariants;               ///< one output each, (q, qdot)
   std::vector<FileExactMotion> exact;
+  std::vector<FileSteadyFamily> steady;                        ///< [[steady]], in the file's order
   /// [singular], in the order of the file: one per output of `singular`.
   std::vector<FileSingularSet> singular_sets;
   /// One output per singular set, (q, qdot); the margin is the absolute value
@@ -144,7 +156,7 @@ struct SystemFile {
   std::optional<expression::Program> singular;
   /// "path:line:column" of each section and of some keys ("constraints",
   /// "parametrization", "domain", "chart", "initial", "dynamics.kinetic_energy" (the [[bodies]] when T
-  /// comes from them), "bodies", "singular", "exact.<k>"),
+  /// comes from them), "bodies", "singular", "exact.<k>", "steady.<k>"),
   /// for the checks made after parsing.
   std::map<std::string, std::string> locations;
   /// "path:line:column" of `key` in locations, or the path alone.

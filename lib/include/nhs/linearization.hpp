@@ -1,0 +1,273 @@
+// The linear stability of steady motions (docs/linearization.md): the
+// Jacobian J of a first-order field x' = f(x) at a steady motion, split
+// into the coordinates the field ignores (cyclic), the direction along the
+// family of steady motions, and the rest, whose eigenvalues decide
+// stability; and the parameter values along a family where a real part
+// changes sign (crossings), found by root finding.
+//
+// A steady motion of a system with symmetry is not an equilibrium of f:
+// the upright rolling disc advances its position and its rolling angle. It
+// is an equilibrium of the field reduced by the ignorable coordinates, the
+// set K of coordinates q^k such that no component of f outside K depends
+// on any q^k in K (x, y, the heading and the rolling angle of a disc on a
+// flat floor). With the state ordered (outside K, K), J is block lower
+// triangular, [J_rr 0; J_kr J_kk], so that its eigenvalues are those of
+// J_rr and of J_kk. Along a family x(mu) of steady motions, f_r(x_r(mu)) = 0
+// for every mu, so J_rr dx_r/dmu = 0: the tangent of the family is a null
+// vector of J_rr. With an orthonormal basis Q = [Q1 Q2] whose Q1 spans the
+// tangents (Householder QR), Q^T J_rr Q = [0 B; 0 D]: the motion's own
+// eigenvalues are those of D. (Meijaard et al. 2007 write the bicycle's
+// linearized equations in the lean and steer angles and rates only: the
+// same reduction, by hand.)
+#pragma once
+
+#include "nhs/eigenvalues.hpp"
+#include "nhs/errors.hpp"
+#include "nhs/format.hpp"
+#include "nhs/scalar.hpp"
+
+#include <boost/math/tools/toms748_solve.hpp>
+
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs {
+
+/// The tolerance under which a real part, an eigenvalue or a residual of a
+/// matrix with largest entry `scale` counts as zero: sqrt(epsilon of S) *
+/// max(1, scale) (1.5e-8 in double, 1e-25 in mp50 at scale 1). An
+/// eigenvalue of a Jordan block of size 2 (where two real eigenvalues meet
+/// and become a complex pair) is computed to about sqrt(epsilon); a simple
+/// one to about epsilon.
+template <class S>
+S zero_tolerance(const S& scale) {
+  using std::sqrt;
+  return sqrt(epsilon<S>()) * std::max(S(1), scale);
+}
+
+/// The largest |entry| of a matrix (0 for an empty one).
+template <class S>
+S max_abs(const Mat<S>& M) {
+  return M.size() == 0 ? S(0) : S(M.cwiseAbs().maxCoeff());
+}
+
+/// The ignorable (cyclic) coordinates of a first-order field x' = f(x),
+/// x of size N whose first n entries are the coordinates q: the greatest
+/// set K of coordinate indices such that f_i does not depend on x_k for
+/// every k in K and every i outside K. depends[i * N + j] != 0 when f_i may
+/// depend on x_j (a structurally nonzero entry of the Jacobian). K is found
+/// as a greatest fixed point: start from every coordinate and drop any
+/// that a component outside the set depends on, until none is dropped.
+/// Ascending indices. Precondition: depends.size() == N * N, 0 <= n <= N
+/// (UsageError otherwise).
+std::vector<int> ignorable_coordinates(const std::vector<char>& depends, int N, int n);
+
+/// The linearization of a field at a steady motion (linearize()).
+/// Shapes: N the state size, p the family's parameters, N_r = N - |cyclic|.
+template <class S>
+struct Linearization {
+  Mat<S> J;                  ///< N x N, J(i, j) = d f_i / d x_j
+  Vec<S> f;                  ///< N, the field at the state
+  std::vector<int> cyclic;   ///< ignorable coordinates (indices into x), ascending
+  std::vector<int> reduced;  ///< the other indices, ascending (N_r)
+  Mat<S> tangent;            ///< N x p, dx/dmu
+  /// (N_r - p) x (N_r - p): J_rr on the orthogonal complement of the
+  /// family's tangents; its eigenvalues are the motion's.
+  Mat<S> D;
+  /// The eigenvalues of D (eigenvalues_of: (re, im), by real part
+  /// decreasing): the linear stability exponents of the steady motion.
+  std::vector<std::pair<S, S>> eigenvalues;
+  /// Eigenvalues along the family (p, of Q1^T J_rr Q1) and along the cyclic
+  /// coordinates (of J_kk): zero to round-off where the motion is steady
+  /// and the coordinates ignorable.
+  std::vector<std::pair<S, S>> family_eigenvalues, cyclic_eigenvalues;
+  S steady_residual;  ///< max |f_i| over i outside K: 0 at a steady motion
+  S family_residual;  ///< max |J_rr Q1|: 0 when the tangents are null vectors of J_rr
+  S tolerance;        ///< zero_tolerance at the scale of J
+  int unstable = 0;   ///< eigenvalues with real part > tolerance
+  int marginal = 0;   ///< eigenvalues with |real part| <= tolerance
+};
+
+/// Linearizes a field at a steady motion x of a family with tangents
+/// dx/dmu: J (N x N) and f (N) at x, the structure `depends` (N * N, as
+/// ignorable_coordinates), n coordinates first in x, `tangent` (N x p),
+/// `state` the names of x (N, for messages). Throws InvalidState naming
+/// the components when x is not steady (max |f_i| outside the cyclic
+/// coordinates > tolerance, with the values), and UsageError when the
+/// tangents have no independent part outside the cyclic coordinates (a
+/// family parameter that moves cyclic coordinates only, or two parameters
+/// along one direction) or when sizes disagree.
+template <class S>
+Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<char>& depends, int n,
+                           const Mat<S>& tangent, const std::vector<std::string>& state) {
+  using std::abs;
+  const auto N = J.rows();
+  if (J.cols() != N || f.size() != N || tangent.rows() != N || static_cast<Eigen::Index>(state.size()) != N ||
+      static_cast<Eigen::Index>(depends.size()) != N * N)
+    throw UsageError("linearize: the Jacobian, the field, the tangents and the state names disagree in size");
+  Linearization<S> L;
+  L.J = J;
+  L.f = f;
+  L.tangent = tangent;
+  L.cyclic = ignorable_coordinates(depends, static_cast<int>(N), n);
+  for (int i = 0; i < N; ++i)
+    if (!std::binary_search(L.cyclic.begin(), L.cyclic.end(), i)) L.reduced.push_back(i);
+  const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
+  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
+  const Eigen::Index p = tangent.cols();
+  L.tolerance = zero_tolerance<S>(std::max(max_abs<S>(J), max_abs<S>(Mat<S>(f))));
+
+  // Steady: the reduced field vanishes.
+  L.steady_residual = S(0);
+  std::string off;
+  for (const int i : L.reduced) {
+    L.steady_residual = std::max(L.steady_residual, S(abs(f[i])));
+    if (abs(f[i]) > L.tolerance) off += (off.empty() ? "" : ", ") + state[static_cast<std::size_t>(i)] + "' = " + to_string<S>(f[i]);
+  }
+  if (!off.empty())
+    throw InvalidState("not a steady motion: the field outside the ignorable coordinates is not 0 (" + off +
+                       "; tolerance " + to_string<S>(L.tolerance) + ")");
+
+  Mat<S> Jrr(Nr, Nr), Jkk(Nk, Nk), Tr(Nr, p);
+  for (Eigen::Index a = 0; a < Nr; ++a) {
+    for (Eigen::Index b = 0; b < Nr; ++b) Jrr(a, b) = J(L.reduced[a], L.reduced[b]);
+    for (Eigen::Index c = 0; c < p; ++c) Tr(a, c) = tangent(L.reduced[a], c);
+  }
+  for (Eigen::Index a = 0; a < Nk; ++a)
+    for (Eigen::Index b = 0; b < Nk; ++b) Jkk(a, b) = J(L.cyclic[a], L.cyclic[b]);
+  L.cyclic_eigenvalues = eigenvalues_of<S>(Jkk);
+
+  // The family's directions: an orthonormal basis by Householder QR, of
+  // rank p (each |R_kk| above the tolerance at the tangents' scale).
+  const Eigen::HouseholderQR<Mat<S>> qr(Tr);
+  const S tscale = max_abs<S>(Tr);
+  for (Eigen::Index c = 0; c < p; ++c)
+    if (Nr <= c || !(abs(qr.matrixQR()(c, c)) > zero_tolerance<S>(tscale) * tscale))
+      throw UsageError("linearize: the family's tangents have " + std::to_string(c) + " independent directions "
+                       "outside the ignorable coordinates, not " + std::to_string(p) + " (a family parameter that "
+                       "moves ignorable coordinates only, or two parameters along one direction)");
+  const Mat<S> Q = qr.householderQ() * Mat<S>::Identity(Nr, Nr);
+  const Mat<S> B = Q.transpose() * Jrr * Q;
+  L.family_residual = max_abs<S>(Mat<S>(Jrr * Q.leftCols(p)));
+  L.family_eigenvalues = eigenvalues_of<S>(Mat<S>(B.topLeftCorner(p, p)));
+  L.D = B.bottomRightCorner(Nr - p, Nr - p);
+  L.eigenvalues = eigenvalues_of<S>(L.D);
+  const S dtol = zero_tolerance<S>(max_abs<S>(L.D));
+  for (const auto& [re, im] : L.eigenvalues) {
+    if (re > dtol) ++L.unstable;
+    else if (abs(re) <= dtol) ++L.marginal;
+  }
+  return L;
+}
+
+/// A parameter value along a family where the number of eigenvalues with
+/// positive real part changes (find_crossings).
+template <class S>
+struct Crossing {
+  S at;                  ///< the parameter value
+  S lo, hi;              ///< the final bracket [lo, hi] that contains it
+  std::string kind;      ///< "real" (a real eigenvalue through 0) or "complex pair" (a pair across the imaginary axis)
+  std::string method;    ///< how it was refined (see find_crossings)
+  S frequency;           ///< complex pair: |imaginary part| at the crossing; real: 0
+  int unstable_before;   ///< eigenvalues with real part > tolerance just below `at`
+  int unstable_after;    ///< and just above
+};
+
+/// The crossings of the matrices D(mu) on a grid (increasing, >= 2 values):
+/// between grid neighbours a < b where the count u of eigenvalues with
+/// real part > zero_tolerance differs, the k-th largest real part,
+/// k = min(u(a), u(b)) + 1, changes sign. Refinement, to the precision of
+/// S (Boost's TOMS 748 to the digits of S, bisection to a relative width
+/// of a few epsilon):
+///  - kind "real": the characteristic coefficient c_z (characteristic_
+///    coefficients) with z the eigenvalues within tolerance of 0 at both
+///    ends (ones that do not cross, e.g. a second family of steady
+///    motions): the product of the others, smooth where the real
+///    eigenvalue meets another (a pair +-mu becoming +-i omega, as at the
+///    upright disc's threshold); method "root of c_z";
+///  - kind "complex pair": the pair's real part; method "root of the real
+///    part";
+///  - either, where the function does not change sign between a and b
+///    (several eigenvalues crossing between two grid points, or a real
+///    part that touches 0 and stays there): bisection of the count,
+///    method "bisection of the unstable count".
+/// A crossing and its return between two grid points are not seen: the
+/// grid sets the resolution. Throws what D throws.
+template <class S>
+std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D, const std::vector<S>& grid) {
+  using std::abs;
+  using std::hypot;
+  struct Point {
+    std::vector<std::pair<S, S>> ev;
+    S tol;
+    int unstable = 0;
+    int zeros = 0;
+  };
+  const auto at = [&](const S& mu) {
+    const Mat<S> M = D(mu);
+    Point pt{eigenvalues_of<S>(M), zero_tolerance<S>(max_abs<S>(M))};
+    for (const auto& [re, im] : pt.ev) {
+      if (re > pt.tol) ++pt.unstable;
+      if (hypot(re, im) <= pt.tol) ++pt.zeros;
+    }
+    return pt;
+  };
+  std::vector<Crossing<S>> out;
+  if (grid.size() < 2) return out;
+  Point left = at(grid[0]);
+  for (std::size_t g = 1; g < grid.size(); ++g) {
+    Point right = at(grid[g]);
+    if (left.unstable != right.unstable) {
+      const int k = std::min(left.unstable, right.unstable);  // 0-based index of the crossing real part
+      const Point& unstable_end = left.unstable > right.unstable ? left : right;
+      const bool complex = abs(unstable_end.ev[static_cast<std::size_t>(k)].second) > unstable_end.tol;
+      const int z = std::min(left.zeros, right.zeros);
+      const std::function<S(const S&)> smooth = [&, k, z, complex](const S& mu) -> S {
+        if (complex) return at(mu).ev[static_cast<std::size_t>(k)].first;
+        return characteristic_coefficients<S>(D(mu))[static_cast<std::size_t>(z)];
+      };
+      Crossing<S> c{S(0), grid[g - 1], grid[g], complex ? "complex pair" : "real", "", S(0),
+                    left.unstable, right.unstable};
+      const S fa = smooth(c.lo), fb = smooth(c.hi);
+      if ((fa > S(0) && fb < S(0)) || (fa < S(0) && fb > S(0))) {
+        c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
+        std::uintmax_t iterations = 400;
+        const auto r = boost::math::tools::toms748_solve(
+            smooth, c.lo, c.hi, fa, fb, boost::math::tools::eps_tolerance<S>(std::numeric_limits<S>::digits - 3),
+            iterations);
+        c.lo = r.first;
+        c.hi = r.second;
+      } else {
+        c.method = "bisection of the unstable count";
+        for (int it = 0; it < 4 * std::numeric_limits<S>::digits; ++it) {
+          const S mid = (c.lo + c.hi) / 2;
+          if (!(c.hi - c.lo > 4 * epsilon<S>() * std::max({S(1), S(abs(c.lo)), S(abs(c.hi))}))) break;
+          if (at(mid).unstable == left.unstable) c.lo = mid;
+          else c.hi = mid;
+        }
+      }
+      c.at = (c.lo + c.hi) / 2;
+      if (complex) {
+        // The pair nearest the imaginary axis at the crossing.
+        const Point pt = at(c.at);
+        S best = S(-1);
+        for (const auto& [re, im] : pt.ev)
+          if (best < S(0) || abs(re) < best) {
+            best = abs(re);
+            c.frequency = abs(im);
+          }
+      }
+      out.push_back(std::move(c));
+    }
+    left = std::move(right);
+  }
+  return out;
+}
+
+}  // namespace nhs
