@@ -24,11 +24,12 @@ namespace nhs {
 /// complex when the radicand is negative (Golub and Van Loan, "Matrix
 /// Computations", 4th ed., §7.4-7.5). Sorted by real part, then imaginary
 /// part, decreasing; a complex pair comes as (re, +im), (re, -im).
-/// Throws NonFiniteValue when the QR iteration does not converge (a matrix
-/// with a non-finite entry).
+/// Empty for a 0 x 0 matrix. Throws NonFiniteValue when the QR iteration
+/// does not converge (a matrix with a non-finite entry).
 template <class S>
 std::vector<std::pair<S, S>> eigenvalues_of(const Mat<S>& J) {
   using std::sqrt;
+  if (J.rows() == 0) return {};  // Eigen's RealSchur does not take an empty matrix
   const Eigen::RealSchur<Mat<S>> schur(J, /*computeU=*/false);
   if (schur.info() != Eigen::Success)
     throw NonFiniteValue("the QR iteration for the eigenvalues of a " + std::to_string(J.rows()) + " x " +

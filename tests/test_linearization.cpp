@@ -1,0 +1,236 @@
+// ctest-labels: unit mp
+// The linear-stability toolkit (nhs/eigenvalues.hpp, nhs/linearization.hpp)
+// on matrices whose answers are known in closed form, in double and mp50:
+//  - characteristic_coefficients of a companion matrix return its
+//    polynomial, and of a random matrix the product and sum of its
+//    eigenvalues (det and trace);
+//  - eigenvalues_of: a block matrix with eigenvalues -1, 2, 1/3 +- 2i;
+//  - ignorable_coordinates: the greatest set on hand-made structures;
+//  - linearize: the deflation of a family's tangent, and the refusals
+//    (not steady, a tangent that lies in the ignorable coordinates);
+//  - find_crossings: a real eigenvalue through 0 at 3/10, a complex pair
+//    crossing at 1/3 with frequency 2, a reversible pair +-sqrt(2 - mu^2)
+//    turning imaginary at sqrt 2, and the same with an extra zero
+//    eigenvalue (the rolling disc's structure): each to the digits of S.
+#include "nhs/linearization.hpp"
+
+#include "scalar_test.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace nhs;
+
+namespace {
+
+template <class S>
+class Linearization : public ::testing::Test {};
+using Scalars = ::testing::Types<double, mp50>;
+TYPED_TEST_SUITE(Linearization, Scalars);
+
+// 1e-13 in double, 1e-45 in mp50: a few hundred epsilon.
+template <class S>
+S tight() {
+  return S(1000) * epsilon<S>();
+}
+
+TYPED_TEST(Linearization, CharacteristicCoefficientsOfACompanionMatrix) {
+  using S = TypeParam;
+  // lambda^4 - 2 lambda^3 + 3/7 lambda^2 + 5 lambda - 11/3.
+  const std::vector<S> c = {S(-11) / 3, S(5), S(3) / 7, S(-2), S(1)};
+  Mat<S> M = Mat<S>::Zero(4, 4);
+  for (int i = 1; i < 4; ++i) M(i, i - 1) = S(1);
+  for (int i = 0; i < 4; ++i) M(i, 3) = -c[static_cast<std::size_t>(i)];
+  const std::vector<S> got = characteristic_coefficients<S>(M);
+  ASSERT_EQ(got.size(), 5u);
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_LE(abs(got[k] - c[k]), tight<S>() * 10) << k;
+}
+
+TYPED_TEST(Linearization, CharacteristicCoefficientsGiveDeterminantAndTrace) {
+  using S = TypeParam;
+  Mat<S> M(5, 5);
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 5; ++j) M(i, j) = S((i * 7 + j * 3) % 11) / 5 - S(1);
+  const std::vector<S> c = characteristic_coefficients<S>(M);
+  EXPECT_LE(abs(c[4] + M.trace()), tight<S>() * 10);
+  EXPECT_LE(abs(c[0] + M.fullPivLu().determinant()), tight<S>() * 100);  // (-1)^5 det
+}
+
+TYPED_TEST(Linearization, EigenvaluesOfABlockMatrix) {
+  using S = TypeParam;
+  // Similar (by an invertible T) to diag(-1, 2, [1/3 2; -2 1/3]).
+  Mat<S> B = Mat<S>::Zero(4, 4);
+  B(0, 0) = S(-1);
+  B(1, 1) = S(2);
+  B(2, 2) = B(3, 3) = S(1) / 3;
+  B(2, 3) = S(2);
+  B(3, 2) = S(-2);
+  Mat<S> T = Mat<S>::Identity(4, 4);
+  T(0, 1) = S(1) / 2;
+  T(1, 2) = S(-3);
+  T(3, 0) = S(2);
+  const Mat<S> M = T * B * T.inverse();
+  const auto ev = eigenvalues_of<S>(M);
+  ASSERT_EQ(ev.size(), 4u);
+  EXPECT_LE(abs(ev[0].first - 2) + abs(ev[0].second), tight<S>() * 10);
+  EXPECT_LE(abs(ev[1].first - S(1) / 3) + abs(ev[1].second - 2), tight<S>() * 10);
+  EXPECT_LE(abs(ev[2].first - S(1) / 3) + abs(ev[2].second + 2), tight<S>() * 10);
+  EXPECT_LE(abs(ev[3].first + 1) + abs(ev[3].second), tight<S>() * 10);
+}
+
+TYPED_TEST(Linearization, EmptyMatrix) {
+  using S = TypeParam;
+  EXPECT_TRUE(eigenvalues_of<S>(Mat<S>(0, 0)).empty());
+  EXPECT_EQ(characteristic_coefficients<S>(Mat<S>(0, 0)), std::vector<S>{S(1)});
+}
+
+TEST(IgnorableCoordinates, GreatestSet) {
+  // x = (q0, q1, q2, v0, v1), n = 3. The velocities depend on q2 only
+  // through q2's own row... f_q0 depends on q2 and v0; f_q1 on q0; f_q2 on
+  // v1; f_v0 on v1; f_v1 on v0. No component outside {q0, q1, q2} depends
+  // on them: all three are ignorable.
+  const int N = 5;
+  std::vector<char> d(N * N, 0);
+  auto set = [&](int i, int j) { d[static_cast<std::size_t>(i * N + j)] = 1; };
+  set(0, 2), set(0, 3), set(1, 0), set(2, 4), set(3, 4), set(4, 3);
+  EXPECT_EQ(ignorable_coordinates(d, N, 3), (std::vector<int>{0, 1, 2}));
+  // Now f_v1 depends on q1: q1 is not ignorable; then q1's row is outside
+  // the set and depends on q0, so q0 is not either; then q0's row depends
+  // on q2: none is left.
+  set(4, 1);
+  EXPECT_EQ(ignorable_coordinates(d, N, 3), (std::vector<int>{}));
+  // Without f_q0's dependence on q2, q2 stays.
+  d[static_cast<std::size_t>(0 * N + 2)] = 0;
+  EXPECT_EQ(ignorable_coordinates(d, N, 3), (std::vector<int>{2}));
+  EXPECT_THROW(ignorable_coordinates(d, N, 6), UsageError);
+  EXPECT_THROW(ignorable_coordinates(std::vector<char>(3), N, 3), UsageError);
+}
+
+TYPED_TEST(Linearization, DeflatesTheFamilyAndRefusesWhatIsNotSteady) {
+  using S = TypeParam;
+  // x = (q, v1, v2); q ignorable (nothing depends on it). The reduced
+  // matrix on (v1, v2) is J_rr = -3 u w^T with u = (1, -1/2), w = (4/5,
+  // -2/5): w^T u = 1, so its eigenvalues are -3 and 0, and w^T t = 0 for
+  // the family's tangent t = (1, 2), a null vector.
+  Mat<S> J = Mat<S>::Zero(3, 3);
+  J(0, 1) = S(1);  // q' = v1
+  J(1, 1) = S(-12) / 5, J(1, 2) = S(6) / 5, J(2, 1) = S(6) / 5, J(2, 2) = S(-3) / 5;
+  std::vector<char> d(9, 1);
+  d[1 * 3 + 0] = d[2 * 3 + 0] = 0;
+  Vec<S> f(3);
+  f << S(7), S(0), S(0);
+  Mat<S> t(3, 1);
+  t << S(0), S(1), S(2);
+  const std::vector<std::string> names = {"q", "v1", "v2"};
+  const auto L = linearize<S>(J, f, d, 1, t, names);
+  EXPECT_EQ(L.cyclic, (std::vector<int>{0}));
+  ASSERT_EQ(L.eigenvalues.size(), 1u);
+  EXPECT_LE(abs(L.eigenvalues[0].first + 3), tight<S>() * 10);
+  EXPECT_LE(abs(L.family_eigenvalues[0].first), tight<S>() * 10);
+  EXPECT_LE(L.family_residual, tight<S>() * 10);
+  EXPECT_EQ(L.unstable, 0);
+  // Not steady: v1' = 2^-10.
+  Vec<S> g = f;
+  g[1] = S(1) / 1024;
+  try {
+    (void)linearize<S>(J, g, d, 1, t, names);
+    ADD_FAILURE() << "accepted a state that is not steady";
+  } catch (const InvalidState& e) {
+    EXPECT_NE(std::string(e.what()).find("not a steady motion"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("v1' = 0.0009765625"), std::string::npos) << e.what();
+  }
+  // A tangent along the ignorable coordinate only.
+  Mat<S> tq(3, 1);
+  tq << S(1), S(0), S(0);
+  EXPECT_THROW((void)linearize<S>(J, f, d, 1, tq, names), UsageError);
+}
+
+// |x - y| within `tol` relative to 1 + |y|.
+template <class S>
+::testing::AssertionResult near(const S& x, const S& y, const S& tol) {
+  if (abs(x - y) <= tol * (1 + abs(y))) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << to_string<S>(x) << " vs " << to_string<S>(y);
+}
+
+template <class S>
+std::vector<S> grid(const S& a, const S& b, int points) {
+  std::vector<S> g;
+  for (int i = 0; i < points; ++i) g.push_back(a + (b - a) * S(i) / S(points - 1));
+  return g;
+}
+
+TYPED_TEST(Linearization, CrossingOfARealEigenvalue) {
+  using S = TypeParam;
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M(2, 2);
+    M << mu - S(3) / 10, S(5), S(0), S(-2);
+    return M;
+  };
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 7));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, S(3) / 10, tight<S>()));
+  EXPECT_EQ(c[0].kind, "real");
+  EXPECT_EQ(c[0].unstable_before, 0);
+  EXPECT_EQ(c[0].unstable_after, 1);
+}
+
+TYPED_TEST(Linearization, CrossingOfAComplexPair) {
+  using S = TypeParam;
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M = Mat<S>::Zero(3, 3);
+    M(0, 0) = M(1, 1) = S(1) / 3 - mu;
+    M(0, 1) = S(2);
+    M(1, 0) = S(-2);
+    M(2, 2) = S(-1);
+    return M;
+  };
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 5));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, S(1) / 3, tight<S>()));
+  EXPECT_EQ(c[0].kind, "complex pair");
+  EXPECT_EQ(c[0].method, "root of the real part");
+  EXPECT_TRUE(near<S>(c[0].frequency, S(2), tight<S>()));
+  EXPECT_EQ(c[0].unstable_before, 2);
+  EXPECT_EQ(c[0].unstable_after, 0);
+}
+
+TYPED_TEST(Linearization, ReversiblePairTurningImaginary) {
+  using S = TypeParam;
+  // +-sqrt(2 - mu^2): real below sqrt 2, imaginary above; at sqrt 2 a
+  // Jordan block, where the eigenvalues are computed to sqrt(epsilon) only.
+  // c_0 = -(2 - mu^2) is smooth and changes sign there.
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M(2, 2);
+    M << S(0), S(1), S(2) - mu * mu, S(0);
+    return M;
+  };
+  using std::sqrt;
+  const auto c = find_crossings<S>(D, grid<S>(S(1), S(2), 6));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, sqrt(S(2)), tight<S>()));
+  EXPECT_EQ(c[0].kind, "real");
+  EXPECT_EQ(c[0].method, "root of c_0");
+}
+
+TYPED_TEST(Linearization, ReversiblePairWithAnExtraZero) {
+  using S = TypeParam;
+  // The upright disc's structure (docs/linearization.md): on (theta,
+  // theta', psi'), theta'' = a theta - b(mu) psi', psi'' = e(mu) theta', with
+  // eigenvalues 0 and +-sqrt(a - b e); b = mu, e = mu: threshold mu^2 = a = 3/2.
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M = Mat<S>::Zero(3, 3);
+    M(0, 1) = S(1);
+    M(1, 0) = S(3) / 2;
+    M(1, 2) = -mu;
+    M(2, 1) = mu;
+    return M;
+  };
+  using std::sqrt;
+  const auto c = find_crossings<S>(D, grid<S>(S(1) / 2, S(3), 9));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, sqrt(S(3) / 2), tight<S>()));
+  EXPECT_EQ(c[0].method, "root of c_1");
+  EXPECT_EQ(c[0].unstable_before, 1);
+  EXPECT_EQ(c[0].unstable_after, 0);
+}
+
+}  // namespace
