@@ -233,3 +233,17 @@ TEST_F(Linearize, Refusals) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Linearize, ListNamesTheFamilies) {
+  const auto r = nhs({"list", kCoin});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("steady families (nhs linearize, nhs stability --steady NAME): \n  upright (V)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(nhs({"list", "skate"}).out.find("steady families (nhs linearize, nhs stability --steady NAME): none"),
+            std::string::npos);
+}
+
+}  // namespace

@@ -157,10 +157,13 @@ SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<
 template <class S>
 Vec<S> family_values(const LinearizeOptions& opts, const std::string& option, const std::string& optional = "");
 
-/// `nhs linearize`: linearize_steady at --at, as JSON on stdout. 0 on
-/// success; throws as linearize_steady.
+/// `nhs linearize`: linearize_steady at --at, as JSON on stdout
+/// (linearize_json: the text, docs/cli.md). 0 on success; throws as
+/// linearize_steady.
 template <class S>
 int linearize_command(const LinearizeOptions& opts);
+template <class S>
+std::string linearize_json(const LinearizeOptions& opts);
 
 /// `nhs stability`: linearize_steady on an even grid of --points values of
 /// --vary in [--from, --to]; the eigenvalues as CSV (--csv), and the
@@ -170,6 +173,9 @@ int linearize_command(const LinearizeOptions& opts);
 /// (the message names the point).
 template <class S>
 int stability_command(const StabilityOptions& opts);
+/// stability_command's JSON text.
+template <class S>
+std::string stability_json(const StabilityOptions& opts);
 
 /// What `nhs accel` prints (accel_command) and the Python module's
 /// System.accel returns: the admitted state (make_setup: qdot projected onto

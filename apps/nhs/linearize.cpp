@@ -188,7 +188,7 @@ SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<
 }
 
 template <class S>
-int linearize_command(const LinearizeOptions& opts) {
+std::string linearize_json(const LinearizeOptions& opts) {
   const SteadyLinearization<S> s = linearize_steady<S>(opts, family_values<S>(opts, "--at"));
   const Linearization<S>& L = s.lin;
   nlohmann::ordered_json out;
@@ -221,12 +221,17 @@ int linearize_command(const LinearizeOptions& opts) {
   out["tangent"] = rows<S>(L.tangent);
   out["reduced_matrix"] = rows<S>(L.D);
   out["jacobian"] = rows<S>(L.J);
-  fmt::print("{}\n", out.dump(2));
+  return out.dump(2);
+}
+
+template <class S>
+int linearize_command(const LinearizeOptions& opts) {
+  fmt::print("{}\n", linearize_json<S>(opts));
   return 0;
 }
 
 template <class S>
-int stability_command(const StabilityOptions& opts) {
+std::string stability_json(const StabilityOptions& opts) {
   const Study<S>& study = find_study<S>(opts.system);
   const auto families = study.steady_families();
   const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, opts.steady);
@@ -306,7 +311,12 @@ int stability_command(const StabilityOptions& opts) {
     cs.push_back(j);
   }
   out["crossings"] = cs;
-  fmt::print("{}\n", out.dump(2));
+  return out.dump(2);
+}
+
+template <class S>
+int stability_command(const StabilityOptions& opts) {
+  fmt::print("{}\n", stability_json<S>(opts));
   return 0;
 }
 
@@ -314,6 +324,8 @@ int stability_command(const StabilityOptions& opts) {
   template Vec<S> family_values<S>(const LinearizeOptions&, const std::string&, const std::string&); \
   template SteadyLinearization<S> linearize_steady<S>(const LinearizeOptions&, const Vec<S>&);       \
   template int linearize_command<S>(const LinearizeOptions&);                                        \
+  template std::string linearize_json<S>(const LinearizeOptions&);                                   \
+  template std::string stability_json<S>(const StabilityOptions&);                                   \
   template int stability_command<S>(const StabilityOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_LINEARIZE_)
 #undef NHS_CLI_LINEARIZE_

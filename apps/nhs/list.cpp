@@ -195,6 +195,11 @@ int list_system_command(const std::string& system) {
     for (std::size_t k = 0; k < motions.size(); ++k)
       fmt::print("  {}: {} (t <= {})\n", k + 1, motions[k].name, short_figure(motions[k].t_end));
   }
+  {
+    const std::vector<SteadyFamily<S>> families = st.steady_families();
+    fmt::print("steady families (nhs linearize, nhs stability --steady NAME): {}\n", families.empty() ? "none" : "");
+    for (const auto& f : families) fmt::print("  {} ({})\n", f.name, join(f.parameters));
+  }
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S>()) {
     const std::string why = f->not_applicable_reason(sys);

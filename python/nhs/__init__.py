@@ -139,6 +139,39 @@ def _mp_converter(precision):
     return lambda s: mpmath.mp.make_mpf(from_str(s, bits, "n"))
 
 
+def _numbers_of(raw, precision):
+    """The decimal strings of nhs linearize / stability's JSON as numbers
+    of the precision (float, or mpmath exactly at its binary digits), and
+    {re, im} pairs as complex numbers."""
+    if precision == "double":
+        real = float
+        cplx = complex
+    else:
+        real = _mp_converter(precision)
+        try:
+            import mpmath
+            cplx = mpmath.mpc
+        except ImportError:
+            cplx = lambda re, im: (re, im)
+
+    def convert(key, v):
+        if isinstance(v, dict) and set(v) == {"re", "im"}:
+            return cplx(real(v["re"]), real(v["im"]))
+        if isinstance(v, dict):
+            return {k: convert(k, x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [convert(key, x) for x in v]
+        if isinstance(v, str) and key not in _TEXT_KEYS:
+            return real(v)
+        return v
+
+    return convert(None, raw)
+
+
+_TEXT_KEYS = {"system", "formulation", "precision", "steady", "source", "state", "cyclic", "reduced", "verdict",
+              "kind", "method", "vary", "csv"}
+
+
 class Equations:
     """One formulation's equations of motion as sympy objects
     (System.equations): formulation, title, symbols (name -> Symbol),
@@ -313,6 +346,40 @@ class System(_core.System):
             c["nu"] = [mp(x) for x in c["nu"]]
         raw["sample_points"] = [[mp(x) for x in q] for q in raw["sample_points"]]
         return raw
+
+    def linearize(self, steady, at=None, formulation="first-kind", precision="double", params=None):
+        """The linear stability of a steady motion, as `nhs linearize`
+        (docs/linearization.md): the Jacobian of the field on C in (q, z),
+        by forward differentiation of the traced field, split into the
+        ignorable coordinates, the family's tangent and the rest.
+
+        steady: a family's name (nhs list SYSTEM names them); at: {mu:
+        value} for each of its parameters; formulation: first-kind or
+        gibbs-appell; params: {name: value} overrides.
+
+        Returns a dict: eigenvalues (the motion's, complex: Python complex
+        in double, mpmath.mpc otherwise), verdict, unstable, marginal,
+        cyclic and reduced (names), state (names of x), x, jacobian (N x N),
+        reduced_matrix, tangent (lists of numbers), zero_eigenvalues
+        {family, cyclic} and residuals {steady, family, tolerance}.
+        nhs.UsageError for an unknown family or parameter, nhs.InvalidState
+        when the state is off C or not steady.
+        """
+        raw = json.loads(self._linearize(steady, at or {}, formulation, precision, params))
+        return _numbers_of(raw, precision)
+
+    def stability(self, steady, start, stop, points=101, vary="", at=None, formulation="first-kind",
+                  precision="double", params=None, csv=""):
+        """The eigenvalues of the steady motions of family `steady` for
+        `points` values of its parameter `vary` (default: its only one) in
+        [start, stop], as `nhs stability`: a dict with crossings (each
+        {at, kind ("real" or "complex pair"), frequency, unstable_below,
+        unstable_above, method, bracket}), refined by root finding to the
+        precision's digits. csv: also write the eigenvalue table there.
+        """
+        raw = json.loads(self._stability(steady, vary, start, stop, points, at or {}, formulation, precision,
+                                         params, csv))
+        return _numbers_of(raw, precision)
 
     def _checked(self, precision, states, quick, jobs, out_dir):
         self._check(precision, states, quick, jobs, out_dir)

@@ -1172,6 +1172,56 @@ PYBIND11_MODULE(_core, m) {
                                                    "System(" + s.name() + ").equations(" + formulation + ")");
            },
            "formulation"_a, "The sympy module text of `nhs equations --format sympy` (System.equations).")
+      .def("_linearize",
+           [](const SystemHandle& s, const std::string& steady, const py::object& at, const std::string& formulation,
+              const std::string& precision, const py::object& params) {
+             nhs::cli::LinearizeOptions o;
+             o.system = s.name();
+             o.steady = steady;
+             o.at = param_items(at);
+             o.formulation = formulation;
+             o.precision = precision;
+             o.params = param_items(params);
+             std::string text;
+             {
+               py::gil_scoped_release release;
+               nhs::cli::with_scalar(precision, [&]<class S>() {
+                 text = nhs::cli::linearize_json<S>(o);
+                 return 0;
+               });
+             }
+             return text;
+           },
+           "steady"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
+           "The JSON text of `nhs linearize` (System.linearize).")
+      .def("_stability",
+           [](const SystemHandle& s, const std::string& steady, const std::string& vary, const py::object& from,
+              const py::object& to, long long points, const py::object& at, const std::string& formulation,
+              const std::string& precision, const py::object& params, const std::string& csv) {
+             nhs::cli::StabilityOptions o;
+             o.system = s.name();
+             o.steady = steady;
+             o.vary = vary;
+             o.from = number_text(from, "start");
+             o.to = number_text(to, "stop");
+             o.points = std::to_string(points);
+             o.at = param_items(at);
+             o.formulation = formulation;
+             o.precision = precision;
+             o.params = param_items(params);
+             o.csv = csv;
+             std::string text;
+             {
+               py::gil_scoped_release release;
+               nhs::cli::with_scalar(precision, [&]<class S>() {
+                 text = nhs::cli::stability_json<S>(o);
+                 return 0;
+               });
+             }
+             return text;
+           },
+           "steady"_a, "vary"_a, "start"_a, "stop"_a, "points"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
+           "csv"_a, "The JSON text of `nhs stability` (System.stability).")
       .def("_classify", &classification_dict,
            "The constraint classification of `nhs list SYSTEM` (nhs/constraint_classification.hpp) as a dict, "
            "its mp100 values as decimal strings (System.classify).")

@@ -1,0 +1,68 @@
+"""System.linearize and System.stability (docs/linearization.md).
+
+References: the rolling coin's upright spectrum 0, +-sqrt(-k(V)) with
+k(V) = (A (A + m R^2) (V/R)^2 / B - m g R) / (B + m R^2) and its threshold
+V_c = R sqrt(m g R B / (A (A + m R^2))) (Neimark and Fufaev 1972, ch. III;
+derived in docs/linearization.md), in double and mp50; the sleigh's
+straight-line eigenvalue -m a V/(I + m a^2); and the refusals.
+"""
+
+from __future__ import annotations
+
+import os
+
+import mpmath
+import pytest
+
+import nhs
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+COIN = os.path.join(HERE, "..", "..", "examples", "rolling-coin.toml")
+SLEIGH = os.path.join(HERE, "..", "..", "examples", "chaplygin-sleigh.toml")
+
+
+def coin_k(V, m=1, R=1, A=0.5, B=0.25, g=9.81):
+    return (A * (A + m * R * R) * (V / R) ** 2 / B - m * g * R) / (B + m * R * R)
+
+
+def test_coin_spectrum_double():
+    lin = nhs.System(COIN).linearize("upright", at={"V": 3})
+    w = coin_k(3.0) ** 0.5
+    ev = lin["eigenvalues"]
+    assert len(ev) == 3
+    assert ev[0] == pytest.approx(complex(0, w), abs=1e-12)
+    assert abs(ev[1]) < 1e-12
+    assert ev[2] == pytest.approx(complex(0, -w), abs=1e-12)
+    assert lin["cyclic"] == ["x", "y", "psi", "phi"]
+    assert lin["verdict"].startswith("linearly stable")
+    assert len(lin["jacobian"]) == 8 and isinstance(lin["jacobian"][0][0], float)
+
+
+def test_coin_threshold_mp50():
+    mpmath.mp.dps = 60
+    try:
+        s = nhs.System(COIN).stability("upright", 0.5, 4, points=9, precision="mp50")
+        (c,) = s["crossings"]
+        m, R, A, B, g = (mpmath.mpf(x) for x in ("1", "1", "0.5", "0.25", "9.81"))
+        Vc = R * mpmath.sqrt(m * g * R * B / (A * (A + m * R * R)))
+        assert abs(c["at"] - Vc) < mpmath.mpf("1e-40")
+        assert c["kind"] == "real" and c["unstable_below"] == 1 and c["unstable_above"] == 0
+    finally:
+        mpmath.mp.dps = 15
+
+
+def test_sleigh_eigenvalue_with_params():
+    lin = nhs.System(SLEIGH).linearize("straight", at={"V": 2}, params={"m": 1.7, "a": 0.45})
+    (ev,) = lin["eigenvalues"]
+    assert ev.real == pytest.approx(-1.7 * 0.45 * 2 / (0.5 + 1.7 * 0.45**2), rel=1e-13)
+    assert lin["verdict"] == "asymptotically stable"
+
+
+def test_refusals():
+    coin = nhs.System(COIN)
+    with pytest.raises(nhs.UsageError, match="no steady family 'sideways'"):
+        coin.linearize("sideways", at={"V": 1})
+    with pytest.raises(nhs.UsageError, match="needs a value of 'V'"):
+        coin.linearize("upright")
+    with pytest.raises(nhs.UsageError, match="directions off C"):
+        coin.linearize("upright", at={"V": 1}, formulation="second-kind")
