@@ -232,10 +232,45 @@ std::vector<S> values_with(const SystemFile& f, const std::vector<std::pair<std:
   return v;
 }
 
+/// f(q) of [holonomic] and, when asked, df/dq by forward AD (n directions).
 template <class S>
-State<S> initial_state(const SystemFile& f, const System<S>& sys) {
+Vec<S> holonomic_values(const SystemFile& file, const Constants<S>& c, const System<S>& sys, const Vec<S>& q,
+                        Mat<S>* jacobian) {
+  const auto h = static_cast<Eigen::Index>(file.holonomic.outputs.size());
+  Vec<S> f(h);
+  if (!jacobian) {
+    evaluate(file.holonomic, c, Params<S>(sys.parameters), {&q}, f.data());
+    return f;
+  }
+  const Eigen::Index n = q.size();
+  Vec<AD1<S>> qa(n);
+  for (Eigen::Index i = 0; i < n; ++i) qa[i] = AD1<S>(q[i], Vec<S>::Unit(n, i));
+  Vec<AD1<S>> out(h);
+  evaluate(file.holonomic, c, Params<AD1<S>>(sys.parameters, n), {&qa}, out.data());
+  *jacobian = Mat<S>::Zero(h, n);
+  for (Eigen::Index k = 0; k < h; ++k) {
+    f[k] = out[k].value();
+    if (out[k].derivatives().size() == n) jacobian->row(k) = out[k].derivatives().transpose();
+  }
+  return f;
+}
+
+template <class S>
+std::optional<HolonomicConstraints<S>> holonomic_of(const std::shared_ptr<const SystemFile>& file) {
+  if (file->holonomic_names.empty()) return std::nullopt;
+  auto c = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
+  return HolonomicConstraints<S>{file->holonomic_names, file->holonomic_dependent,
+                                 [file, c](const System<S>& sys, const Vec<S>& q, Mat<S>* jacobian) {
+                                   return holonomic_values<S>(*file, *c, sys, q, jacobian);
+                                 }};
+}
+
+template <class S>
+State<S> initial_state(const SystemFile& f, const System<S>& sys,
+                       const std::optional<HolonomicConstraints<S>>& holonomic = std::nullopt) {
   State<S> s;
   s.q = evaluate_constant<S>(f.initial_q, sys.parameters);
+  if (holonomic) admit_holonomic<S>(*holonomic, sys, s.q, default_manifold_tolerance<S>());
   if (f.initial_qdot) {
     s.qdot = evaluate_constant<S>(*f.initial_qdot, sys.parameters);
   } else {
@@ -310,10 +345,24 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
   st.builder = [file](const std::vector<S>& values, AdBinding b) {
     return file_system<S>(file, values, b);
   };
-  st.default_state = [file](const System<S>& sys) { return initial_state<S>(*file, sys); };
+  st.holonomic = holonomic_of<S>(file);
+  st.default_state = [file, h = st.holonomic](const System<S>& sys) { return initial_state<S>(*file, sys, h); };
   st.default_run_excluded = file->initial_excluded;
   st.invariants = [file](const System<S>& sys) {
     std::vector<Invariant<S>> out;
+    // The drift off each holonomic constraint f^k(q) = 0: "holonomic_<name>".
+    if (!file->holonomic_names.empty()) {
+      auto hc = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
+      const std::vector<S> values = sys.parameters;
+      for (std::size_t k = 0; k < file->holonomic_names.size(); ++k)
+        out.push_back({"holonomic_" + file->holonomic_names[k],
+                       [file, hc, values, k](const Vec<S>& q, const Vec<S>&) {
+                         Vec<S> f(static_cast<Eigen::Index>(file->holonomic.outputs.size()));
+                         evaluate(file->holonomic, *hc, Params<S>(values), {&q}, f.data());
+                         return f[static_cast<Eigen::Index>(k)];
+                       },
+                       true});
+    }
     if (!file->invariants) return out;
     auto c = std::make_shared<const Constants<S>>(constants_of<S>(*file->invariants));
     const std::vector<S> values = sys.parameters;

@@ -1,6 +1,9 @@
 // The list of built-in studies and the helpers shared by all of them.
+#include "nhs/format.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
+
+#include <Eigen/LU>
 
 #include <iterator>
 #include <mutex>
@@ -119,7 +122,53 @@ State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng) {
   return s;
 }
 
+template <class S>
+void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec<S>& q, const S& tol) {
+  using std::abs;
+  const auto k = static_cast<Eigen::Index>(h.names.size());
+  const auto max_abs_of = [](const Vec<S>& v) { return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0); };
+  if (!h.dependent.empty()) {
+    bool converged = false;
+    for (int it = 0; it < 60 && !converged; ++it) {
+      Mat<S> J;
+      const Vec<S> f = h.f(sys, q, &J);
+      Mat<S> Jd(k, k);
+      for (Eigen::Index c = 0; c < k; ++c) Jd.col(c) = J.col(h.dependent[static_cast<std::size_t>(c)]);
+      const Eigen::FullPivLU<Mat<S>> lu(Jd);
+      if (!lu.isInvertible() || !f.allFinite()) {
+        std::string names;
+        for (const int i : h.dependent) names += (names.empty() ? "" : ", ") + sys.info.coordinates[static_cast<std::size_t>(i)];
+        throw SingularState("holonomic constraints singular",
+                            "the holonomic constraints cannot be solved for the dependent coordinates " + names +
+                                ": df/dq on them is singular (or f is not finite) at q = " + to_string(q));
+      }
+      const Vec<S> step = lu.solve(f);
+      S largest = S(0);
+      for (Eigen::Index c = 0; c < k; ++c) {
+        const auto i = h.dependent[static_cast<std::size_t>(c)];
+        q[i] -= step[c];
+        largest = std::max(largest, S(abs(q[i])));
+      }
+      converged = max_abs_of(step) <= 4 * epsilon<S>() * (1 + largest);
+    }
+    if (!converged)
+      throw InvalidState("the holonomic constraints: Newton's method for the dependent coordinates did not converge "
+                         "in 60 steps (max|f| = " + to_string<S>(max_abs_of(h.f(sys, q, nullptr))) + " at q = " +
+                         to_string(q) + ")");
+  }
+  const Vec<S> f = h.f(sys, q, nullptr);
+  const S bound = tol * (1 + max_abs_of(q));
+  std::string off;
+  for (Eigen::Index c = 0; c < k; ++c)
+    if (!(abs(f[c]) <= bound)) off += (off.empty() ? "" : ", ") + h.names[static_cast<std::size_t>(c)] + " = " + to_string<S>(f[c]);
+  if (!off.empty())
+    throw InvalidState("q is off the holonomic constraints: " + off + " (tolerance " + to_string<S>(bound) + ") at q = " +
+                       to_string(q) + (h.dependent.empty() ? "; declare dependent_coordinates in [holonomic] to have "
+                                                             "them solved for" : ""));
+}
+
 #define NHS_REGISTRY_INSTANTIATE_(S, NAME)                                                   \
+  template void admit_holonomic<S>(const HolonomicConstraints<S>&, const System<S>&, Vec<S>&, const S&); \
   template struct Study<S>;                                                                  \
   template const std::vector<Study<S>>& studies<S>();                                        \
   template const Study<S>& find_study<S>(const std::string&);                                \

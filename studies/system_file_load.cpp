@@ -492,8 +492,19 @@ class AstWriter {
       throw NotWritable("the constant " + short_text(e) + " (expressions know only pi)");
     }
     if (is_a<add>(e) || is_a<mul>(e)) {
+      // GiNaC orders the operands of a sum or product by hash values that
+      // differ between processes (ASLR), and a floating-point sum depends
+      // on its order: the operands are sorted by their written text, so
+      // that every process evaluates the same program bit for bit.
+      std::vector<std::pair<std::string, Ast>> keyed;
+      for (std::size_t i = 0; i < e.nops(); ++i) {
+        Ast a = write(e.op(i));
+        keyed.emplace_back(key(a), std::move(a));
+      }
+      std::stable_sort(keyed.begin(), keyed.end(),
+                       [](const auto& x, const auto& y) { return x.first < y.first; });
       std::vector<Ast> items;
-      for (std::size_t i = 0; i < e.nops(); ++i) items.push_back(write(e.op(i)));
+      for (auto& [k, a] : keyed) items.push_back(std::move(a));
       return balanced(is_a<add>(e) ? Kind::Add : Kind::Mul, items, 0, items.size());
     }
     if (is_a<power>(e)) {
@@ -518,6 +529,16 @@ class AstWriter {
 
  private:
   std::size_t nodes_ = 0;
+
+  // A text that identifies the tree (kind, text, arguments in order).
+  static std::string key(const Ast& a) {
+    std::string out = std::to_string(static_cast<int>(a.kind)) + a.text;
+    if (a.args.empty()) return out;
+    out += '(';
+    for (const Ast& x : a.args) out += key(x) + ',';
+    out += ')';
+    return out;
+  }
 
   Ast node(Kind kind, std::string text, std::vector<Ast> args) {
     if (++nodes_ > kMaxNodes)
@@ -760,6 +781,7 @@ class Loader {
   Program by_coordinate(const toml::node& node, const std::string& what);
   void read_nonideal();
   void read_constraints();
+  void read_holonomic();
   void read_parametrization();
   void read_domain(const toml::node& node, const Bindings& qz);
   void read_initial();
@@ -774,7 +796,7 @@ void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
                          "parametrization", "chart", "initial", "bodies", "invariants", "singular",
-                         "exact", "nonideal", "steady"});
+                         "exact", "nonideal", "steady", "holonomic"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
@@ -879,13 +901,72 @@ void Loader::read_nonideal() {
   }
 }
 
+// [holonomic]: f^k(q) = 0, each taken by every formulation as its velocity
+// form df^k/dq qdot = 0 (a linear constraint named after it, appended to
+// C), and kept as a program of q for the state's admission and the drift.
+void Loader::read_holonomic() {
+  const toml::node* node = root_.get("holonomic");
+  if (!node) return;
+  if (!node->is_table()) fail(*node, "[holonomic] must be a table { name = \"expression in q\" }");
+  f_.locations["holonomic"] = where(*node);
+  const auto& q = f_.info.coordinates;
+  const Bindings qonly = bind({{&q, 0}});
+  const Bindings qqd = bind({{&q, 0}}, true);
+  const toml::node* dependent = nullptr;
+  for (auto&& [k, v] : in_file_order(*node->as_table())) {
+    const std::string name(k.str());
+    if (name == "dependent_coordinates") {
+      dependent = &v;
+      continue;
+    }
+    if (!is_identifier(name)) throw FileError(where(k.source()), "holonomic constraint '" + name + "' is not a name");
+    if (std::count(f_.info.constraint_names.begin(), f_.info.constraint_names.end(), name))
+      throw FileError(where(k.source()), "holonomic constraint '" + name + "' has the name of a constraint of [constraints]");
+    GiNaC::ex F;
+    expression_into(v, "holonomic constraint " + name, qonly, f_.holonomic, &F);
+    GiNaC::ex form = 0;
+    for (const auto& c : q) form += F.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
+    if (form.is_zero() || form.normal().is_zero())
+      fail(v, "holonomic constraint " + name + " involves no coordinate: it is a constant, not a constraint");
+    try {
+      f_.constraints.add(AstWriter().write(form), qqd);
+    } catch (const std::exception& e) {
+      fail(v, "holonomic constraint " + name + ": its velocity form cannot be written as an expression: " + e.what());
+    }
+    f_.info.constraint_names.push_back(name);
+    f_.holonomic_names.push_back(name);
+    f_.constraint_linear.push_back(true);
+    f_.constraint_homogeneous.push_back(true);
+  }
+  if (f_.holonomic_names.empty()) fail(*node, "[holonomic] has no constraint");
+  if (dependent) {
+    const auto names = names_of(*dependent, "holonomic dependent_coordinates");
+    if (names.size() != f_.holonomic_names.size())
+      fail(*dependent, "dependent_coordinates names " + std::to_string(names.size()) +
+                           " coordinates, expected one per holonomic constraint (" +
+                           std::to_string(f_.holonomic_names.size()) + ")");
+    for (const auto& name : names) {
+      const auto it = std::find(q.begin(), q.end(), name);
+      if (it == q.end())
+        fail(*dependent, "dependent_coordinates: '" + name + "' is not a coordinate (coordinates: " + join(q) + ")");
+      const int index = static_cast<int>(it - q.begin());
+      if (std::count(f_.holonomic_dependent.begin(), f_.holonomic_dependent.end(), index))
+        fail(*dependent, "dependent_coordinates names '" + name + "' twice");
+      f_.holonomic_dependent.push_back(index);
+    }
+  }
+}
+
 void Loader::read_constraints() {
-  const toml::node* node = required(root_, "constraints", "", root_);
-  if (!node->is_table()) fail(*node, "[constraints] must be a table { name = \"expression\" }");
-  f_.locations["constraints"] = where(*node);
+  const toml::node* node = root_.get("constraints");
+  if (!node && root_.get("holonomic")) node = nullptr;
+  else node = required(root_, "constraints", "", root_);
+  if (node && !node->is_table()) fail(*node, "[constraints] must be a table { name = \"expression\" }");
+  if (node) f_.locations["constraints"] = where(*node);
   const auto& q = f_.info.coordinates;
   const Bindings qqd = bind({{&q, 0}}, true);
   const auto qd = velocity_names();
+  if (node)
   for (auto&& [k, v] : in_file_order(*node->as_table())) {
     const std::string name(k.str());
     f_.info.constraint_names.push_back(name);
@@ -926,10 +1007,12 @@ void Loader::read_constraints() {
     f_.constraint_linear.push_back(linear);
     f_.constraint_homogeneous.push_back(homogeneous_in(C, velocities));
   }
+  read_holonomic();
+  const toml::node& at = node ? *node : *root_.get("holonomic");
   if (f_.info.constraint_names.empty())
-    fail(*node, "[constraints] is empty: a non-holonomic system has at least one constraint");
+    fail(at, "[constraints] is empty: a non-holonomic system has at least one constraint");
   if (f_.info.constraint_names.size() >= q.size())
-    fail(*node, std::to_string(f_.info.constraint_names.size()) + " constraints on " +
+    fail(at, std::to_string(f_.info.constraint_names.size()) + " constraints on " +
                     std::to_string(q.size()) + " coordinates: at least one velocity must stay free");
   f_.info.linear_constraints =
       std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; });

@@ -109,8 +109,12 @@ S tolerance() {
 
 // The (system, formulation) pairs whose equations are too large to write
 // (docs/equations.md, "Limits"): the default N-trailer's closed forms.
+// The rolling coin (examples/rolling-coin.toml): its 3 x 3 reduced metric
+// and its 2 x 2 A g^-1 A^T in the tilt, with a space body's inertia, also
+// solve to more than the budget.
 const std::set<std::string> too_large_expected = {"n-trailer first-kind", "n-trailer udwadia-kalaba",
-                                                  "n-trailer voronec"};
+                                                  "n-trailer voronec", "rolling-coin first-kind",
+                                                  "rolling-coin udwadia-kalaba"};
 
 // One system in one scalar type: `states` random states with random
 // parameters, every formulation.

@@ -245,6 +245,9 @@ Setup<S> make_setup(const StateOptions& given) {
   } else {
     s.q = std::move(state.q);
     require_size(s.q, "--q", s.sys.n, "n");
+    // On the holonomic constraints (dependent coordinates solved for) before
+    // the velocities are taken at q.
+    if (s.study->holonomic) admit_holonomic<S>(*s.study->holonomic, s.sys, s.q, tol);
     if (o.z.empty()) {
       s.qdot = std::move(state.qdot);
       require_size(s.qdot, "--qdot", s.sys.n, "n");

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -43,6 +44,30 @@ struct SpecialMotion {
   /// fixed choice of dependent velocities that is singular on the way).
   std::map<std::string, std::string> excluded = {};
 };
+
+/// Holonomic constraints f^k(q) = 0, k = 1 .. h (a file's [holonomic]).
+/// Their velocity forms df^k/dq qdot = 0 are among the system's
+/// constraints C, so that every formulation takes them; f itself serves
+/// the admission of q (admit_holonomic) and the drift along a run.
+template <class S>
+struct HolonomicConstraints {
+  std::vector<std::string> names;  ///< h
+  std::vector<int> dependent;      ///< empty, or h coordinate indices solved for on admission
+  /// f(q) (size h) for the system's parameters and, when `jacobian` is not
+  /// null, df/dq (h x n) into it (forward AD, exact).
+  std::function<Vec<S>(const System<S>& sys, const Vec<S>& q, Mat<S>* jacobian)> f;
+};
+
+/// Admits q onto the holonomic constraints f(q) = 0: with dependent
+/// coordinates, solves for them by Newton's method from the given values
+/// (the others held), to a step of a few epsilon in S; then requires
+/// max |f(q)| <= tol (1 + max |q|). Throws InvalidState naming each
+/// constraint off by more, with its value, or when Newton's method does
+/// not converge in 60 steps (with max |f|); SingularState
+/// ("holonomic constraints singular") where df/dq on the dependent
+/// coordinates is singular.
+template <class S>
+void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec<S>& q, const S& tol);
 
 /// A point of a family of steady motions (SteadyFamily::at) with the
 /// derivatives of the state along the family's parameters mu (size p).
@@ -101,6 +126,8 @@ struct Study {
   std::function<std::vector<SpecialMotion<S>>()> special_motions;
   /// A random regular state on C (exact in S) for cross-validation.
   std::function<State<S>(const System<S>&, std::mt19937_64&)> random_state;
+  /// Holonomic constraints (a file's [holonomic]); none when empty.
+  std::optional<HolonomicConstraints<S>> holonomic;
   /// Families of steady motions (may be empty).
   std::function<std::vector<SteadyFamily<S>>()> steady_families = [] { return std::vector<SteadyFamily<S>>{}; };
 

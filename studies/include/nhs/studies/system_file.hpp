@@ -147,6 +147,11 @@ struct SystemFile {
   std::optional<expression::Program> initial_z;                ///< m outputs, parameters only
   std::vector<std::string> invariant_names;
   std::optional<expression::Program> invariants;               ///< one output each, (q, qdot)
+  /// [holonomic]: f^k(q), one output each, inputs (q); their velocity forms
+  /// are the last constraints of `constraints` (named holonomic_names).
+  expression::Program holonomic;
+  std::vector<std::string> holonomic_names;
+  std::vector<int> holonomic_dependent;  ///< dependent_coordinates (indices), empty or one per f^k
   std::vector<FileExactMotion> exact;
   std::vector<FileSteadyFamily> steady;                        ///< [[steady]], in the file's order
   /// [singular], in the order of the file: one per output of `singular`.
