@@ -492,19 +492,8 @@ class AstWriter {
       throw NotWritable("the constant " + short_text(e) + " (expressions know only pi)");
     }
     if (is_a<add>(e) || is_a<mul>(e)) {
-      // GiNaC orders the operands of a sum or product by hash values that
-      // differ between processes (ASLR), and a floating-point sum depends
-      // on its order: the operands are sorted by their written text, so
-      // that every process evaluates the same program bit for bit.
-      std::vector<std::pair<std::string, Ast>> keyed;
-      for (std::size_t i = 0; i < e.nops(); ++i) {
-        Ast a = write(e.op(i));
-        keyed.emplace_back(key(a), std::move(a));
-      }
-      std::stable_sort(keyed.begin(), keyed.end(),
-                       [](const auto& x, const auto& y) { return x.first < y.first; });
       std::vector<Ast> items;
-      for (auto& [k, a] : keyed) items.push_back(std::move(a));
+      for (std::size_t i = 0; i < e.nops(); ++i) items.push_back(write(e.op(i)));
       return balanced(is_a<add>(e) ? Kind::Add : Kind::Mul, items, 0, items.size());
     }
     if (is_a<power>(e)) {
@@ -529,16 +518,6 @@ class AstWriter {
 
  private:
   std::size_t nodes_ = 0;
-
-  // A text that identifies the tree (kind, text, arguments in order).
-  static std::string key(const Ast& a) {
-    std::string out = std::to_string(static_cast<int>(a.kind)) + a.text;
-    if (a.args.empty()) return out;
-    out += '(';
-    for (const Ast& x : a.args) out += key(x) + ',';
-    out += ')';
-    return out;
-  }
 
   Ast node(Kind kind, std::string text, std::vector<Ast> args) {
     if (++nodes_ > kMaxNodes)
@@ -977,8 +956,8 @@ void Loader::read_constraints() {
       if (C.has(sym_.symbol(vn))) has_velocity = true;
     if (!has_velocity)
       fail(v, "constraint " + name + " involves no velocity: it is holonomic (a relation between "
-                                     "coordinates), which nhs does not take as a constraint; eliminate a "
-                                     "coordinate, or give its time derivative (e.g. x_dot*cos(theta) + ...)");
+                                     "coordinates); give it in [holonomic] instead, where nhs takes its "
+                                     "velocity form and keeps q on it");
     // Linear in qdot: every second derivative in the velocities is 0.
     bool linear = true;
     for (std::size_t i = 0; i < qd.size() && linear; ++i)

@@ -1,0 +1,140 @@
+// ctest-labels: unit cli mp files
+// Holonomic constraints in system files ([holonomic], docs/system-files.md)
+// on tests/systems/cartesian-pendulum.toml, a pendulum of length l in
+// Cartesian coordinates held by x^2 + y^2 = l^2 (y its dependent
+// coordinate), against the pendulum's closed forms:
+//  - admission: y = -sqrt(l^2 - x^2) by Newton's method, to 1e-45 in mp50;
+//  - accelerations: x = l sin(theta), y = -l cos(theta), theta'' = -(g/l)
+//    sin(theta), in every formulation that applies, to 1e-40 in mp50;
+//  - a run from theta = 0 with theta' = 2 k omega: theta(t) = 2 asin(k
+//    sn(omega t, k)), k = sin(1/2), omega = sqrt(g/l), to 1e-9 in double,
+//    with the drift column holonomic_rod;
+//  - the refusals: q off f without dependent coordinates (exit 3, with the
+//    residual), a velocity in f, a constant f, a wrong dependent_coordinates.
+#include "cli_fixture.hpp"
+
+#include "nhs/scalar.hpp"
+
+#include <boost/math/special_functions/jacobi_elliptic.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+using namespace nhs;
+using nhs::test::CliProcessTest;
+
+namespace {
+
+const std::string kPendulum = std::string(NHS_SOURCE_DIR) + "/tests/systems/cartesian-pendulum.toml";
+
+class Holonomic : public CliProcessTest {
+ protected:
+  nlohmann::json accel(const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"accel", kPendulum};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const auto r = nhs(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return r.code == 0 ? nlohmann::json::parse(r.out) : nlohmann::json{};
+  }
+  std::string copy_with(const std::vector<std::pair<std::string, std::string>>& edits, const std::string& name) {
+    std::ifstream in(kPendulum);
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    for (const auto& [from, to] : edits) {
+      const auto at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    const std::string path = (dir_ / name).string();
+    std::ofstream(path) << text;
+    return path;
+  }
+};
+
+const mp50 kM("1.3"), kL("0.9"), kG("9.81");
+
+TEST_F(Holonomic, AdmissionSolvesForTheDependentCoordinate) {
+  const auto j = accel({"--precision", "mp50", "--q", "0.5,-0.7", "--z", "1.2"});
+  const mp50 y = -sqrt(kL * kL - mp50("0.25"));
+  EXPECT_LE(abs(from_string<mp50>(j["q"][1].get<std::string>()) - y), mp50("1e-45"));
+  EXPECT_EQ(j["q"][0], "0.5");
+  // From the other side of the circle the same Newton's method finds +sqrt.
+  const auto k = accel({"--precision", "double", "--q", "0.5,0.6", "--z", "1.2"});
+  EXPECT_NEAR(std::stod(k["q"][1].get<std::string>()), std::sqrt(0.81 - 0.25), 1e-15);
+}
+
+TEST_F(Holonomic, AccelerationsAreThePendulumsInEveryFormulation) {
+  const mp50 x("0.5"), y = -sqrt(kL * kL - x * x), w("1.2");
+  const mp50 s = x / kL, c = -y / kL;
+  const mp50 thdd = -kG / kL * s;
+  const mp50 xdd = kL * (c * thdd - s * w * w), ydd = kL * (s * thdd + c * w * w);
+  for (const std::string f : {"first-kind", "second-kind", "maggi", "udwadia-kalaba", "lagrange-multipliers"}) {
+    const auto j = accel({"--precision", "mp50", "--formulation", f, "--q", "0.5,-0.7", "--z", "1.2"});
+    ASSERT_TRUE(j.contains("qddot")) << f;
+    EXPECT_LE(abs(from_string<mp50>(j["qddot"][0].get<std::string>()) - xdd), mp50("1e-40")) << f;
+    EXPECT_LE(abs(from_string<mp50>(j["qddot"][1].get<std::string>()) - ydd), mp50("1e-40")) << f;
+  }
+}
+
+TEST_F(Holonomic, RunFollowsThePendulumAndRecordsTheDrift) {
+  const mp50 k = sin(mp50(1) / 2), omega = sqrt(kG / kL);
+  const std::string w0 = to_string<mp50>(2 * k * omega);
+  const std::string csv = (dir_ / "run.csv").string();
+  const auto r = nhs({"run", kPendulum, "--q", "0,-0.9", "--z", w0, "--t-end", "3", "--dt-out", "0.5", "--out", csv});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::ifstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  EXPECT_EQ(header.rfind("t,x,y,x_dot,y_dot,energy,rod,holonomic_rod,", 0), 0u) << header;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    std::vector<double> v;
+    std::stringstream ss(line);
+    for (std::string item; std::getline(ss, item, ',');) v.push_back(std::stod(item));
+    const double t = v[0];
+    double cn = 0, dn = 0;
+    const double sn = boost::math::jacobi_elliptic(std::sin(0.5), std::sqrt(9.81 / 0.9) * t, &cn, &dn);
+    const double theta = 2 * std::asin(std::sin(0.5) * sn);
+    EXPECT_NEAR(v[1], 0.9 * std::sin(theta), 1e-9) << t;
+    EXPECT_NEAR(v[2], -0.9 * std::cos(theta), 1e-9) << t;
+    EXPECT_LE(std::abs(v[7]), 1e-9) << t;  // holonomic_rod = x^2 + y^2 - l^2
+    ++rows;
+  }
+  EXPECT_EQ(rows, 7);
+}
+
+TEST_F(Holonomic, Refusals) {
+  // Without dependent coordinates, q off f is refused with the residual
+  // (the file's own initial q must then be on f: 0.54^2 + 0.72^2 = 0.81).
+  const std::string free = copy_with({{"dependent_coordinates = [\"y\"]\n", ""},
+                                      {"q = [\"0.5\", \"-0.7\"]", "q = [\"0.54\", \"-0.72\"]"}},
+                                     "free.toml");
+  auto r = nhs({"accel", free, "--q", "0.5,-0.7", "--z", "1.2"});
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.err.find("q is off the holonomic constraints: rod = -0.070000000000000062"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("declare dependent_coordinates"), std::string::npos) << r.err;
+  // On f it is taken as given.
+  r = nhs({"accel", free, "--q", "0.54,-0.72", "--z", "1.2"});
+  EXPECT_EQ(r.code, 0) << r.err;
+
+  const std::string velocity = copy_with({{"rod = \"x^2 + y^2 - l^2\"", "rod = \"x^2 + y^2 - l^2 + x_dot\""}}, "v.toml");
+  r = nhs({"list", velocity});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("v.toml:22:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown name 'x_dot'"), std::string::npos) << r.err;
+
+  const std::string constant = copy_with({{"rod = \"x^2 + y^2 - l^2\"", "rod = \"l^2 - 1\""}}, "c.toml");
+  r = nhs({"list", constant});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("holonomic constraint rod involves no coordinate"), std::string::npos) << r.err;
+
+  const std::string wrong = copy_with({{"dependent_coordinates = [\"y\"]", "dependent_coordinates = [\"z\"]"}}, "w.toml");
+  r = nhs({"list", wrong});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("dependent_coordinates: 'z' is not a coordinate (coordinates: x, y)"), std::string::npos)
+      << r.err;
+}
+
+}  // namespace
