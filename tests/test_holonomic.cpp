@@ -130,6 +130,17 @@ TEST_F(Holonomic, Refusals) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("holonomic constraint rod involves no coordinate"), std::string::npos) << r.err;
 
+  // psi must satisfy the holonomic constraint's velocity form too.
+  const std::string psi = copy_with({{"y_dot = \"x*w\"", "y_dot = \"2*x*w\""}}, "psi.toml");
+  r = nhs({"list", psi});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("the parametrization does not satisfy the constraints"), std::string::npos) << r.err;
+
+  r = nhs({"list", kPendulum});
+  EXPECT_NE(r.out.find("  holonomic: rod (f(q) = 0, in C as df/dq qdot = 0; q admitted onto f by Newton's method on y)"),
+            std::string::npos)
+      << r.out;
+
   const std::string wrong = copy_with({{"dependent_coordinates = [\"y\"]", "dependent_coordinates = [\"z\"]"}}, "w.toml");
   r = nhs({"list", wrong});
   EXPECT_EQ(r.code, 2);

@@ -4,6 +4,8 @@
 // the full precision of the scalar type.
 #include "cli.hpp"
 
+#include "json_values.hpp"
+
 #include "nhs/gauss.hpp"
 #include "nhs/regularity.hpp"
 
@@ -11,16 +13,6 @@
 
 namespace nhs::cli {
 
-namespace {
-
-template <class S>
-nlohmann::ordered_json strings(const Vec<S>& v) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (const auto& x : v) a.push_back(to_string<S>(x));
-  return a;
-}
-
-}  // namespace
 
 template <class S>
 AccelAnswer<S> accel_answer(const AccelOptions& opts) {
@@ -67,23 +59,18 @@ int accel_command(const AccelOptions& opts) {
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : a.parameters) params[name] = to_string<S>(value);
   out["parameters"] = params;
-  out["q"] = strings<S>(a.q);
-  out["qdot"] = strings<S>(a.qdot);
-  out["qddot"] = strings<S>(acc.qddot);
-  if (acc.multipliers) out["multipliers"] = strings<S>(*acc.multipliers);
-  if (acc.reaction) out["reaction"] = strings<S>(*acc.reaction);
+  out["q"] = json_strings<S>(a.q);
+  out["qdot"] = json_strings<S>(a.qdot);
+  out["qddot"] = json_strings<S>(acc.qddot);
+  if (acc.multipliers) out["multipliers"] = json_strings<S>(*acc.multipliers);
+  if (acc.reaction) out["reaction"] = json_strings<S>(*acc.reaction);
   out["gauss_z"] = to_string<S>(a.gauss_z);
   if (a.jacobian) {
     nlohmann::ordered_json j;
     j["formulation"] = a.jacobian->formulation;
     j["state"] = a.jacobian->state;
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (Eigen::Index i = 0; i < a.jacobian->J.rows(); ++i) rows.push_back(strings<S>(Vec<S>(a.jacobian->J.row(i).transpose())));
-    j["rows"] = rows;
-    nlohmann::ordered_json eigenvalues = nlohmann::ordered_json::array();
-    for (const auto& [re, im] : a.jacobian->eigenvalues)
-      eigenvalues.push_back({{"re", to_string<S>(re)}, {"im", to_string<S>(im)}});
-    j["eigenvalues"] = eigenvalues;
+    j["rows"] = json_rows<S>(a.jacobian->J);
+    j["eigenvalues"] = json_complex<S>(a.jacobian->eigenvalues);
     out["jacobian"] = j;
   }
   fmt::print("{}\n", out.dump(2));

@@ -3,6 +3,7 @@
 // the traced field (jacobian.cpp) split as nhs/linearization.hpp does, and
 // the crossings along a family (docs/linearization.md).
 #include "cli.hpp"
+#include "json_values.hpp"
 
 #include "nhs/format.hpp"
 #include "nhs/manifold.hpp"
@@ -28,27 +29,6 @@ const SteadyFamily<S>& find_family(const std::vector<SteadyFamily<S>>& families,
                    (known.empty() ? std::string("it declares none: [[steady]] in a system file")
                                   : "known: " + join(known)) +
                    ")");
-}
-
-template <class S>
-nlohmann::ordered_json strings(const Vec<S>& v) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (const auto& x : v) a.push_back(to_string<S>(x));
-  return a;
-}
-
-template <class S>
-nlohmann::ordered_json rows(const Mat<S>& M) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (Eigen::Index i = 0; i < M.rows(); ++i) a.push_back(strings<S>(Vec<S>(M.row(i).transpose())));
-  return a;
-}
-
-template <class S>
-nlohmann::ordered_json complex_list(const std::vector<std::pair<S, S>>& ev) {
-  nlohmann::ordered_json a = nlohmann::ordered_json::array();
-  for (const auto& [re, im] : ev) a.push_back({{"re", to_string<S>(re)}, {"im", to_string<S>(im)}});
-  return a;
 }
 
 template <class S>
@@ -205,22 +185,22 @@ std::string linearize_json(const LinearizeOptions& opts) {
   for (const auto& [name, value] : s.parameters) params[name] = to_string<S>(value);
   out["parameters"] = params;
   out["state"] = s.state;
-  out["x"] = strings<S>(s.x);
-  out["field"] = strings<S>(L.f);
+  out["x"] = json_strings<S>(s.x);
+  out["field"] = json_strings<S>(L.f);
   out["cyclic"] = names_of<S>(s.state, L.cyclic);
   out["reduced"] = names_of<S>(s.state, L.reduced);
-  out["eigenvalues"] = complex_list<S>(L.eigenvalues);
+  out["eigenvalues"] = json_complex<S>(L.eigenvalues);
   out["unstable"] = L.unstable;
   out["marginal"] = L.marginal;
   out["verdict"] = verdict(L);
-  out["zero_eigenvalues"] = {{"family", complex_list<S>(L.family_eigenvalues)},
-                             {"cyclic", complex_list<S>(L.cyclic_eigenvalues)}};
+  out["zero_eigenvalues"] = {{"family", json_complex<S>(L.family_eigenvalues)},
+                             {"cyclic", json_complex<S>(L.cyclic_eigenvalues)}};
   out["residuals"] = {{"steady", to_string<S>(L.steady_residual)},
                       {"family", to_string<S>(L.family_residual)},
                       {"tolerance", to_string<S>(L.tolerance)}};
-  out["tangent"] = rows<S>(L.tangent);
-  out["reduced_matrix"] = rows<S>(L.D);
-  out["jacobian"] = rows<S>(L.J);
+  out["tangent"] = json_rows<S>(L.tangent);
+  out["reduced_matrix"] = json_rows<S>(L.D);
+  out["jacobian"] = json_rows<S>(L.J);
   return out.dump(2);
 }
 

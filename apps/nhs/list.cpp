@@ -144,6 +144,13 @@ int list_system_command(const std::string& system) {
       cs.push_back(i.constraint_names[a] + (linear[a] ? " (linear in qdot)" : " (non-linear in qdot)"));
     fmt::print("{}\n", join(cs));
   }
+  if (st.holonomic) {
+    std::string dep;
+    for (const int k : st.holonomic->dependent) dep += (dep.empty() ? "" : ", ") + i.coordinates[static_cast<std::size_t>(k)];
+    fmt::print("  holonomic: {} (f(q) = 0, in C as df/dq qdot = 0; q admitted onto f {})\n", join(st.holonomic->names),
+               dep.empty() ? std::string("as given, within the manifold tolerance")
+                           : "by Newton's method on " + dep);
+  }
   if (sys.has_parametrization())
     fmt::print("  m = {} quasi-velocities z = ({}), with psi and its chart\n", i.quasi_velocities.size(),
                join(i.quasi_velocities));
