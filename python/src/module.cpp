@@ -481,8 +481,10 @@ class FieldHandle {
     virtual py::object call(const py::object& x) = 0;
     virtual py::object batch(const py::object& q, const py::object& qdot) = 0;
     virtual double bench(const py::object& x, long long repeats) = 0;
+    virtual py::object jac(const py::object& x) = 0;
     int n = 0;
     std::string study, formulation, field, precision;
+    std::string source;  ///< the study id or file path the field was made from (for its traced Jacobian)
   };
   explicit FieldHandle(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   Impl& impl() const { return *impl_; }
@@ -551,6 +553,33 @@ class FieldOf final : public FieldHandle::Impl {
         const Vec<S> qdi = sized(cli::parse_vector<S>("Qdot" + row, vector_text(qd[i], "Qdot" + row)), "Qdot" + row);
         rows.append(vector<S>(accel(qi, qdi)));
       }
+      return python_function("numpy", "array")(rows, "dtype"_a = "object");
+    }
+  }
+
+  // d(qdot, qddot)/d(q, qdot) (2n x 2n) of the second kind's field: its
+  // traced graph differentiated forward (cli::field_jacobian_at).
+  py::object jac(const py::object& x) override {
+    if (formulation.rfind("second-kind", 0) != 0)
+      throw UsageError("Field.jac: the Jacobian is the second kind's, d(qdot, qddot)/d(q, qdot); this field is " +
+                       formulation + " (make it with System.field(formulation=\"second-kind\"))");
+    Vec<S> q(n), qd(n);
+    read_state(x, "x", q, qd);
+    Mat<S> J;
+    {
+      py::gil_scoped_release release;
+      J = cli::field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd).J;
+    }
+    const auto N = static_cast<py::ssize_t>(2 * n);
+    if constexpr (kFlat) {
+      py::array_t<S> out({N, N});
+      auto o = out.template mutable_unchecked<2>();
+      for (py::ssize_t i = 0; i < N; ++i)
+        for (py::ssize_t j = 0; j < N; ++j) o(i, j) = J(i, j);
+      return std::move(out);
+    } else {
+      py::list rows;
+      for (py::ssize_t i = 0; i < N; ++i) rows.append(vector<S>(Vec<S>(J.row(i).transpose())));
       return python_function("numpy", "array")(rows, "dtype"_a = "object");
     }
   }
@@ -688,6 +717,7 @@ class SystemHandle {
       return py::object();
     });
     impl->precision = precision;
+    impl->source = name_;
     return FieldHandle(std::move(impl));
   }
 
@@ -1117,6 +1147,10 @@ PYBIND11_MODULE(_core, m) {
       .def("accel_batch", [](const FieldHandle& f, const py::object& q, const py::object& qdot) {
              return f.impl().batch(q, qdot);
            }, "Q"_a, "Qdot"_a, "qddot at each row of Q, Qdot (shape (N, n)); shape (N, n)")
+      .def("jac", [](const FieldHandle& f, const py::object&, const py::object& x) { return f.impl().jac(x); },
+           "t"_a, "x"_a,
+           "d(qdot, qddot)/d(q, qdot) at x (2n x 2n), for solve_ivp's jac: the second kind's traced field "
+           "differentiated forward, in the field's precision (nhs.UsageError for another formulation)")
       .def("_bench_cpp", [](const FieldHandle& f, const py::object& x, long long repeats) {
              return f.impl().bench(x, repeats);
            }, "x"_a, "repeats"_a, "Benchmark hook: seconds per qddot evaluation in a C++ loop at x")

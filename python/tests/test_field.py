@@ -139,3 +139,56 @@ def test_calls_from_threads_agree():
     for t in threads:
         t.join()
     assert errors == []
+
+
+def test_jac_is_the_derivative_of_the_field():
+    """Field.jac against central differences of the field itself (double,
+    h = 1e-6: truncation ~1e-12, rounding ~1e-10), on a system file and a
+    built-in study, at a state off the default one."""
+    for name in (str(KNIFE), "rolling-disc"):
+        f = nhs.System(name).field(formulation="second-kind")
+        n = f.n
+        rng = np.random.default_rng(7)
+        x = rng.uniform(-1, 1, 2 * n)
+        J = f.jac(0.0, x)
+        assert J.shape == (2 * n, 2 * n) and J.dtype == np.float64
+        h = 1e-6
+        for j in range(2 * n):
+            e = np.zeros(2 * n)
+            e[j] = h
+            column = (f(0.0, x + e) - f(0.0, x - e)) / (2 * h)
+            assert np.allclose(J[:, j], column, rtol=1e-7, atol=1e-7), (name, j)
+        # The top block is [0 I]: d(qdot)/d(q, qdot).
+        assert np.array_equal(J[:n, :n], np.zeros((n, n)))
+        assert np.array_equal(J[:n, n:], np.eye(n))
+
+
+def test_jac_in_mp50_and_refused_for_another_formulation():
+    f = nhs.System(str(KNIFE)).field(formulation="second-kind", precision="mp50")
+    x = [mpmath.mpf("0.1"), mpmath.mpf("0.2"), mpmath.mpf("0.3"), mpmath.mpf("0.4"), mpmath.mpf("-0.1"), mpmath.mpf("0.5")]
+    J = f.jac(0, x)
+    assert J.shape == (6, 6) and J.dtype == object and isinstance(J[3, 0], mpmath.mpf)
+    d = nhs.System(str(KNIFE)).field(formulation="second-kind")
+    Jd = d.jac(0.0, np.array([float(v) for v in x]))
+    assert np.allclose(np.array(J, dtype=float), Jd, rtol=1e-14, atol=1e-14)
+    with pytest.raises(nhs.UsageError, match="Field.jac: the Jacobian is the second kind's"):
+        nhs.System(str(KNIFE)).field(formulation="maggi").jac(0.0, np.zeros(6))
+
+
+def test_radau_with_jac_follows_dop853():
+    """An implicit method with the exact Jacobian reaches the same motion
+    as DOP853 at tight tolerances, and calls jac."""
+    f = nhs.System(str(KNIFE)).field(formulation="second-kind")
+    a = nhs.System(str(KNIFE)).accel()
+    x0 = np.concatenate([a.q, a.qdot])
+    calls = []
+
+    def jac(t, x):
+        calls.append(t)
+        return f.jac(t, x)
+
+    ref = solve_ivp(f, (0, 2), x0, method="DOP853", rtol=1e-12, atol=1e-12)
+    rad = solve_ivp(f, (0, 2), x0, method="Radau", jac=jac, rtol=1e-9, atol=1e-9)
+    assert ref.success and rad.success
+    assert calls
+    assert np.allclose(rad.y[:, -1], ref.y[:, -1], rtol=1e-6, atol=1e-6)
