@@ -234,19 +234,19 @@ std::vector<S> values_with(const SystemFile& f, const std::vector<std::pair<std:
 
 /// f(q) of [holonomic] and, when asked, df/dq by forward AD (n directions).
 template <class S>
-Vec<S> holonomic_values(const SystemFile& file, const Constants<S>& c, const System<S>& sys, const Vec<S>& q,
+Vec<S> holonomic_values(const SystemFile& file, const Constants<S>& c, const std::vector<S>& values, const Vec<S>& q,
                         Mat<S>* jacobian) {
   const auto h = static_cast<Eigen::Index>(file.holonomic.outputs.size());
   Vec<S> f(h);
   if (!jacobian) {
-    evaluate(file.holonomic, c, Params<S>(sys.parameters), {&q}, f.data());
+    evaluate(file.holonomic, c, Params<S>(values), {&q}, f.data());
     return f;
   }
   const Eigen::Index n = q.size();
   Vec<AD1<S>> qa(n);
   for (Eigen::Index i = 0; i < n; ++i) qa[i] = AD1<S>(q[i], Vec<S>::Unit(n, i));
   Vec<AD1<S>> out(h);
-  evaluate(file.holonomic, c, Params<AD1<S>>(sys.parameters, n), {&qa}, out.data());
+  evaluate(file.holonomic, c, Params<AD1<S>>(values, n), {&qa}, out.data());
   *jacobian = Mat<S>::Zero(h, n);
   for (Eigen::Index k = 0; k < h; ++k) {
     f[k] = out[k].value();
@@ -255,13 +255,39 @@ Vec<S> holonomic_values(const SystemFile& file, const Constants<S>& c, const Sys
   return f;
 }
 
+/// q onto f(q) = 0 by minimum-norm Gauss-Newton steps, q -= J^T (J J^T)^-1 f
+/// with J = df/dq (h x n, full row rank), until a step is below a few
+/// epsilon (at most 30 steps). Euclidean in q, not the kinetic-energy
+/// metric of the velocities' projection. SingularState where J J^T is
+/// singular; InvalidState when the steps do not converge.
+template <class S>
+void project_onto_holonomic(const SystemFile& file, const Constants<S>& c, const std::vector<S>& values, Vec<S>& q) {
+  using std::abs;
+  for (int it = 0; it < 30; ++it) {
+    Mat<S> J;
+    const Vec<S> f = holonomic_values<S>(file, c, values, q, &J);
+    const Mat<S> JJt = J * J.transpose();
+    const Eigen::FullPivLU<Mat<S>> lu(JJt);
+    if (!lu.isInvertible() || !f.allFinite())
+      throw SingularState("holonomic constraints singular",
+                          "projecting q onto the holonomic constraints: df/dq loses rank (or f is not finite) at q = " +
+                              to_string(q));
+    const Vec<S> step = J.transpose() * lu.solve(f);
+    q -= step;
+    const S scale = 1 + S(q.cwiseAbs().maxCoeff());
+    if (S(step.cwiseAbs().maxCoeff()) <= 4 * epsilon<S>() * scale) return;
+  }
+  throw InvalidState("projecting q onto the holonomic constraints: Gauss-Newton did not converge in 30 steps at q = " +
+                     to_string(q));
+}
+
 template <class S>
 std::optional<HolonomicConstraints<S>> holonomic_of(const std::shared_ptr<const SystemFile>& file) {
   if (file->holonomic_names.empty()) return std::nullopt;
   auto c = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
   return HolonomicConstraints<S>{file->holonomic_names, file->holonomic_dependent,
                                  [file, c](const System<S>& sys, const Vec<S>& q, Mat<S>* jacobian) {
-                                   return holonomic_values<S>(*file, *c, sys, q, jacobian);
+                                   return holonomic_values<S>(*file, *c, sys.parameters, q, jacobian);
                                  }};
 }
 
@@ -343,7 +369,12 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
   Study<S> st;
   st.info = file->info;
   st.builder = [file](const std::vector<S>& values, AdBinding b) {
-    return file_system<S>(file, values, b);
+    System<S> sys = file_system<S>(file, values, b);
+    if (!file->holonomic_names.empty()) {
+      auto c = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
+      sys.project_coordinates = [file, c, values](Vec<S>& q) { project_onto_holonomic<S>(*file, *c, values, q); };
+    }
+    return sys;
   };
   st.holonomic = holonomic_of<S>(file);
   st.default_state = [file, h = st.holonomic](const System<S>& sys) { return initial_state<S>(*file, sys, h); };

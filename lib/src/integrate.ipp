@@ -590,6 +590,7 @@ template <class S>
 Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x) {
   Vec<S> q, qd;
   f.from_state(sys, x, q, qd);
+  if (sys.project_coordinates) sys.project_coordinates(q);
   return f.to_state(sys, q, project_velocity(sys, q, qd));
 }
 

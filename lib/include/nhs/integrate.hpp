@@ -75,7 +75,9 @@ struct IntegrationOptions {
   /// that are only tangent to C (second-kind, udwadia-kalaba,
   /// lagrange-multipliers, in (q, qdot)) drift off C at the level of the
   /// local error; with `project` the state x is mapped to (q, qdot) with the
-  /// formulation's from_state, q is kept, qdot is replaced by
+  /// formulation's from_state, q is kept (or, for a system with
+  /// holonomic constraints, mapped onto them by System::project_coordinates),
+  /// qdot is replaced by
   /// project_velocity(sys, q, qdot) (manifold.hpp: Newton iteration with
   /// g-orthogonal corrections, i.e. minimum-norm steps in the kinetic-energy
   /// metric, to |C^a| <= 10 eps max(1 + |qdot|^2, sum_i |C^a_i qdot^i|)),
@@ -138,9 +140,10 @@ Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grow
 /// The projection of IntegrationOptions::project on one state: x (the
 /// integration coordinates of f, size of f.to_state) to (q, qdot) with
 /// f.from_state, qdot replaced by project_velocity(sys, q, qdot), back with
-/// f.to_state. q is unchanged. A state already on C is returned unchanged to
-/// round-off. Throws what project_velocity throws (SingularState,
-/// InvalidState).
+/// f.to_state. q is unchanged, but for sys.project_coordinates (holonomic
+/// constraints), applied first. A state already on C is returned unchanged
+/// to round-off. Throws what project_velocity and project_coordinates throw
+/// (SingularState, InvalidState).
 template <class S>
 Vec<S> project_state(const System<S>& sys, const Formulation<S>& f, const Vec<S>& x);
 

@@ -164,6 +164,12 @@ struct System {
   /// (q, qdot); empty if the description declares none (singular_set.hpp).
   std::function<std::vector<Margin<S>>(const Vec<S>&, const Vec<S>&)> singular_margins;
 
+  /// Maps q (size n) onto the system's holonomic constraints f(q) = 0 (a
+  /// system file's [holonomic], whose velocity forms are among C):
+  /// IntegrationOptions::project applies it before the velocities are
+  /// projected. Empty: the system has none.
+  std::function<void(Vec<S>& q)> project_coordinates;
+
   /// Value of the named parameter; throws UsageError for an unknown name.
   const S& parameter(const std::string& name) const {
     for (std::size_t i = 0; i < info.parameters.size(); ++i)
