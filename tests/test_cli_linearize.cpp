@@ -154,6 +154,10 @@ TEST_F(Linearize, SleighStraightLine) {
   ASSERT_EQ(s["crossings"].size(), 1u);
   EXPECT_LE(abs(num<mp50>(s["crossings"][0]["at"])), mp50("1e-40"));
   EXPECT_EQ(s["crossings"][0]["unstable_below"], 1);
+  // A grid through V = 0 exactly: the crossing is that grid point.
+  const auto d = json_of({"stability", kSleigh, "--steady", "straight", "--from", "-1", "--to", "1", "--points", "21"});
+  ASSERT_EQ(d["crossings"].size(), 1u);
+  EXPECT_EQ(d["crossings"][0]["at"], "0");
 }
 
 TEST_F(Linearize, LinearSystemSpectrum) {

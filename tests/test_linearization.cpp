@@ -173,6 +173,22 @@ TYPED_TEST(Linearization, CrossingOfARealEigenvalue) {
   EXPECT_EQ(c[0].unstable_after, 1);
 }
 
+TYPED_TEST(Linearization, CrossingOnAGridPoint) {
+  using S = TypeParam;
+  // The root 1/2 is the grid's middle point: found exactly there (a count
+  // alone would stop where the eigenvalue is within the tolerance of 0).
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M(1, 1);
+    M << S(1) / 2 - mu;
+    return M;
+  };
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 5));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0].at, S(1) / 2);
+  EXPECT_EQ(c[0].unstable_before, 1);
+  EXPECT_EQ(c[0].unstable_after, 0);
+}
+
 TYPED_TEST(Linearization, CrossingOfAComplexPair) {
   using S = TypeParam;
   const std::function<Mat<S>(const S&)> D = [](const S& mu) {

@@ -197,8 +197,9 @@ struct Crossing {
 ///    (several eigenvalues crossing between two grid points, or a real
 ///    part that touches 0 and stays there): bisection of the count,
 ///    method "bisection of the unstable count".
-/// A crossing and its return between two grid points are not seen: the
-/// grid sets the resolution. Throws what D throws.
+/// Where the function is exactly 0 at a grid point, the crossing is that
+/// point. A crossing and its return between two grid points are not seen:
+/// the grid sets the resolution. Throws what D throws.
 template <class S>
 std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D, const std::vector<S>& grid) {
   using std::abs;
@@ -235,7 +236,13 @@ std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D
       Crossing<S> c{S(0), grid[g - 1], grid[g], complex ? "complex pair" : "real", "", S(0),
                     left.unstable, right.unstable};
       const S fa = smooth(c.lo), fb = smooth(c.hi);
-      if ((fa > S(0) && fb < S(0)) || (fa < S(0) && fb > S(0))) {
+      if (fa == S(0) || fb == S(0)) {
+        // The crossing is a grid point itself (the sleigh at V = 0 on a
+        // grid through 0): exactly there, where counting would stop
+        // within the tolerance of it.
+        c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
+        c.lo = c.hi = fa == S(0) ? c.lo : c.hi;
+      } else if ((fa > S(0) && fb < S(0)) || (fa < S(0) && fb > S(0))) {
         c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
         std::uintmax_t iterations = 400;
         const auto r = boost::math::tools::toms748_solve(
