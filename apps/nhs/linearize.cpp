@@ -131,8 +131,30 @@ SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<
   for (std::size_t i = 0; i < sys.info.parameters.size(); ++i)
     out.parameters.emplace_back(sys.info.parameters[i].name, sys.parameters[i]);
 
-  const SteadyPoint<S> pt = fam.at(sys, mu);
+  SteadyPoint<S> pt = fam.at(sys, mu);
   const Eigen::Index n = sys.n, m = sys.m, p = mu.size();
+  // Holonomic constraints: q admitted onto f = 0 as for a run (the
+  // dependent coordinates solved for), the tangent's dependent rows from
+  // G dq = 0, and the gradients G (h x n) handed to the linearization.
+  Mat<S> G(0, n + m);
+  if (study.holonomic) {
+    const HolonomicConstraints<S>& hol = *study.holonomic;
+    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
+    Mat<S> Gq;
+    (void)hol.f(sys, pt.q, &Gq);
+    if (!hol.dependent.empty()) {
+      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
+      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
+      for (Eigen::Index k = 0; k < h; ++k) {
+        const int d = hol.dependent[static_cast<std::size_t>(k)];
+        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
+      }
+      const Mat<S> step = Gd.fullPivLu().solve(rhs);
+      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
+    }
+    G = Mat<S>::Zero(Gq.rows(), n + m);
+    G.leftCols(n) = Gq;
+  }
   Vec<S> z(m), qdot(n);
   Mat<S> dz(m, p);
   const auto context = [&] { return "at steady family '" + fam.name + "' " + to_string<S>(mu); };
@@ -163,7 +185,7 @@ SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<
   tangent << pt.dq, dz;
   const FieldJacobian<S> fj = field_jacobian_at_state<S>(opts.system, opts.formulation, sys, out.x, context);
   out.state = fj.state;
-  out.lin = linearize<S>(fj.J, fj.f, dependence<S>(opts, sys, fj, out.x), static_cast<int>(n), tangent, fj.state);
+  out.lin = linearize<S>(fj.J, fj.f, dependence<S>(opts, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G);
   return out;
 }
 
@@ -194,9 +216,11 @@ std::string linearize_json(const LinearizeOptions& opts) {
   out["marginal"] = L.marginal;
   out["verdict"] = verdict(L);
   out["zero_eigenvalues"] = {{"family", json_complex<S>(L.family_eigenvalues)},
-                             {"cyclic", json_complex<S>(L.cyclic_eigenvalues)}};
+                             {"cyclic", json_complex<S>(L.cyclic_eigenvalues)},
+                             {"holonomic", json_complex<S>(L.holonomic_eigenvalues)}};
   out["residuals"] = {{"steady", to_string<S>(L.steady_residual)},
                       {"family", to_string<S>(L.family_residual)},
+                      {"holonomic", to_string<S>(L.holonomic_residual)},
                       {"tolerance", to_string<S>(L.tolerance)}};
   out["tangent"] = json_rows<S>(L.tangent);
   out["reduced_matrix"] = json_rows<S>(L.D);

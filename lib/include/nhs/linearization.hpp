@@ -87,8 +87,16 @@ struct Linearization {
   /// coordinates (of J_kk): zero to round-off where the motion is steady
   /// and the coordinates ignorable.
   std::vector<std::pair<S, S>> family_eigenvalues, cyclic_eigenvalues;
+  /// Eigenvalues across the level sets of the holonomic constraints (h, of
+  /// Q_h^T J_rr Q_h with Q_h spanning the gradients): zero to round-off,
+  /// since each f^k is a first integral of the field.
+  std::vector<std::pair<S, S>> holonomic_eigenvalues;
   S steady_residual;  ///< max |f_i| over i outside K: 0 at a steady motion
   S family_residual;  ///< max |J_rr Q1|: 0 when the tangents are null vectors of J_rr
+  /// max |G_r J_rr| and max |G_r dx_r/dmu| over the unit gradients G_r of
+  /// the holonomic constraints: 0 when each is a first integral and the
+  /// family lies on their level set; 0 without holonomic constraints.
+  S holonomic_residual;
   S tolerance;        ///< zero_tolerance at the scale of J
   int unstable = 0;   ///< eigenvalues with real part > tolerance
   int marginal = 0;   ///< eigenvalues with |real part| <= tolerance
@@ -97,19 +105,29 @@ struct Linearization {
 /// Linearizes a field at a steady motion x of a family with tangents
 /// dx/dmu: J (N x N) and f (N) at x, the structure `depends` (N * N, as
 /// ignorable_coordinates), n coordinates first in x, `tangent` (N x p),
-/// `state` the names of x (N, for messages). Throws InvalidState naming
+/// `state` the names of x (N, for messages), and `holonomic` (h x N, h >=
+/// 0) the gradients d f^k/dx of holonomic constraints f^k(q) = 0 whose
+/// velocity forms the field satisfies (so each f^k is a first integral,
+/// and G J = 0 at a steady motion). The motion's eigenvalues are then
+/// those of J_rr on the tangent space of the level set, ker G_r (an
+/// orthonormal basis from Householder QR of G_r^T), with the family's
+/// tangents deflated as above; each holonomic constraint removes one zero
+/// eigenvalue that belongs to the constraint, not to the motion (the
+/// bicycle's pitch, Meijaard et al. 2007 section 5). Throws InvalidState naming
 /// the components when x is not steady (max |f_i| outside the cyclic
 /// coordinates > tolerance, with the values), and UsageError when the
 /// tangents have no independent part outside the cyclic coordinates (a
 /// family parameter that moves cyclic coordinates only, or two parameters
-/// along one direction) or when sizes disagree.
+/// along one direction), when the holonomic gradients are dependent or
+/// not 0 along the cyclic coordinates, or when sizes disagree.
 template <class S>
 Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<char>& depends, int n,
-                           const Mat<S>& tangent, const std::vector<std::string>& state) {
+                           const Mat<S>& tangent, const std::vector<std::string>& state,
+                           const Mat<S>& holonomic = Mat<S>()) {
   using std::abs;
   const auto N = J.rows();
   if (J.cols() != N || f.size() != N || tangent.rows() != N || static_cast<Eigen::Index>(state.size()) != N ||
-      static_cast<Eigen::Index>(depends.size()) != N * N)
+      static_cast<Eigen::Index>(depends.size()) != N * N || (holonomic.size() > 0 && holonomic.cols() != N))
     throw UsageError("linearize: the Jacobian, the field, the tangents and the state names disagree in size");
   Linearization<S> L;
   L.J = J;
@@ -143,20 +161,50 @@ Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<c
     for (Eigen::Index b = 0; b < Nk; ++b) Jkk(a, b) = J(L.cyclic[a], L.cyclic[b]);
   L.cyclic_eigenvalues = eigenvalues_of<S>(Jkk);
 
+  // The level set of the holonomic constraints: J_rr maps into ker G_r
+  // (G_r J_rr = 0), so it acts on ker G_r, spanned by the last Nr - h
+  // columns of the Householder Q of G_r^T.
+  const Eigen::Index h = holonomic.rows();
+  L.holonomic_residual = S(0);
+  Mat<S> K = Mat<S>::Identity(Nr, Nr);
+  if (h > 0) {
+    Mat<S> Gr(h, Nr);
+    for (Eigen::Index k = 0; k < h; ++k) {
+      const S gscale = max_abs<S>(Mat<S>(holonomic.row(k)));
+      for (Eigen::Index c = 0; c < Nk; ++c)
+        if (abs(holonomic(k, L.cyclic[c])) > zero_tolerance<S>(gscale) * gscale)
+          throw UsageError("linearize: holonomic constraint " + std::to_string(k + 1) + " depends on the ignorable "
+                           "coordinate '" + state[static_cast<std::size_t>(L.cyclic[c])] + "'");
+      for (Eigen::Index a = 0; a < Nr; ++a) Gr(k, a) = gscale > S(0) ? S(holonomic(k, L.reduced[a]) / gscale) : S(0);
+    }
+    const Eigen::HouseholderQR<Mat<S>> gqr(Mat<S>(Gr.transpose()));
+    for (Eigen::Index k = 0; k < h; ++k)
+      if (Nr <= k || !(abs(gqr.matrixQR()(k, k)) > zero_tolerance<S>(S(1))))
+        throw UsageError("linearize: the gradients of the holonomic constraints have " + std::to_string(k) +
+                         " independent directions outside the ignorable coordinates, not " + std::to_string(h));
+    const Mat<S> QG = gqr.householderQ() * Mat<S>::Identity(Nr, Nr);
+    L.holonomic_residual = std::max(max_abs<S>(Mat<S>(Gr * Jrr)), max_abs<S>(Mat<S>(Gr * Tr)));
+    L.holonomic_eigenvalues = eigenvalues_of<S>(Mat<S>(QG.leftCols(h).transpose() * Jrr * QG.leftCols(h)));
+    K = QG.rightCols(Nr - h);
+  }
+  const Mat<S> Jl = K.transpose() * Jrr * K;  // J_rr on the level set
+  const Mat<S> Tl = K.transpose() * Tr;
+  const Eigen::Index Nl = Nr - h;
+
   // The family's directions: an orthonormal basis by Householder QR, of
   // rank p (each |R_kk| above the tolerance at the tangents' scale).
-  const Eigen::HouseholderQR<Mat<S>> qr(Tr);
-  const S tscale = max_abs<S>(Tr);
+  const Eigen::HouseholderQR<Mat<S>> qr(Tl);
+  const S tscale = max_abs<S>(Tl);
   for (Eigen::Index c = 0; c < p; ++c)
-    if (Nr <= c || !(abs(qr.matrixQR()(c, c)) > zero_tolerance<S>(tscale) * tscale))
+    if (Nl <= c || !(abs(qr.matrixQR()(c, c)) > zero_tolerance<S>(tscale) * tscale))
       throw UsageError("linearize: the family's tangents have " + std::to_string(c) + " independent directions "
                        "outside the ignorable coordinates, not " + std::to_string(p) + " (a family parameter that "
                        "moves ignorable coordinates only, or two parameters along one direction)");
-  const Mat<S> Q = qr.householderQ() * Mat<S>::Identity(Nr, Nr);
-  const Mat<S> B = Q.transpose() * Jrr * Q;
-  L.family_residual = max_abs<S>(Mat<S>(Jrr * Q.leftCols(p)));
+  const Mat<S> Q = qr.householderQ() * Mat<S>::Identity(Nl, Nl);
+  const Mat<S> B = Q.transpose() * Jl * Q;
+  L.family_residual = max_abs<S>(Mat<S>(Jl * Q.leftCols(p)));
   L.family_eigenvalues = eigenvalues_of<S>(Mat<S>(B.topLeftCorner(p, p)));
-  L.D = B.bottomRightCorner(Nr - p, Nr - p);
+  L.D = B.bottomRightCorner(Nl - p, Nl - p);
   L.eigenvalues = eigenvalues_of<S>(L.D);
   const S dtol = zero_tolerance<S>(max_abs<S>(L.D));
   for (const auto& [re, im] : L.eigenvalues) {
