@@ -7,7 +7,9 @@
 //  - eigenvalues_of: a block matrix with eigenvalues -1, 2, 1/3 +- 2i;
 //  - ignorable_coordinates: the greatest set on hand-made structures;
 //  - linearize: the deflation of a family's tangent, and the refusals
-//    (not steady, a tangent that lies in the ignorable coordinates);
+//    (not steady, a tangent that lies in the ignorable coordinates); the
+//    restriction to a holonomic constraint's level set (trace and product
+//    of the remaining eigenvalues), and its refusals;
 //  - find_crossings: a real eigenvalue through 0 at 3/10, a complex pair
 //    crossing at 1/3 with frequency 2, a reversible pair +-sqrt(2 - mu^2)
 //    turning imaginary at sqrt 2, and the same with an extra zero
@@ -156,6 +158,58 @@ std::vector<S> grid(const S& a, const S& b, int points) {
   std::vector<S> g;
   for (int i = 0; i < points; ++i) g.push_back(a + (b - a) * S(i) / S(points - 1));
   return g;
+}
+
+TYPED_TEST(Linearization, RestrictsToTheLevelSetOfAHolonomicConstraint) {
+  using S = TypeParam;
+  // x = (q1, q2, q3, v), no ignorable coordinate; a holonomic gradient
+  // g = (1, 2, -1, 0) and the family's tangent t = (0, 0, 0, 1), g . t = 0.
+  // J = P R K R P with P = I - g g^T/|g|^2 and R = I - t t^T, for a fixed
+  // K: then g^T J = 0 (f is a first integral) and J t = 0 (steady family),
+  // and J acts on W = ker g^T and t-perp (2-dimensional). The motion's two
+  // eigenvalues are those of J on W: their sum is tr J and their product
+  // the sum of J's 2 x 2 principal minors (its other two eigenvalues are 0).
+  Vec<S> g(4), t(4);
+  g << S(1), S(2), S(-1), S(0);
+  t << S(0), S(0), S(0), S(1);
+  Mat<S> K(4, 4);
+  K << S(1), S(-2), S(3) / 7, S(5), S(2) / 3, S(-1), S(4), S(-3), S(-5) / 2, S(1) / 9, S(2), S(7), S(3), S(-1), S(6),
+      S(1) / 5;
+  const Mat<S> I = Mat<S>::Identity(4, 4);
+  const Mat<S> P = I - g * g.transpose() / g.squaredNorm(), R = I - t * t.transpose();
+  const Mat<S> J = P * R * K * R * P;
+  S minors(0);
+  for (int i = 0; i < 4; ++i)
+    for (int j = i + 1; j < 4; ++j) minors += J(i, i) * J(j, j) - J(i, j) * J(j, i);
+  const std::vector<char> d(16, 1);
+  const Vec<S> f = Vec<S>::Zero(4);
+  const std::vector<std::string> names = {"q1", "q2", "q3", "v"};
+  const Mat<S> G = S(3) * g.transpose();  // any scale
+  const auto L = linearize<S>(J, f, d, 3, Mat<S>(t), names, G);
+  ASSERT_EQ(L.eigenvalues.size(), 2u);
+  const auto& [r1, i1] = L.eigenvalues[0];
+  const auto& [r2, i2] = L.eigenvalues[1];
+  EXPECT_TRUE(near<S>(r1 + r2, J.trace(), tight<S>() * 10));
+  EXPECT_LE(abs(i1 + i2), tight<S>() * 10);
+  EXPECT_TRUE(near<S>(r1 * r2 - i1 * i2, minors, tight<S>() * 10));
+  ASSERT_EQ(L.holonomic_eigenvalues.size(), 1u);
+  EXPECT_LE(abs(L.holonomic_eigenvalues[0].first), tight<S>() * 10);
+  EXPECT_LE(L.holonomic_residual, tight<S>() * 10);
+  EXPECT_LE(L.family_residual, tight<S>() * 10);
+  // Without the constraint, its zero stays among the motion's eigenvalues.
+  const auto L0 = linearize<S>(J, f, d, 3, Mat<S>(t), names);
+  EXPECT_EQ(L0.eigenvalues.size(), 3u);
+  EXPECT_EQ(L0.marginal, 1);
+  // Two dependent gradients, and a gradient along an ignorable coordinate
+  // (q3 ignorable when nothing depends on it), are refused.
+  Mat<S> G2(2, 4);
+  G2 << g.transpose(), S(2) * g.transpose();
+  EXPECT_THROW((void)linearize<S>(J, f, d, 3, Mat<S>(t), names, G2), UsageError);
+  std::vector<char> dq3 = d;
+  for (int i = 0; i < 4; ++i) dq3[static_cast<std::size_t>(i * 4 + 2)] = i == 2;
+  Mat<S> Jq3 = J;
+  Jq3.col(2).setZero();
+  EXPECT_THROW((void)linearize<S>(Jq3, f, dq3, 3, Mat<S>(t), names, G), UsageError);
 }
 
 TYPED_TEST(Linearization, CrossingOfARealEigenvalue) {
