@@ -98,6 +98,11 @@ for cmd in findings_cmd drift_cmd wp_cmd geo_cmd; do
   echo "report: ${c[*]}" >&2
   "${c[@]}" || status=$?
 done
+# Meijaard et al. (2007) Figure 3: the bicycle's eigenvalues against speed (seconds).
+bicycle=(stability examples/bicycle/whipple-bicycle.toml --steady upright --from 0 --to 10 --points 201
+         --csv "$out/bench/bicycle_stability.csv")
+echo "report: $nhs ${bicycle[*]} > $out/bench/bicycle_stability.json" >&2
+"$nhs" "${bicycle[@]}" > "$out/bench/bicycle_stability.json" || status=$?
 /usr/bin/python3 scripts/report.py --reports "$out" --verify-dir "$verify_dir" --command "$what" ||
   status=$?
 echo "report: $out/REPORT.md" >&2
