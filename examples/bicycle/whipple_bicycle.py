@@ -209,11 +209,6 @@ def text(e):
     return sp.sstr(e, order="none").replace("**", "^")
 
 
-def tensor_space(R, Ixx, Iyy, Izz, Ixz):
-    J = sp.Matrix([[Ixx, 0, Ixz], [0, Iyy, 0], [Ixz, 0, Izz]])
-    return R * J * R.T
-
-
 def check(samples=5):
     """psi satisfies the four rolling constraints and the holonomic velocity
     form at random states (the loader checks this again, in 50 digits)."""
