@@ -69,6 +69,7 @@ int accel_command(const AccelOptions& opts) {
     nlohmann::ordered_json j;
     j["formulation"] = a.jacobian->formulation;
     j["state"] = a.jacobian->state;
+    j["field"] = json_strings<S>(a.jacobian->f);
     j["rows"] = json_rows<S>(a.jacobian->J);
     j["eigenvalues"] = json_complex<S>(a.jacobian->eigenvalues);
     out["jacobian"] = j;

@@ -39,7 +39,17 @@ const Differentiated& differentiated(const std::string& study, const std::string
   const TracedStudy traced = find_traced_study(study);
   codegen::TracedFormulation field =
       codegen::trace_formulation(traced.build, static_cast<int>(traced.info.parameters.size()), formulation);
-  const std::vector<int> f(field.outputs.begin(), field.outputs.begin() + field.inputs);
+  // The field's value f(x) (N components), node by node. The second kind's
+  // x is (q, qdot) and its out (qddot, lambda), n + r (trace.hpp): f =
+  // (qdot, qddot), qdot being the state's own input nodes. The first kind's
+  // and Gibbs-Appell's out begins with their field (qdot = psi, zdot).
+  std::vector<int> f;
+  if (formulation == "second-kind") {
+    for (int i = 0; i < field.n; ++i) f.push_back(field.graph.input(1, field.n + i));
+    f.insert(f.end(), field.outputs.begin(), field.outputs.begin() + field.n);
+  } else {
+    f.assign(field.outputs.begin(), field.outputs.begin() + field.inputs);
+  }
   Differentiated d{codegen::field_jacobian(std::move(field)), {}, {}};
   for (const int id : d.t.outputs) {
     const codegen::Node& node = d.t.graph.node(id);

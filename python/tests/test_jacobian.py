@@ -85,3 +85,25 @@ def test_known_spectrum_of_the_contact_oscillator_at_rest(precision, tol):
     assert sorted(round(e.imag, 9) for e in values) == [-1, -1, 0, 1, 1]
     for e in values:
         assert min(abs(e.imag - k) for k in (-1, 0, 1)) < max(tol, 1e-15)
+
+
+@pytest.mark.parametrize("system", ["rolling-disc", "examples/knife-edge-incline.toml", "examples/chaplygin-sleigh.toml"])
+@pytest.mark.parametrize("formulation", ["second-kind", "first-kind"])
+def test_cli_field_is_the_accelerations(tools, system, formulation):
+    """`nhs accel --jacobian`'s `field`, f(x) from the differentiated graph,
+    against the same command's q and qddot (the formulation's own field):
+    (qdot, qddot) for the second kind, whose traced out is (qddot, lambda),
+    n + r < 2n values (a system with r < n read past them once); qdot =
+    psi(q, z) and zdot for the first kind (zdot checked by its size)."""
+    a = tools.cli_json("accel", system if "/" not in system else tools.path(system),
+                       "--formulation", formulation, "--jacobian")
+    n = len(a["q"])
+    f = [float(v) for v in a["jacobian"]["field"]]
+    want = [float(v) for v in a["qdot"]]
+    if formulation == "second-kind":
+        want += [float(v) for v in a["qddot"]]
+        assert len(f) == 2 * n
+    else:
+        assert len(f) == len(a["jacobian"]["state"])
+    scale = 1 + max(abs(v) for v in want)
+    assert all(abs(x - y) <= 1e-13 * scale for x, y in zip(f, want)), (f, want)
