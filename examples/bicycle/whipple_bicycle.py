@@ -168,6 +168,39 @@ kinetic = (P["mR"] * v_CR.dot(v_CR) + quad(w_R, R_B, P["IRxx"], P["IRyy"], P["IR
            + P["mB"] * v_GB.dot(v_GB) + quad(w_B, R_B, P["IBxx"], P["IByy"], P["IBzz"], P["IBxz"])
            + P["mH"] * v_GH.dot(v_GH) + quad(w_H, R_H, P["IHxx"], P["IHyy"], P["IHzz"], P["IHxz"])
            + P["mF"] * v_CF.dot(v_CF) + quad(w_F, R_H, P["IFxx"], P["IFyy"], P["IFxx"], 0)) / 2
+
+# --- the bodies, in the space frame (what Gibbs-Appell needs) ------------------------
+# Centre r = (x, y, 0) + R_L p (p relative to the rear contact, in L),
+# angular velocity R_L omega, and the central inertia tensor R J R^T with R
+# the body's frame in space. A wheel is symmetric about its axle n:
+# J = Ixx 1 + (Iyy - Ixx) n n^T, whatever its rotation about n.
+R_L = rot_z(psi) * rot_x(phi)
+origin = sp.Matrix([x, y, 0])
+
+
+def in_space(v_L):
+    return origin + R_L * v_L
+
+
+def wheel_inertia(n_L, Ixx, Iyy):
+    n = R_L * n_L
+    return Ixx * sp.eye(3) + (Iyy - Ixx) * n * n.T
+
+
+def frame_inertia(R, Ixx, Iyy, Izz, Ixz):
+    J = sp.Matrix([[Ixx, 0, Ixz], [0, Iyy, 0], [Ixz, 0, Izz]])
+    Rs = R_L * R
+    return Rs * J * Rs.T
+
+
+bodies = [
+    ("rear wheel R", P["mR"], in_space(C_R), R_L * w_R, wheel_inertia(E2, P["IRxx"], P["IRyy"])),
+    ("rear frame B (with the rider)", P["mB"], in_space(G_B), R_L * w_B,
+     frame_inertia(R_B, P["IBxx"], P["IByy"], P["IBzz"], P["IBxz"])),
+    ("front frame H", P["mH"], in_space(G_H), R_L * w_H,
+     frame_inertia(R_H, P["IHxx"], P["IHyy"], P["IHzz"], P["IHxz"])),
+    ("front wheel F", P["mF"], in_space(C_F), R_L * w_F, wheel_inertia(n_F, P["IFxx"], P["IFyy"])),
+]
 potential = -g * (P["mR"] * C_R.dot(vert) + P["mB"] * G_B.dot(vert) + P["mH"] * G_H.dot(vert)
                   + P["mF"] * C_F.dot(vert))   # z down: V = -g sum m z
 
@@ -228,6 +261,27 @@ def check(samples=5):
     return worst
 
 
+def check_bodies(samples=3):
+    """The bodies' kinetic energy (centres differentiated in q, omega . J
+    omega in space) equals the lean-frame T at random states and velocities,
+    on C or off it: an independent check of both (the loader checks it too)."""
+    import random
+    rnd = random.Random(2)
+    defaults = {P[k]: sp.Float(v if isinstance(v, str) else str(v), 30) for k, v, _ in params}
+    worst = 0
+    for _ in range(samples):
+        subs = dict(defaults)
+        subs.update({qq: rnd.uniform(-0.5, 0.5) for qq in q})
+        subs.update({v: rnd.uniform(-1, 1) for v in qd})
+        T_bodies = 0
+        for _, m, r, wv, J in bodies:
+            rv = sp.Matrix([sum(sp.diff(e, q[k]) * qd[k] for k in range(8)) for e in r]).subs(subs)
+            wn, Jn = wv.subs(subs), J.subs(subs)
+            T_bodies += (m.subs(subs) * rv.dot(rv) + (wn.T * Jn * wn)[0]) / 2
+        worst = max(worst, abs(sp.N(T_bodies - kinetic.subs(subs), 30)))
+    return worst
+
+
 HEADER = """# =============================================================================
 # The Carvallo-Whipple bicycle: the benchmark of Meijaard, Papadopoulos, Ruina
 # and Schwab (2007), with its holonomic and non-holonomic constraints
@@ -285,6 +339,15 @@ def write(path):
     out.append("# frame; V = -g sum m z_G (z down).\n[dynamics]")
     out.append('kinetic_energy = "%s"' % text(kinetic))
     out.append('potential = "%s"' % text(potential))
+    out.append("\n# The four bodies in the space frame, for Gibbs-Appell (their kinetic energy equals")
+    out.append("# kinetic_energy above; the loader checks it): centre of mass, angular velocity,")
+    out.append("# central inertia tensor.")
+    for title, m, r, wv, J in bodies:
+        out.append("\n[[bodies]]   # " + title)
+        out.append('mass = "%s"' % text(m))
+        out.append("position = " + toml_list([text(e) for e in r]))
+        out.append("angular_velocity = " + toml_list([text(e) for e in wv]))
+        out.append("inertia = [" + ",\n           ".join(toml_list([text(J[i, j]) for j in range(3)]) for i in range(3)) + "]")
     out.append("\n# The material point of each wheel at its contact has no horizontal velocity;")
     out.append("# the front one's components along the heading (cos psi, sin psi) and across it.\n[constraints]")
     for name, e in constraints.items():
@@ -315,7 +378,10 @@ def write(path):
 if __name__ == "__main__":
     worst = check()
     assert worst < 1e-12, worst
+    worst_T = check_bodies()
+    assert worst_T < 1e-12, worst_T
     write(pathlib.Path(__file__).with_name("whipple-bicycle.toml"))
     print("psi sizes", [len(text(e)) for e in parametrization])
     print("C sizes", [len(text(e)) for e in constraints.values()], "f", len(text(f_contact)), "T", len(text(kinetic)), "V", len(text(potential)))
-    print("worst residual", check())
+    print("bodies", [[len(text(e)) for e in list(r) + list(wv) + list(J)] for _, _, r, wv, J in bodies])
+    print("worst residual", worst, "bodies' T", worst_T)
