@@ -481,7 +481,8 @@ System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
   return file_system<codegen::Expr>(file, parameters);
 }
 
-std::shared_ptr<const SystemFile> cached_system_file(const std::string& path) {
+std::shared_ptr<const SystemFile> cached_system_file(const std::string& name) {
+  const std::string path = system_file_path(name);  // a bundled system's file
   // Keyed by the path, and loaded again when the file's modification time
   // or size changed (a notebook edits and reloads a file in one process).
   struct Entry {

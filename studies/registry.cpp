@@ -83,6 +83,7 @@ const Study<S>& find_study(const std::string& name) {
     known += (known.empty() ? "" : ", ") + names[k];
   }
   if (const Study<S>* sized = find_n_trailer_study<S>(name)) return *sized;
+  for (const BundledSystem& b : bundled_systems()) known += ", " + b.name;
   throw UsageError("unknown study '" + name + "' (known: " + known +
                    ", n-trailer-<N>, or a system file: a path containing '/' or ending in .toml)");
 }

@@ -1580,12 +1580,12 @@ std::string energy_not_conserved_reason(const SystemFile& file) {
 }
 
 bool is_system_file_name(const std::string& name) {
-  return name.find('/') != std::string::npos ||
+  return find_bundled_system(name) != nullptr || name.find('/') != std::string::npos ||
          (name.size() > 5 && name.compare(name.size() - 5, 5, ".toml") == 0);
 }
 
 std::shared_ptr<const SystemFile> load_system_file(const std::string& path) {
-  return Loader(path).load();
+  return Loader(system_file_path(path)).load();
 }
 
 }  // namespace nhs

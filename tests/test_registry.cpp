@@ -1,12 +1,16 @@
 // The study registry (nhs/studies/list.hpp): one list feeds studies<S>(),
 // find_study and the traced studies of the generated code, in one order;
-// every formulation a study excludes by name exists.
+// every formulation a study excludes by name exists; a bundled system's name
+// (nhs/studies/bundled.hpp) reads its file, whose own name it is.
 // ctest-labels: unit
 #include "nhs/formulation.hpp"
 #include "nhs/studies/all.hpp"
+#include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
 
 #include <set>
 #include <string>
@@ -51,6 +55,33 @@ TEST(Registry, ExcludedFormulationsExist) {
       }
   }
   EXPECT_GT(checked, 0);
+}
+
+TEST(Registry, BundledSystemsNameTheirFiles) {
+  ASSERT_FALSE(bundled_systems().empty());
+  for (const BundledSystem& b : bundled_systems()) {
+    EXPECT_FALSE(b.name.empty());
+    EXPECT_FALSE(b.title.empty()) << b.name;
+    EXPECT_EQ(find_bundled_system(b.name), &b);
+    EXPECT_TRUE(is_system_file_name(b.name)) << b.name;
+    for (const Study<double>& st : studies<double>()) EXPECT_NE(st.info.name, b.name) << "a built-in study's name";
+    const std::string path = system_file_path(b.name);
+    EXPECT_TRUE(std::filesystem::is_regular_file(path)) << path;
+    EXPECT_EQ(std::filesystem::path(path).filename(), std::filesystem::path(b.source_path).filename());
+    // The name is the file's own `name`, and find_study gives the file's study.
+    EXPECT_EQ(cached_system_file(b.name)->info.name, b.name);
+    EXPECT_EQ(find_study<double>(b.name).info.name, b.name);
+  }
+  // Other names pass through unchanged: a path, or an unknown name (which
+  // find_study refuses, listing the bundled names among the known ones).
+  EXPECT_EQ(system_file_path("examples/skate.toml"), "examples/skate.toml");
+  EXPECT_EQ(find_bundled_system("skate"), nullptr);
+  try {
+    find_study<double>("no-such-study");
+    ADD_FAILURE() << "an unknown name was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find(bundled_systems().front().name), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

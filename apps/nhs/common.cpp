@@ -6,6 +6,7 @@
 #include "clock.hpp"
 
 #include "nhs/error_table.hpp"
+#include "nhs/studies/bundled.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -96,7 +97,7 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 void refuse_overwriting(const std::string& input, const std::string& output, const std::string& option) {
   std::error_code ec;
-  if (std::filesystem::equivalent(input, output, ec) && !ec)
+  if (std::filesystem::equivalent(system_file_path(input), output, ec) && !ec)
     throw UsageError(option + " '" + echo_text(output) + "' is the input file '" + echo_text(input) +
                      "': refusing to overwrite it (give another path)");
 }

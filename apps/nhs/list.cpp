@@ -25,6 +25,9 @@ int list_command() {
                i.quasi_velocities.empty() ? std::string()
                                           : ", z = (" + join(i.quasi_velocities) + ")");
   }
+  fmt::print("bundled system files (a name for the file; `nhs list NAME` shows it):\n");
+  for (const BundledSystem& b : bundled_systems())
+    fmt::print("  {:<18} {}  {}\n", b.name, b.source_path, b.title);
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S0>()) fmt::print("  {:<18} {}\n", f->name(), f->summary());
   fmt::print("precisions:\n");

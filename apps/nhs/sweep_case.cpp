@@ -90,7 +90,7 @@ SweepCases::SweepCases(std::string system, const std::string& spec_path) : syste
   h.add(spec_.text);
   h.add(system_);
   if (is_system_file_name(system_)) {
-    std::ifstream in(system_, std::ios::binary);
+    std::ifstream in(system_file_path(system_), std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
     h.add(text.str());

@@ -9,6 +9,7 @@
 
 #include "nhs/codegen/trace.hpp"
 #include "nhs/expression.hpp"
+#include "nhs/studies/bundled.hpp"
 #include "nhs/studies/study.hpp"
 
 #include <map>
@@ -190,10 +191,12 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
 std::string energy_not_conserved_reason(const SystemFile& file);
 
 /// True when `name` designates a system file rather than a built-in study:
-/// it contains '/' or ends with ".toml".
+/// it contains '/', ends with ".toml", or is a bundled system's name
+/// (nhs/studies/bundled.hpp).
 bool is_system_file_name(const std::string& name);
 
-/// Reads, parses and checks the system file at `path` (docs/system-files.md):
+/// Reads, parses and checks the system file at `path` (docs/system-files.md;
+/// a bundled system's name reads its file, system_file_path):
 /// TOML syntax, known and required keys, names, the expressions (syntax,
 /// unknown names with the known ones listed, division of constants by
 /// zero), entry counts, holonomic "constraints" (no velocity), linearity of
@@ -230,8 +233,8 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file);
 System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
                                          const std::vector<codegen::Expr>& parameters);
 
-/// The file at `path`, loaded once (load_system_file) and cached for the
-/// program's life (thread-safe).
+/// The file at `path` (or a bundled system's: system_file_path), loaded once
+/// (load_system_file) and cached for the program's life (thread-safe).
 std::shared_ptr<const SystemFile> cached_system_file(const std::string& path);
 
 /// `formulation` ("second-kind", "first-kind" or "gibbs-appell") of the
