@@ -653,9 +653,19 @@ class FieldOf final : public FieldHandle::Impl {
     return unlocked_accel(q, qd);
   }
   // qddot at (q, qd); NonFiniteValue (nhs.IntegrationError) where it is
-  // not finite, the errors of the formulation otherwise.
-  Vec<S> unlocked_accel(const Vec<S>& q, const Vec<S>& qd) const {
-    Vec<S> qdd = s_.formulation->acceleration(s_.sys, q, qd).qddot;
+  // not finite, the errors of the formulation otherwise. The second kind's field over x = (q, qdot) is
+  // (qdot, qddot), and its tail is qddot without what acceleration() adds:
+  // the multipliers' reaction C_qdot^T lambda, whose constraint Jacobian
+  // costs a traced or generated field as much again (the bicycle: 2x). The
+  // other formulations' x is not (q, qdot): their acceleration().
+  Vec<S> unlocked_accel(const Vec<S>& q, const Vec<S>& qd) {
+    Vec<S> qdd;
+    if (second_kind_) {
+      x_ << q, qd;
+      qdd = s_.formulation->field(s_.sys, x_).tail(n);
+    } else {
+      qdd = s_.formulation->acceleration(s_.sys, q, qd).qddot;
+    }
     if (!qdd.allFinite()) {
       const Context context = [&] { return "from " + s_.formulation->name() + " " + state_context(q, qd); };
       require_finite(qdd, "qddot", context);
@@ -665,6 +675,8 @@ class FieldOf final : public FieldHandle::Impl {
 
   cli::Setup<S> s_;
   Vec<S> q_ = Vec<S>(s_.sys.n), qd_ = Vec<S>(s_.sys.n);  // call's state (under the GIL)
+  const bool second_kind_ = s_.formulation->name().rfind("second-kind", 0) == 0;
+  Vec<S> x_ = Vec<S>(2 * s_.sys.n);  // unlocked_accel's x (under mutex_)
   std::mutex mutex_;
 };
 
