@@ -491,14 +491,13 @@ def markdown(rep):
     for r in rep["runs"]:
         L.append("| %s | %s | %d | %s | %.1e |" % (r["formulation"], r["stepper"], r["rhs_calls"],
                                                   fmt_us(r["per_rhs_s"]), r["max_C"]))
-    L += ["", "A likely reason why a `Field` call costs about twice a run's RHS call (read from the code, "
-          "not timed apart): `Field.__call__`, `_bench_cpp` and `accel_batch` evaluate "
-          "`Formulation::acceleration` (python/src/module.cpp, `FieldOf::unlocked_accel`), which for "
-          "the traced or compiled second kind also forms the reaction R = (∂C/∂q̇)ᵀ λ from the "
-          "library's constraint Jacobians, and for the first kind takes z from the library's chart "
-          "(codegen/generated_formulation.cpp, `GeneratedFormulation::acceleration`); a run calls "
-          "`Formulation::field`, the traced or compiled program alone. So the compiled backend "
-          "gains little in a `Field` call and more in a run.", ""]
+    L += ["", "Why a second-kind `Field` call costs less than a run's RHS call, and a first-kind one more "
+          "(read from the code, not timed apart): for the second kind, `FieldOf::unlocked_accel` "
+          "(python/src/module.cpp) evaluates `Formulation::field`, the traced or compiled program alone, "
+          "while a run's figure also holds the stepper, the output and the set-up; for the first kind it "
+          "evaluates `Formulation::acceleration`, which first takes z = z(q, q̇) from the library's chart "
+          "and checks it against ψ (codegen/generated_formulation.cpp, `GeneratedFormulation::acceleration`), "
+          "where a run integrates (q, z) directly.", ""]
     L += ["**Headline**: sympy's lambdified RHS %s µs per call; nhs's default field (second kind, "
           "traced) from Python %s µs: **%.1fx** (median of the per-round ratios: %.1fx; goal: at least %gx, %s). Against the fastest sympy "
           "route (cse+print, %s µs): %.1fx. The fastest nhs field from Python: %s, %s µs (%.1fx the "
