@@ -653,11 +653,12 @@ class FieldOf final : public FieldHandle::Impl {
     return unlocked_accel(q, qd);
   }
   // qddot at (q, qd); NonFiniteValue (nhs.IntegrationError) where it is
-  // not finite, the errors of the formulation otherwise. The second kind's field over x = (q, qdot) is
-  // (qdot, qddot), and its tail is qddot without what acceleration() adds:
-  // the multipliers' reaction C_qdot^T lambda, whose constraint Jacobian
-  // costs a traced or generated field as much again (the bicycle: 2x). The
-  // other formulations' x is not (q, qdot): their acceleration().
+  // not finite, the errors of the formulation otherwise. The second kind's
+  // field over x = (q, qdot) is (qdot, qddot), and its tail is qddot
+  // without what acceleration() adds: the multipliers' reaction
+  // C_qdot^T lambda, whose constraint Jacobian costs a traced or generated
+  // field as much again (the bicycle: 2x). The other formulations' x is
+  // not (q, qdot): their acceleration().
   Vec<S> unlocked_accel(const Vec<S>& q, const Vec<S>& qd) {
     Vec<S> qdd;
     if (second_kind_) {
