@@ -2,6 +2,8 @@
 // for every scalar.
 #include "nhs/studies/verification.hpp"
 
+#include "nhs/studies/motion_run.hpp"
+
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/singular_set.hpp"
@@ -168,19 +170,11 @@ template <class S>
 MotionCheck<S> check_motion(const System<S>& sys, const Formulation<S>& f, const State<S>& x0,
                             const IntegrationOptions<S>& options, const MotionReference<S>& reference,
                             const std::function<void(const Sample<S>&)>& record) {
-  MotionFigures<S> figures(sys, reference);
-  MotionCheck<S>& m = figures.figures();
-  try {
-    integrate<S>(
-        sys, f, x0.q, x0.qdot, options,
-        [&](const Sample<S>& s) {
-          if (record) record(s);
-          figures.fold(s);
-        },
-        &m.stats);
-  } catch (const std::exception& e) {
-    m.failure = "integration failed after " + std::to_string(m.samples) + " samples: " + e.what();
-  }
+  MotionObservers<S> observers;
+  observers.record = record;
+  MotionRun<S> run = run_motion<S>(sys, f, x0, options, reference, observers);
+  if (run.error && run.figures.failure.empty()) std::rethrow_exception(run.error);  // not a std::exception
+  MotionCheck<S>& m = run.figures;
   if (m.samples == 0 && m.failure.empty()) m.failure = "no sample recorded";
   return std::move(m);
 }

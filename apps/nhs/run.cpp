@@ -7,6 +7,7 @@
 #include "clock.hpp"
 #include "interrupt.hpp"
 
+#include "nhs/studies/motion_run.hpp"
 #include "nhs/studies/verification.hpp"
 
 #include <algorithm>
@@ -130,8 +131,6 @@ int run_command(const RunOptions& opts) {
   const MotionReference<S> reference = plan_reference(plan);
   CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact,
                      opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
-  MotionFigures<S> figures(s.sys, reference);
-  const MotionCheck<S>& rec = figures.figures();  // the summary's figures
   // Progress: on a terminal, one line rewritten in place (not into CSV on
   // the same terminal); otherwise, for long runs, a line every 10 s.
   const bool tty = isatty(STDERR_FILENO) != 0;
@@ -140,8 +139,12 @@ int run_command(const RunOptions& opts) {
   const auto t0 = Clock::now();
   double last_progress = 0;
   bool progress_shown = false;
-  IntegrationStats stats;
   const double t_end = to_double(io.t_end);
+  // The figures so far, for the progress line and an interruption's
+  // message: the last sample's time, the integrator's counts.
+  S t_last(0);
+  IntegrationStats stats;
+  io.on_step = [&](const S&, const IntegrationStats& now) { stats = now; };
   const auto progress = [&](const S& t_now) {
     if (!progress_in_place && tty) return;
     const double el = seconds_since(t0);
@@ -158,27 +161,20 @@ int run_command(const RunOptions& opts) {
     }
     std::fflush(stderr);
   };
-  const auto check_interrupt = [&](const S& t_now) {
-    if (interrupt_requested())
-      throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now) + "; rows up to t = " +
-                        to_string<S>(rec.t_last) + " kept");
-  };
+  MotionObservers<S> observers;
   // The row first: a sample whose row could not be written (a full disk)
   // is not counted, so that the summary's rows are the rows written.
-  auto observe = [&](const Sample<S>& sample) {
-    csv(sample);
-    figures.fold(sample);
-    check_interrupt(sample.t);
-    plan.wall.check(sample.t);
-    progress(sample.t);
-  };
-  io.on_step = [&](const S& t, const IntegrationStats&) {
-    check_interrupt(t);
-    plan.wall.check(t);
-    progress(t);
+  observers.record = [&](const Sample<S>& sample) { csv(sample); };
+  observers.folded = [&](const Sample<S>& sample, const MotionCheck<S>&) { t_last = sample.t; };
+  observers.watch = [&](const S& t_now) {
+    if (interrupt_requested())
+      throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now) + "; rows up to t = " +
+                        to_string<S>(t_last) + " kept");
+    plan.wall.check(t_now);
+    progress(t_now);
   };
 
-  const auto summary = [&](const char* how) {
+  const auto summary = [&](const char* how, const MotionCheck<S>& rec) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
     std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})",
                                      short_figure(rec.energy_drift), short_figure(rec.E0));
@@ -192,14 +188,14 @@ int run_command(const RunOptions& opts) {
             ? std::string("no singular margin (none defined)")
             : fmt::format("smallest singular margin {} = {}", rec.min_margin_name,
                           short_figure(rec.min_margin));
+    const IntegrationStats& st = rec.stats;
     fmt::print(stderr,
                "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
                "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
-               how, s.sys.info.name, integrated_by(stats.stepper, s.formulation->name()), opts.precision, stepper_name(stats.stepper),
-               rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last), stats.steps,
-               stats.rhs_calls,
-               io.project ? fmt::format(", projected onto C ({} projections)", stats.projections)
-                          : std::string(),
+               how, s.sys.info.name, integrated_by(st.stepper, s.formulation->name()), opts.precision,
+               stepper_name(st.stepper), rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last),
+               st.steps, st.rhs_calls,
+               io.project ? fmt::format(", projected onto C ({} projections)", st.projections) : std::string(),
                short_figure(rec.max_C), energy, margin, seconds_since(t0));
     if (plan.motion)
       fmt::print(stderr, "nhs run: max error against the motion '{}' over the rows: {}\n", plan.motion->name,
@@ -210,16 +206,17 @@ int run_command(const RunOptions& opts) {
                    inv.name, inv.undefined, rec.samples);
   };
   const InterruptGuard sigint;  // SIGINT stops the run at the next step
+  MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, io, reference, observers);
   try {
-    integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
+    if (run.error) std::rethrow_exception(run.error);
     if (file && std::fclose(file.release()) != 0) throw_io_error("--out: cannot write", opts.out);
   } catch (const UsageError&) {  // refused before any step (grid, tolerance): one line
     throw;
   } catch (...) {
-    summary("stopped");
+    summary("stopped", run.figures);
     throw;
   }
-  summary("integrated");
+  summary("integrated", run.figures);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // sweep.hpp, SweepCases: a sweep's columns, and one case run as `nhs run`
-// runs a motion (plan_run: the same set-up, field and checks), folded into
-// the figures of `nhs run`'s summary (MotionFigures) instead of a CSV.
+// runs a motion (plan_run: the same set-up, field and checks; run_motion:
+// the same run loop), folded into the figures of `nhs run`'s summary
+// instead of a CSV.
 #include "sweep.hpp"
 
 #include "cli.hpp"
@@ -9,6 +10,7 @@
 
 #include "nhs/error_table.hpp"
 #include "nhs/fnv1a.hpp"
+#include "nhs/studies/motion_run.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -186,7 +188,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   const auto t0 = Clock::now();
   IntegrationStats stats;
   std::optional<RunPlan<S>> plan;
-  std::optional<MotionFigures<S>> figures;
+  std::optional<MotionCheck<S>> figures;
   std::vector<std::string> series_invariants;  // the series' drift_<name> columns
   std::optional<Sample<S>> last;
   S t_step(0);
@@ -204,24 +206,22 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
       for (const std::string& c : cases.series_columns())
         if (c.rfind("drift_", 0) == 0) series_invariants.push_back(c.substr(6));
     }
-    figures.emplace(plan->setup.sys, std::move(reference));
-    IntegrationOptions<S>& io = plan->options;
-    io.on_step = [&](const S& t, const IntegrationStats&) {
+    MotionObservers<S> observers;
+    observers.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
+      last = s;
+      if (series) *series += series_line(s, m, series_invariants);
+    };
+    observers.watch = [&](const S& t) {
       t_step = t;
       if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
       plan->wall.check(t);
     };
-    integrate<S>(
-        plan->setup.sys, *plan->setup.formulation, plan->setup.q, plan->setup.qdot, io,
-        [&](const Sample<S>& s) {
-          figures->fold(s);
-          plan->wall.check(s.t);
-          last = s;
-          if (series) *series += series_line(s, figures->figures(), series_invariants);
-          if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
-        },
-        &stats);
-    t_step = io.t_end;
+    MotionRun<S> run = run_motion<S>(plan->setup.sys, *plan->setup.formulation,
+                                     State<S>{plan->setup.q, plan->setup.qdot}, plan->options, reference, observers);
+    figures.emplace(std::move(run.figures));
+    stats = figures->stats;
+    if (run.error) std::rethrow_exception(run.error);
+    t_step = plan->options.t_end;
   } catch (...) {
     // The case's status from the one error table (nhs/error_table.hpp); an
     // interrupt or memory exhausted ends the sweep.
@@ -254,8 +254,8 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));
   }
-  if (figures && figures->figures().samples > 0) {
-    const MotionCheck<S>& m = figures->figures();
+  if (figures && figures->samples > 0) {
+    const MotionCheck<S>& m = *figures;
     put("max_C", cell(m.max_C));
     if (m.energy_checked()) put("energy_drift", cell(m.energy_drift));
     for (const InvariantDrift<S>& inv : m.invariants)

@@ -18,7 +18,7 @@
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/studies/system_file.hpp"
-#include "nhs/studies/verification.hpp"
+#include "nhs/studies/motion_run.hpp"
 #include "nhs/constraint_classification.hpp"
 #include "nhs/studies/traced.hpp"
 #include "nhs/symbolic/print.hpp"
@@ -862,7 +862,7 @@ class SystemHandle {
     std::size_t nrows = 0, ncols = 0;
     std::vector<std::vector<S>> rows;
     std::optional<cli::CsvRecorder<S>> recorder;
-    std::optional<MotionFigures<S>> figures;
+    std::optional<MotionCheck<S>> figures;
     IntegrationStats stats;
     std::string failure, failure_kind, condition;
     const auto t0 = Clock::now();
@@ -873,7 +873,6 @@ class SystemHandle {
       IntegrationOptions<S>& io = plan->options;
       const MotionReference<S> reference = cli::plan_reference(*plan);
       recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
-      figures.emplace(s.sys, reference);
       ncols = recorder->columns().size();
       // The rows are kept in memory: a grid of more than max_rows is refused
       // before any step (the output times are t_end / dt_out + 1, as
@@ -897,14 +896,8 @@ class SystemHandle {
         py::gil_scoped_acquire acquire;
         if (PyErr_CheckSignals() != 0) throw PythonSignal();
       };
-      // The wall-time budget (max_wall_time; cli::WallBudget) is checked
-      // where the CLI's run checks it: after every step and every row.
-      io.on_step = [&](const S& t, const IntegrationStats&) {
-        check_signals();
-        plan->wall.check(t);
-      };
-      const auto observe = [&](const Sample<S>& sample) {
-        plan->wall.check(sample.t);
+      MotionObservers<S> observers;
+      observers.record = [&](const Sample<S>& sample) {
         if constexpr (kFlat) {
           const std::vector<S> row = recorder->values(sample);
           flat.insert(flat.end(), row.begin(), row.end());
@@ -912,17 +905,27 @@ class SystemHandle {
           rows.push_back(recorder->values(sample));
         }
         ++nrows;
-        figures->fold(sample);
       };
-      try {
-        integrate<S>(s.sys, *s.formulation, s.q, s.qdot, io, observe, &stats);
-      } catch (const PythonSignal&) {
-        throw;
-      } catch (...) {
-        // A run that ends on an integration failure, a non-finite value or
-        // a singular set keeps its rows: the caller raises (the error
-        // table's categories); anything else propagates.
-        const ClassifiedError e = classify_error(std::current_exception());
+      // The wall-time budget (max_wall_time; cli::WallBudget) is checked
+      // where the CLI's run checks it: after every step and every row.
+      observers.watch = [&](const S& t) {
+        check_signals();
+        plan->wall.check(t);
+      };
+      MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, io, reference, observers);
+      figures.emplace(std::move(run.figures));
+      stats = figures->stats;
+      // A run that ends on an integration failure, a non-finite value or a
+      // singular set keeps its rows: the caller raises (the error table's
+      // categories); anything else propagates.
+      if (run.error) {
+        try {
+          std::rethrow_exception(run.error);
+        } catch (const PythonSignal&) {
+          throw;
+        } catch (...) {
+        }
+        const ClassifiedError e = classify_error(run.error);
         if (e.category == ErrorCategory::integration_failure || e.category == ErrorCategory::non_finite) {
           failure = e.message;
           failure_kind = "integration";
@@ -931,13 +934,13 @@ class SystemHandle {
           failure_kind = "singular";
           condition = e.condition;
         } else {
-          throw;
+          std::rethrow_exception(run.error);
         }
       }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     const cli::Setup<S>& s = plan->setup;
-    const MotionCheck<S>& f = figures->figures();
+    const MotionCheck<S>& f = *figures;
     py::dict out;
     out["columns"] = recorder->columns();
     if constexpr (kFlat) {
