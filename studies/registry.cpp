@@ -88,26 +88,35 @@ const Study<S>& find_study(const std::string& name) {
                    ", n-trailer-<N>, or a system file: a path containing '/' or ending in .toml)");
 }
 
+std::size_t parameter_index(const SystemInfo& info, const std::string& name) {
+  std::string known;
+  for (std::size_t i = 0; i < info.parameters.size(); ++i) {
+    if (info.parameters[i].name == name) return i;
+    known += (known.empty() ? "" : ", ") + info.parameters[i].name;
+  }
+  throw UsageError("study '" + info.name + "' has no parameter '" + name + "' (known: " + known + ")");
+}
+
 template <class S>
 std::vector<S> parameters_with(const Study<S>& study,
                                const std::vector<std::pair<std::string, std::string>>& overrides) {
   std::vector<S> values = study.default_parameters();
   for (const auto& [name, text] : overrides) {
-    std::size_t i = 0;
-    std::string known;
-    for (; i < study.info.parameters.size(); ++i) {
-      if (study.info.parameters[i].name == name) break;
-      known += (known.empty() ? "" : ", ") + study.info.parameters[i].name;
-    }
-    if (i == study.info.parameters.size())
-      throw UsageError("study '" + study.info.name + "' has no parameter '" + name +
-                       "' (known: " + known + ")");
+    const std::size_t i = parameter_index(study.info, name);
     try {
       values[i] = from_string<S>(text);
     } catch (const MalformedNumber& e) {
       throw UsageError("parameter " + name + ": " + e.what());
     }
   }
+  return values;
+}
+
+template <class S>
+std::vector<S> parameters_with_values(const Study<S>& study,
+                                      const std::vector<std::pair<std::string, S>>& overrides) {
+  std::vector<S> values = study.default_parameters();
+  for (const auto& [name, value] : overrides) values[parameter_index(study.info, name)] = value;
   return values;
 }
 
@@ -175,6 +184,8 @@ void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec
   template const Study<S>& find_study<S>(const std::string&);                                \
   template std::vector<S> parameters_with<S>(                                                \
       const Study<S>&, const std::vector<std::pair<std::string, std::string>>&);             \
+  template std::vector<S> parameters_with_values<S>(const Study<S>&,                                     \
+                                                    const std::vector<std::pair<std::string, S>>&);    \
   template State<S> random_state_from_chart<S>(const System<S>&, std::mt19937_64&);
 NHS_FOR_EACH_SCALAR(NHS_REGISTRY_INSTANTIATE_)
 

@@ -6,7 +6,6 @@
 
 #include "json_values.hpp"
 
-#include "nhs/gauss.hpp"
 #include "nhs/regularity.hpp"
 
 #include <nlohmann/json.hpp>
@@ -17,34 +16,7 @@ namespace nhs::cli {
 template <class S>
 AccelAnswer<S> accel_answer(const AccelOptions& opts) {
   const S margin = singular_margin_option<S>(opts, regularity_tolerance<S>());  // before the build
-  const Setup<S> s = make_setup<S>(opts);
-  require_margins(s.sys, s.q, s.qdot, margin);
-  AccelAnswer<S> a{.study = s.sys.info.name,
-                   .formulation = s.formulation->name(),
-                   .field = field_backend_name(s.field),
-                   .parameters = {},
-                   .q = s.q,
-                   .qdot = s.qdot,
-                   .acceleration = s.formulation->acceleration(s.sys, s.q, s.qdot),
-                   .gauss_z = S(0)};
-  for (std::size_t i = 0; i < s.sys.info.parameters.size(); ++i)
-    a.parameters.emplace_back(s.sys.info.parameters[i].name, s.sys.parameters[i]);
-  const Acceleration<S>& acc = a.acceleration;
-  // No NaN or infinity is returned: an overflow is an error (exit 4).
-  const Context context = [&] {
-    return "from " + s.formulation->name() + " " + state_context(s.q, s.qdot);
-  };
-  require_finite(acc.qddot, "qddot", context);
-  if (acc.multipliers) require_finite(*acc.multipliers, "the multipliers", context);
-  if (acc.reaction) require_finite(*acc.reaction, "the reaction", context);
-  // Gauss's Z at the formulation's qddot: the minimum over the accelerations
-  // that satisfy the constraints (for every formulation but the negative
-  // control), 0 when the constraints exert no force.
-  // NonFiniteValue (exit 4) where Z overflows.
-  a.gauss_z = gauss_z(s.sys, s.q, s.qdot, acc.qddot);
-  if (opts.jacobian)
-    a.jacobian = field_jacobian_at<S>(opts.study, with_default_formulation<S>(opts).formulation, s.sys, s.q, s.qdot);
-  return a;
+  return accelerations_at<S>(make_setup<S>(opts), margin, opts.jacobian);
 }
 
 template <class S>

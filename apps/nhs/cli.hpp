@@ -19,6 +19,8 @@
 
 #include "nhs/linearization.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/session/accelerations.hpp"
+#include "nhs/session/field_jacobian.hpp"
 #include "nhs/studies/verification.hpp"
 
 #include <exception>
@@ -79,50 +81,6 @@ struct WorksheetOptions {
 /// apply; IoError (exit 5) naming the path when a write or copy fails.
 int worksheet_command(const WorksheetOptions& opts, const std::string& command);
 
-/// The Jacobian of a formulation's first-order field x' = f(x) at a state
-/// (001 eqs. 7.5, 8.12): N x N, x = (q, qdot) with f = (qdot, qddot) for
-/// the second kind, x = (q, z) with f = (psi(q, z), Z(q, z)) for the first
-/// kind and Gibbs-Appell.
-template <class S>
-struct FieldJacobian {
-  std::string formulation;          ///< the traced formulation differentiated
-  std::vector<std::string> state;   ///< the names of x (N): q, then qdot names (q_dot) or z
-  Mat<S> J;                         ///< J(i, j) = d f_i / d x_j
-  Vec<S> f;                         ///< the field f(x), N
-  /// N * N, row-major: 0 where J(i, j) is identically 0 (the constant 0 of
-  /// the differentiated graph), else 1; ignorable_coordinates reads it.
-  std::vector<char> depends;
-  /// The eigenvalues of J (N), as (real part, imaginary part), from the
-  /// real Schur form (Eigen's RealSchur: Francis QR, in S), sorted by real
-  /// part, then imaginary part, decreasing; a complex pair is written
-  /// (re, +im) then (re, -im). At a steady motion these are the exponents
-  /// of its linear stability.
-  std::vector<std::pair<S, S>> eigenvalues;
-};
-
-/// The Jacobian of `formulation`'s field of `study` (a built-in study's id
-/// or a system file's path) with parameters sys.parameters at (q, qdot) on
-/// C (z = the chart's z(q, qdot) for the first kind), computed in S by the
-/// interpreter from the traced field differentiated forward
-/// (nhs/codegen/differentiate.hpp): the same derivatives in every
-/// precision. Throws UsageError for a formulation that is not traceable
-/// (second-kind, first-kind, gibbs-appell are) or a first kind without a
-/// chart, NotApplicable as trace_formulation does, SingularState when a
-/// guard of the field fails (e.g. "singular metric g"), NonFiniteValue for
-/// an entry that is not finite (|a| or max(a, b) differentiated where a = 0
-/// or a = b).
-template <class S>
-FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& formulation, const System<S>& sys,
-                                   const Vec<S>& q, const Vec<S>& qdot);
-
-/// field_jacobian_at at the formulation's own state x: (q, qdot), size 2n,
-/// for the second kind; (q, z), size n + m, for the first kind and
-/// Gibbs-Appell. `context` describes the state in error messages. Throws
-/// as field_jacobian_at, and UsageError when x has the wrong size.
-template <class S>
-FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::string& formulation,
-                                         const System<S>& sys, const Vec<S>& x, const Context& context);
-
 /// A steady motion of a study's family linearized (linearize_steady): the
 /// state x = (q, z) with its names, and the Linearization
 /// (nhs/linearization.hpp).
@@ -177,28 +135,9 @@ int stability_command(const StabilityOptions& opts);
 template <class S>
 std::string stability_json(const StabilityOptions& opts);
 
-/// What `nhs accel` prints (accel_command) and the Python module's
-/// System.accel returns: the admitted state (make_setup: qdot projected onto
-/// C), the formulation's Acceleration (qddot size n; multipliers size r and
-/// reaction size n where the formulation defines them) and Gauss's Z at
-/// qddot (nhs/gauss.hpp).
-template <class S>
-struct AccelAnswer {
-  /// formulation: the evaluated formulation's name, e.g. "second-kind
-  /// (generated)"; field: its backend's (field_backend_name).
-  std::string study, formulation, field;
-  std::vector<std::pair<std::string, S>> parameters;  ///< every parameter, with its value
-  Vec<S> q, qdot;
-  Acceleration<S> acceleration;
-  S gauss_z;
-  /// With AccelOptions::jacobian: field_jacobian_at at (q, qdot).
-  std::optional<FieldJacobian<S>> jacobian;
-};
-
-/// The accelerations at the state of `opts` (make_setup; refused within
-/// --singular-margin, default 100 epsilon, of a singular set). Throws as
-/// make_setup does, SingularState near a singular set, NonFiniteValue where
-/// qddot, the multipliers, the reaction or Z is not finite.
+/// The accelerations at the state of `opts` (make_setup, then
+/// accelerations_at with --singular-margin, default 100 epsilon, and
+/// --jacobian). Throws as they do.
 template <class S>
 AccelAnswer<S> accel_answer(const AccelOptions& opts);
 /// `nhs accel`: accel_answer as one JSON object, numbers as decimal strings.
@@ -213,7 +152,7 @@ int accel_command(const AccelOptions& opts);
 /// Throws UsageError naming the option, or as make_setup does.
 template <class S>
 struct RunPlan {
-  Setup<S> setup;
+  Problem<S> setup;
   IntegrationOptions<S> options;
   /// --motion: the special motion run (its exact solution gives the CSV's
   /// "error" column); empty otherwise.

@@ -124,12 +124,6 @@ std::string duration_text(double s) {
   return fmt::format("{} h {:02} min", static_cast<int>(s) / 3600, (static_cast<int>(s) % 3600) / 60);
 }
 
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-  std::string out;
-  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
-  return out;
-}
-
 std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& item : items) {

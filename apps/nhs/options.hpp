@@ -6,6 +6,7 @@
 #include "nhs/errors.hpp"
 #include "nhs/field_backend.hpp"
 #include "nhs/scalar.hpp"
+#include "nhs/session/parse.hpp"  // parse_number, parse_vector
 
 #include <cstdint>
 #include <optional>
@@ -33,7 +34,7 @@ struct StateOptions {
   std::string singular_margin;
   /// The field backend asked for (--library, --generated, --compiled;
   /// Python's field=; a sweep's field, library or compiled keys); empty:
-  /// the default, the same for accel and run (default_field, setup.hpp): a
+  /// the default, the same for accel and run (default_field, nhs/session/problem.hpp): a
   /// built-in study's generated code, a system file's traced field, else
   /// the library's formulation.
   std::optional<FieldBackend> field;
@@ -123,36 +124,6 @@ struct FindingsOptions {
   bool quick = false;
 };
 
-
-/// A number of option `option` in S, exactly rounded (from_string<S>);
-/// UsageError naming the option and the value when malformed.
-template <class S>
-S parse_number(const std::string& option, const std::string& text) {
-  try {
-    return from_string<S>(text);
-  } catch (const MalformedNumber& e) {
-    throw UsageError(option + ": " + e.what());
-  }
-}
-
-/// "v1,v2,..." in S; UsageError naming the option and the bad item.
-template <class S>
-Vec<S> parse_vector(const std::string& option, const std::string& text) {
-  std::vector<S> values;
-  std::size_t start = 0;
-  while (true) {
-    const std::size_t comma = text.find(',', start);
-    const std::string item = text.substr(start, comma == std::string::npos ? comma : comma - start);
-    if (item.find_first_not_of(" \t") == std::string::npos)
-      throw UsageError(option + ": empty value in list '" + text + "'");
-    values.push_back(parse_number<S>(option, item));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  Vec<S> v(static_cast<Eigen::Index>(values.size()));
-  for (std::size_t i = 0; i < values.size(); ++i) v[static_cast<Eigen::Index>(i)] = values[i];
-  return v;
-}
 
 /// "name=value" items into pairs; UsageError for an item without '='.
 std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items);

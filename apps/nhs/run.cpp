@@ -104,7 +104,7 @@ RunPlan<S> plan_run(const RunOptions& given) {
       if (f.rfind(excluded, 0) == 0)  // "voronec" also covers "voronec (generated)"
         throw UsageError("--motion: " + excluded + " cannot follow '" + motion->name + "': " + why);
   }
-  const Setup<S>& s = plan.setup;
+  const Problem<S>& s = plan.setup;
   require_margins(s.sys, s.q, s.qdot, plan.options.singular_margin);
   // Refused before anything is written (tolerance, grid).
   validated_stepper(plan.options, s.formulation->round_off_grows_with_speed());
@@ -117,7 +117,7 @@ int run_command(const RunOptions& opts) {
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
   if (!opts.out.empty() && is_system_file_name(opts.study)) refuse_overwriting(opts.study, opts.out, "--out");
   RunPlan<S> plan = plan_run<S>(opts);
-  const Setup<S>& s = plan.setup;
+  const Problem<S>& s = plan.setup;
   IntegrationOptions<S>& io = plan.options;
 
   std::unique_ptr<std::FILE, FileCloser> file;

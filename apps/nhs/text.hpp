@@ -2,6 +2,8 @@
 // figures in messages and summaries.
 #pragma once
 
+#include "nhs/format.hpp"  // join, count_of
+
 #include <fmt/core.h>
 
 #include <cstddef>
@@ -9,11 +11,6 @@
 #include <vector>
 
 namespace nhs::cli {
-
-/// "1 value", "3 values": a count with its noun, for messages.
-inline std::string count_of(std::size_t n, const std::string& noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
 
 /// `text` made safe to echo on one line of a message: control characters
 /// written as \n, \r, \t or \xNN (a value holding a newline stays on
@@ -25,9 +22,6 @@ inline std::string count_of(std::size_t n, const std::string& noun) {
 /// report_error passes every error line through it; commands use it where
 /// they echo user text in other messages.
 std::string echo_text(const std::string& text, std::size_t max_bytes = 4000);
-
-/// "a, b, c".
-std::string join(const std::vector<std::string>& items, const std::string& sep = ", ");
 
 /// S as a double, for short human-readable figures (summaries, tables).
 template <class S>

@@ -17,6 +17,9 @@
 #include "nhs/error_table.hpp"
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/session/accelerations.hpp"
+#include "nhs/session/parse.hpp"
+#include "nhs/session/problem.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/motion_run.hpp"
 #include "nhs/constraint_classification.hpp"
@@ -259,18 +262,25 @@ std::string option_text(const py::object& v, const std::string& what) {
   return v.is_none() ? std::string() : number_text(v, what);
 }
 
-/// {name: value} as the CLI's "name=value" items; UsageError unless a dict
-/// with str keys.
-std::vector<std::string> param_items(const py::object& params) {
-  std::vector<std::string> items;
-  if (params.is_none()) return items;
+/// {name: value} as (name, exact decimal text) pairs (number_text);
+/// UsageError unless a dict with str keys and number values.
+std::vector<std::pair<std::string, std::string>> param_pairs(const py::object& params) {
+  std::vector<std::pair<std::string, std::string>> pairs;
+  if (params.is_none()) return pairs;
   if (!PyDict_Check(params.ptr()))
     throw UsageError("params: expected a dict {name: value}, got " + type_name(params));
   for (auto [k, v] : py::reinterpret_borrow<py::dict>(params)) {
     if (!PyUnicode_Check(k.ptr())) throw UsageError("params: a parameter's name is a str, got " + shown(k));
     const std::string name = k.cast<std::string>();
-    items.push_back(name + "=" + number_text(v, "params[" + name + "]"));
+    pairs.emplace_back(name, number_text(v, "params[" + name + "]"));
   }
+  return pairs;
+}
+
+/// {name: value} as the CLI's "name=value" items (param_pairs).
+std::vector<std::string> param_items(const py::object& params) {
+  std::vector<std::string> items;
+  for (const auto& [name, text] : param_pairs(params)) items.push_back(name + "=" + text);
   return items;
 }
 
@@ -388,8 +398,8 @@ class AccelResult {
 
 template <class S>
 struct AccelAnswerOf : AccelResult::Answer {
-  explicit AccelAnswerOf(cli::AccelAnswer<S> answer) : a(std::move(answer)) {}
-  cli::AccelAnswer<S> a;
+  explicit AccelAnswerOf(AccelAnswer<S> answer) : a(std::move(answer)) {}
+  AccelAnswer<S> a;
   const Vec<S>* pick(int which) const {
     switch (which) {
       case AccelResult::kQ: return &a.q;
@@ -496,7 +506,7 @@ class FieldHandle {
 template <class S>
 class FieldOf final : public FieldHandle::Impl {
  public:
-  explicit FieldOf(cli::Setup<S> setup) : s_(std::move(setup)) {
+  explicit FieldOf(Problem<S> setup) : s_(std::move(setup)) {
     n = s_.sys.n;
     study = s_.sys.info.name;
     formulation = s_.formulation->name();
@@ -549,8 +559,8 @@ class FieldOf final : public FieldHandle::Impl {
         throw UsageError("Qdot has " + std::to_string(qd.size()) + " rows, Q has " + std::to_string(q.size()));
       for (std::size_t i = 0; i < q.size(); ++i) {
         const std::string row = "[" + std::to_string(i) + "]";
-        const Vec<S> qi = sized(cli::parse_vector<S>("Q" + row, vector_text(q[i], "Q" + row)), "Q" + row);
-        const Vec<S> qdi = sized(cli::parse_vector<S>("Qdot" + row, vector_text(qd[i], "Qdot" + row)), "Qdot" + row);
+        const Vec<S> qi = sized(parse_vector<S>("Q" + row, vector_text(q[i], "Q" + row)), "Q" + row);
+        const Vec<S> qdi = sized(parse_vector<S>("Qdot" + row, vector_text(qd[i], "Qdot" + row)), "Qdot" + row);
         rows.append(vector<S>(accel(qi, qdi)));
       }
       return python_function("numpy", "array")(rows, "dtype"_a = "object");
@@ -558,7 +568,7 @@ class FieldOf final : public FieldHandle::Impl {
   }
 
   // d(qdot, qddot)/d(q, qdot) (2n x 2n) of the second kind's field: its
-  // traced graph differentiated forward (cli::field_jacobian_at).
+  // traced graph differentiated forward (field_jacobian_at).
   py::object jac(const py::object& x) override {
     if (formulation.rfind("second-kind", 0) != 0)
       throw UsageError("Field.jac: the Jacobian is the second kind's, d(qdot, qddot)/d(q, qdot); this field is " +
@@ -568,7 +578,7 @@ class FieldOf final : public FieldHandle::Impl {
     Mat<S> J;
     {
       py::gil_scoped_release release;
-      J = cli::field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd).J;
+      J = field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd).J;
     }
     const auto N = static_cast<py::ssize_t>(2 * n);
     if constexpr (kFlat) {
@@ -625,7 +635,7 @@ class FieldOf final : public FieldHandle::Impl {
         }
       }
     }
-    const Vec<S> v = cli::parse_vector<S>(what, vector_text(x, what));
+    const Vec<S> v = parse_vector<S>(what, vector_text(x, what));
     if (v.size() != 2 * n)
       throw UsageError(std::string(what) + " has " + std::to_string(v.size()) + " values, expected 2n = " +
                        std::to_string(2 * n) + " (q, qdot)");
@@ -674,11 +684,62 @@ class FieldOf final : public FieldHandle::Impl {
     return qdd;
   }
 
-  cli::Setup<S> s_;
+  Problem<S> s_;
   Vec<S> q_ = Vec<S>(s_.sys.n), qd_ = Vec<S>(s_.sys.n);  // call's state (under the GIL)
   const bool second_kind_ = s_.formulation->name().rfind("second-kind", 0) == 0;
   Vec<S> x_ = Vec<S>(2 * s_.sys.n);  // unlocked_accel's x (under mutex_)
   std::mutex mutex_;
+};
+
+/// What System.accel, .field and .run ask for, from their Python arguments:
+/// each checked (its type, a vector's shape) and read exactly (number_text,
+/// vector_text) when constructed, before the precision is dispatched;
+/// spec<S>() is the typed request of the library (nhs/session/problem.hpp).
+/// A type error names the argument (q0: expected a list ...); a value's
+/// error names the tool's option, so that the message is the tool's.
+class ProblemArgs {
+ public:
+  ProblemArgs(const std::string& system, const py::object& formulation, const std::string& precision,
+              const py::object& params, const std::array<py::object, 3>& state,
+              const std::array<const char*, 3>& names, const py::object& field, const py::object& manifold_tol)
+      : system_(system), precision_(precision), names_(names) {
+    if (!formulation.is_none()) formulation_ = str_arg(formulation, "formulation");
+    params_ = param_pairs(params);
+    for (std::size_t k = 0; k < 3; ++k) state_[k] = vector_text(state[k], names[k]);
+    manifold_tol_ = option_text(manifold_tol, "manifold_tol");
+    if (!field.is_none()) {
+      const std::string f = str_arg(field, "field");
+      if (f != "default") field_ = parse_field_backend(f, "field");
+    }
+  }
+
+  template <class S>
+  ProblemSpec<S> spec() const {
+    ProblemSpec<S> spec;
+    spec.system = system_;
+    spec.formulation = formulation_;
+    spec.field = field_;
+    spec.precision = precision_;
+    // A value's message names the tool's option, as the tool's does
+    // (docs/python.md, "Errors": the same text).
+    const Study<S>& st = find_study<S>(system_);
+    for (const auto& [name, text] : params_)
+      spec.parameters.emplace_back(name, parameters_with<S>(st, {{name, text}})[parameter_index(st.info, name)]);
+    const std::string* option[3] = {&spec.names.q, &spec.names.qdot, &spec.names.z};
+    std::optional<Vec<S>>* state[3] = {&spec.q, &spec.qdot, &spec.z};
+    for (std::size_t k = 0; k < 3; ++k)
+      if (!state_[k].empty()) *state[k] = parse_vector<S>(*option[k], state_[k]);
+    if (!manifold_tol_.empty()) spec.manifold_tol = parse_number<S>(spec.names.manifold_tol, manifold_tol_);
+    return spec;
+  }
+
+ private:
+  std::string system_, formulation_, precision_;
+  std::array<const char*, 3> names_;
+  std::vector<std::pair<std::string, std::string>> params_;  ///< name, exact decimal text
+  std::array<std::string, 3> state_;                          ///< vector_text's, "" when not given
+  std::string manifold_tol_;
+  std::optional<FieldBackend> field_;
 };
 
 // --- the system -----------------------------------------------------------
@@ -721,12 +782,11 @@ class SystemHandle {
   FieldHandle field(const py::object& formulation, const py::object& precision_arg, const py::object& params,
                     const py::object& field) const {
     const std::string precision = str_arg(precision_arg, "precision");
-    cli::AccelOptions o;
-    state_options(o, formulation, precision, params, {py::none(), py::none(), py::none()}, {"q", "qdot", "z"},
-                  field, py::none(), py::none());
+    const ProblemArgs args(name_, formulation, precision, params, {py::none(), py::none(), py::none()},
+                           {"q", "qdot", "z"}, field, py::none());
     std::shared_ptr<FieldHandle::Impl> impl;
     with_precision(precision, [&]<class S>() {
-      impl = std::make_shared<FieldOf<S>>(cli::make_setup<S>(o));
+      impl = std::make_shared<FieldOf<S>>(make_problem<S>(args.spec<S>()));
       return py::object();
     });
     impl->precision = precision;
@@ -739,17 +799,25 @@ class SystemHandle {
                     const py::object& field, const py::object& manifold_tol,
                     const py::object& singular_margin, const py::object& jacobian) const {
     const std::string precision = str_arg(precision_arg, "precision");
-    cli::AccelOptions o;
-    state_options(o, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field, manifold_tol,
-                  singular_margin);
-    o.jacobian = bool_arg(jacobian, "jacobian");
+    const ProblemArgs args(name_, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field,
+                           manifold_tol);
+    const bool with_jacobian = bool_arg(jacobian, "jacobian");
     std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
+      const ProblemSpec<S> spec = args.spec<S>();
+      // The margin to a singular set: 100 epsilon by default, as nhs accel's.
+      const S margin = singular_margin.is_none()
+                           ? regularity_tolerance<S>()
+                           : parse_number<S>("--singular-margin", number_text(singular_margin, "singular_margin"));
+      if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+      const auto evaluate = [&] {
+        return std::make_shared<AccelAnswerOf<S>>(accelerations_at<S>(make_problem<S>(spec), margin, with_jacobian));
+      };
       if constexpr (std::is_same_v<S, double>) {
-        answer = std::make_shared<AccelAnswerOf<S>>(cli::accel_answer<S>(o));
+        answer = evaluate();
       } else {
         py::gil_scoped_release release;
-        answer = std::make_shared<AccelAnswerOf<S>>(cli::accel_answer<S>(o));
+        answer = evaluate();
       }
       const auto& typed = static_cast<const AccelAnswerOf<S>&>(*answer);
       answer->study = typed.a.study;
@@ -762,18 +830,19 @@ class SystemHandle {
   }
 
   /// Benchmark hook (bench/python_overhead.py): seconds per call of the C++
-  /// accel_answer with the options accel builds from these arguments
-  /// (double), over `repeats` calls: the baseline of the Python call's cost.
+  /// work of System.accel on these arguments (double): the typed problem
+  /// built (make_problem) and its accelerations (accelerations_at), over
+  /// `repeats` calls: the baseline of the Python call's cost.
   double bench_accel(int repeats, const py::object& q, const py::object& qdot,
                      const py::object& formulation) const {
-    cli::AccelOptions o;
-    o.study = name_;
-    if (!formulation.is_none()) o.formulation = str_arg(formulation, "formulation");
-    o.q = vector_text(q, "q");
-    o.qdot = vector_text(qdot, "qdot");
+    const ProblemArgs args(name_, formulation, "double", py::none(), {q, qdot, py::none()}, {"q", "qdot", "z"},
+                           py::none(), py::none());
+    const ProblemSpec<double> spec = args.spec<double>();
     const auto t0 = std::chrono::steady_clock::now();
     double sink = 0;
-    for (int k = 0; k < repeats; ++k) sink += cli::accel_answer<double>(o).acceleration.qddot[0];
+    for (int k = 0; k < repeats; ++k)
+      sink += accelerations_at<double>(make_problem<double>(spec), regularity_tolerance<double>(), false)
+                  .acceleration.qddot[0];
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return sink == sink ? s / repeats : s / repeats;
   }
@@ -869,7 +938,7 @@ class SystemHandle {
     {
       py::gil_scoped_release release;
       plan.emplace(cli::plan_run<S>(o));
-      const cli::Setup<S>& s = plan->setup;
+      const Problem<S>& s = plan->setup;
       IntegrationOptions<S>& io = plan->options;
       const MotionReference<S> reference = cli::plan_reference(*plan);
       recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
@@ -939,7 +1008,7 @@ class SystemHandle {
       }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    const cli::Setup<S>& s = plan->setup;
+    const Problem<S>& s = plan->setup;
     const MotionCheck<S>& f = *figures;
     py::dict out;
     out["columns"] = recorder->columns();

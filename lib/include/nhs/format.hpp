@@ -3,9 +3,23 @@
 
 #include "nhs/autodiff.hpp"
 
+#include <cstddef>
 #include <string>
+#include <vector>
 
 namespace nhs {
+
+/// "a, b, c": items joined by sep, for messages.
+inline std::string join(const std::vector<std::string>& items, const std::string& sep = ", ") {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+  return out;
+}
+
+/// "1 value", "3 values": a count with its noun, for messages.
+inline std::string count_of(std::size_t n, const std::string& noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
+}
 
 /// "(v1, v2, ...)" with every entry in full precision (to_string<S>).
 template <class S>

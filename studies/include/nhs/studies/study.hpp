@@ -165,11 +165,21 @@ const std::vector<Study<S>>& studies();
 template <class S>
 const Study<S>& find_study(const std::string& name);
 
-/// Parameters: defaults with the given name=value overrides applied
-/// (UsageError on an unknown name, MalformedNumber on a bad value).
+/// The index of the parameter `name` in info.parameters; UsageError "study
+/// '<id>' has no parameter '<name>' (known: ...)" otherwise.
+std::size_t parameter_index(const SystemInfo& info, const std::string& name);
+
+/// Parameters (size and order of study.info.parameters): the defaults with
+/// the given name=value overrides applied in order (UsageError on an
+/// unknown name, or a value that is not a number, "parameter <name>: ...").
 template <class S>
 std::vector<S> parameters_with(const Study<S>& study,
                                const std::vector<std::pair<std::string, std::string>>& overrides);
+/// The same with values already in S (ProblemSpec::parameters): UsageError
+/// on an unknown name only.
+template <class S>
+std::vector<S> parameters_with_values(const Study<S>& study,
+                                      const std::vector<std::pair<std::string, S>>& overrides);
 
 /// Uniform random value in [lo, hi], drawn as a double and converted exactly.
 template <class S>

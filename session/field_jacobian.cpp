@@ -1,9 +1,6 @@
 // The Jacobian of a formulation's first-order field at a state
-// (field_jacobian_at, cli.hpp): the traced field differentiated forward
-// (nhs/codegen/differentiate.hpp) and run by the interpreter in S. `nhs
-// accel --jacobian` prints it; Python's System.accel(jacobian=True) returns
-// it.
-#include "cli.hpp"
+// (nhs/session/field_jacobian.hpp), instantiated for every scalar.
+#include "nhs/session/field_jacobian.hpp"
 
 #include "nhs/codegen/differentiate.hpp"
 #include "nhs/codegen/interpret.hpp"
@@ -16,7 +13,7 @@
 #include <map>
 #include <mutex>
 
-namespace nhs::cli {
+namespace nhs {
 namespace {
 
 // The differentiated trace of (study, formulation), made once per process
@@ -126,12 +123,12 @@ FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& 
   return field_jacobian_at_state<S>(study, formulation, sys, x, [&] { return state_context(q, qdot); });
 }
 
-#define NHS_CLI_JACOBIAN_(S, NAME)                                                                          \
+#define NHS_SESSION_JACOBIAN_(S, NAME)                                                                          \
   template FieldJacobian<S> field_jacobian_at<S>(const std::string&, const std::string&, const System<S>&, \
                                                  const Vec<S>&, const Vec<S>&);                            \
   template FieldJacobian<S> field_jacobian_at_state<S>(const std::string&, const std::string&,              \
                                                        const System<S>&, const Vec<S>&, const Context&);
-NHS_FOR_EACH_SCALAR(NHS_CLI_JACOBIAN_)
-#undef NHS_CLI_JACOBIAN_
+NHS_FOR_EACH_SCALAR(NHS_SESSION_JACOBIAN_)
+#undef NHS_SESSION_JACOBIAN_
 
-}  // namespace nhs::cli
+}  // namespace nhs

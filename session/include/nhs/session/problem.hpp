@@ -1,0 +1,145 @@
+// A problem: what every command and the Python module evaluate or
+// integrate. A system (a built-in study, a system file or a bundled
+// system's name) at its parameters, a formulation with the field backend
+// that evaluates it (library, generated, traced or compiled), and an
+// initial state admitted on the constraint manifold C. ProblemSpec is the
+// typed request; make_problem checks it and builds the Problem. The tool
+// parses its options into a ProblemSpec (apps/nhs/setup.hpp), the Python
+// module converts its arguments into one (python/src/module.cpp): neither
+// goes through the other's text.
+#pragma once
+
+#include "nhs/field_backend.hpp"
+#include "nhs/formulation.hpp"
+#include "nhs/studies/study.hpp"
+#include "nhs/system.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs {
+
+/// How the messages of make_problem name its inputs: the tool's options by
+/// default; the Python module passes its arguments' names ("q", "qdot",
+/// "z", or "q0", "qdot0", "z0" for a run).
+struct InputNames {
+  std::string q = "--q", qdot = "--qdot", z = "--z", manifold_tol = "--manifold-tol";
+};
+
+/// The request for a problem, typed.
+template <class S>
+struct ProblemSpec {
+  /// A built-in study's id, a system file's path (is_system_file_name) or a
+  /// bundled system's name (nhs/studies/bundled.hpp).
+  std::string system;
+  /// A formulation's name (nhs::formulations); empty: default_formulation_name.
+  std::string formulation;
+  /// The backend asked for; empty: the default (default_field).
+  std::optional<FieldBackend> field;
+  /// The precision's name (S's), for messages (e.g. "--compiled exists for
+  /// double and long-double only, not 'mp50'").
+  std::string precision = "double";
+  /// Parameter overrides by name, applied in order to the defaults
+  /// (parameters_with).
+  std::vector<std::pair<std::string, S>> parameters;
+  /// The state: q with qdot (each of size n), or q with z (size m; qdot =
+  /// psi(q, z)), or none of them for the study's default state.
+  std::optional<Vec<S>> q, qdot, z;
+  /// The admission's tolerance on |C| (admit_state); empty: its default
+  /// (default_manifold_tolerance<S>). Must be >= 0.
+  std::optional<S> manifold_tol;
+  InputNames names;
+};
+
+/// A problem, built: the study, its system at the parameters, the
+/// formulation (checked applicable) and the admitted initial state (q,
+/// qdot), size n each, with qdot projected onto C.
+template <class S>
+struct Problem {
+  /// The system as named in ProblemSpec::system (a study's id, a file's
+  /// path or a bundled name).
+  std::string system;
+  const Study<S>* study = nullptr;
+  System<S> sys;
+  /// The formulation whose field is evaluated: the library's, or the
+  /// generated, traced or compiled one in owned_formulation.
+  const Formulation<S>* formulation = nullptr;
+  /// The library formulation's name (e.g. "second-kind", where
+  /// formulation->name() may be "second-kind (generated)").
+  std::string formulation_name;
+  Vec<S> q, qdot;
+  /// The generated, traced or compiled formulation behind `formulation`,
+  /// else empty (the library's). Not to be shared between threads (a
+  /// traced field's interpreter keeps registers): one Problem per thread.
+  std::shared_ptr<const Formulation<S>> owned_formulation;
+  /// The backend that evaluates `formulation`'s field (field_backend_of).
+  FieldBackend field = FieldBackend::library;
+};
+
+/// The formulation used when none is named: the second kind, or
+/// udwadia-kalaba (with M_A, seed 003) for a system with massless parts
+/// (SystemInfo::semidefinite_metric), where the second kind does not apply.
+/// Throws UsageError for an unknown system, or as loading its file does.
+template <class S>
+std::string default_formulation_name(const std::string& system);
+
+/// The field that `nhs accel`, `nhs run`, `nhs check` and the Python module
+/// evaluate by default for the formulation `library` of `system`: a
+/// built-in study's code generated at build time where it has one for the
+/// formulation (FieldBackend::generated), a system file's traced field,
+/// interpreted, where the formulation is traceable and the file's field
+/// traces (FieldBackend::traced); nullptr where there is none (the
+/// library's formulation is the field). The library's formulation stays
+/// behind the others, for their guards. `nhs verify` and `nhs check`
+/// cross-check these fields against every formulation. One per thread.
+/// Throws UsageError for an unknown system, or as loading the file does.
+template <class S>
+std::shared_ptr<const Formulation<S>> default_field(const std::string& system, const Formulation<S>& library);
+
+/// The field of the formulation `library` of `system` by the backend `b`
+/// asked for by name (--generated, --compiled, Python's field=...): every
+/// reason it cannot be is a UsageError, never a silent fallback (the
+/// default, default_field, falls back on the library's). nullptr for
+/// FieldBackend::library, and where the formulation does not apply (the
+/// library's NotApplicable then says why). Throws UsageError: generated for
+/// a system file or a study without generated code for the formulation;
+/// traced or compiled for a built-in study, a formulation without a traced
+/// field or a field that cannot be traced; compiled in a precision
+/// (named `precision`) other than double and long double.
+template <class S>
+std::shared_ptr<const Formulation<S>> requested_field(const std::string& system, const Formulation<S>& library,
+                                                      FieldBackend b, const std::string& precision);
+
+/// Whether the state given (q, qdot, z present or not) is one of the three
+/// forms of ProblemSpec; UsageError naming the inputs (names) otherwise, or
+/// when z is given for a system `info` without quasi-velocities (no psi).
+void require_state_form(bool q, bool qdot, bool z, const SystemInfo& info, const InputNames& names);
+
+/// v as the input `name` of a system `info` whose dimension `dimension`
+/// ("n" or "m") has the names `names`: UsageError "<name> has k values,
+/// study '<id>' has n = 3 (x, y, theta)" when v.size() differs.
+template <class S>
+void require_input_size(const Vec<S>& v, const std::string& name, const SystemInfo& info,
+                        const std::vector<std::string>& names, const char* dimension);
+
+/// The problem of `spec`: the study (find_study), the formulation (named,
+/// else default_formulation_name; its field by the backend asked for,
+/// requested_field, else default_field), the system at the parameters,
+/// and the admitted state: q on the holonomic constraints and (q, qdot) on
+/// C within manifold_tol (admit_state: qdot projected onto C); the study's
+/// default state when none is given. What needs no system (the state's
+/// form and sizes, the tolerance) is checked before the system is built
+/// (n-trailer-200 takes a minute to build in mp50). Throws UsageError (an
+/// unknown system, formulation or parameter, a state of the wrong form or
+/// size, a negative tolerance, a field that cannot be had), SingularState
+/// (a state on one of the system's own singular sets, psi not finite, a
+/// default state not finite at these parameters), InvalidState (off C),
+/// NotApplicable (a formulation that does not apply to the system).
+/// Source: the admission of docs/cli.md, "States".
+template <class S>
+Problem<S> make_problem(const ProblemSpec<S>& spec);
+
+}  // namespace nhs

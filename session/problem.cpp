@@ -1,0 +1,222 @@
+// The problem of a ProblemSpec (nhs/session/problem.hpp), instantiated for
+// every scalar.
+#include "nhs/session/problem.hpp"
+
+#include "nhs/codegen/trace.hpp"
+#include "nhs/format.hpp"
+#include "nhs/generated.hpp"
+#include "nhs/generated_formulation.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/singular_set.hpp"
+#include "nhs/studies/system_file.hpp"
+#include "nhs/studies/traced.hpp"
+
+#include <algorithm>
+
+namespace nhs {
+
+template <class S>
+std::string default_formulation_name(const std::string& system) {
+  return find_study<S>(system).info.semidefinite_metric ? "udwadia-kalaba" : "second-kind";
+}
+
+template <class S>
+std::shared_ptr<const Formulation<S>> default_field(const std::string& system, const Formulation<S>& library) {
+  if (!is_system_file_name(system)) {
+    if (generated::find_generated<S>(system, library.name()) == nullptr) return nullptr;
+    return std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_generated_formulation<S>(system, library));
+  }
+  const auto& t = codegen::traceable_formulations();
+  if (std::find(t.begin(), t.end(), library.name()) == t.end()) return nullptr;
+  try {
+    const auto traced = cached_trace_file_formulation(system, library.name());
+    return std::make_shared<generated::GeneratedFormulation<S>>(
+        generated::make_traced_formulation<S>(*traced, library));
+  } catch (const NotApplicable&) {  // the library's says why (require_applicable)
+  } catch (const codegen::TracingError&) {  // branches on the state (abs): the library's runs
+  }
+  return nullptr;
+}
+
+template <class S>
+std::shared_ptr<const Formulation<S>> requested_field(const std::string& system, const Formulation<S>& library,
+                                                      FieldBackend b, const std::string& precision) {
+  const std::string& f = library.name();
+  switch (b) {
+    case FieldBackend::library: return nullptr;
+    case FieldBackend::generated:
+      if (is_system_file_name(system))
+        throw UsageError("--generated: a system file has no build-time generated code; its traced field "
+                         "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
+                         "compiles it (double, long-double)");
+      return std::make_shared<generated::GeneratedFormulation<S>>(
+          generated::make_generated_formulation<S>(system, library));
+    case FieldBackend::traced:
+    case FieldBackend::compiled: break;
+  }
+  const bool compiled = b == FieldBackend::compiled;
+  const std::string option = compiled ? "--compiled" : "the traced field";
+  if (!is_system_file_name(system))
+    throw UsageError(compiled ? "--compiled compiles a system file's traced field; the built-in study '" + system +
+                                    "' has its field compiled with nhs: use --generated"
+                              : "the traced field is a system file's; the built-in study '" + system +
+                                    "' has generated code instead: use --generated (field 'generated')");
+  if (compiled && !codegen::has_compiled_field<S>)
+    throw UsageError("--compiled exists for the precisions double and long-double only, not '" + precision +
+                     "' (without --compiled, the traced field runs in every precision)");
+  const auto& t = codegen::traceable_formulations();
+  if (std::find(t.begin(), t.end(), f) == t.end())
+    throw UsageError(option + ": formulation '" + f + "' has no traced field (traced: " + join(t) + ")");
+  try {
+    const auto traced = cached_trace_file_formulation(system, f);
+    if constexpr (codegen::has_compiled_field<S>) {
+      if (compiled)
+        return std::make_shared<generated::GeneratedFormulation<S>>(
+            generated::make_compiled_formulation<S>(*traced, library));
+    }
+    return std::make_shared<generated::GeneratedFormulation<S>>(generated::make_traced_formulation<S>(*traced, library));
+  } catch (const NotApplicable&) {  // the library's says why (require_applicable)
+    return nullptr;
+  } catch (const codegen::TracingError& e) {
+    throw UsageError(option + ": the " + f + " field of '" + system + "' cannot be traced (" + e.what() +
+                     "); run with --library (the library's formulation)");
+  }
+}
+
+void require_state_form(bool q, bool qdot, bool z, const SystemInfo& info, const InputNames& names) {
+  if (z) {
+    if (!q || qdot)
+      throw UsageError(names.z + " needs " + names.q + " and replaces " + names.qdot + " (qdot = psi(q, z))");
+    if (info.quasi_velocities.empty())
+      throw UsageError("study '" + info.name + "' has no parametric representation psi(q, z): give " + names.qdot);
+  } else if (q != qdot) {
+    throw UsageError("give " + names.q + " with " + names.qdot + " or " + names.z +
+                     ", or neither (for the study's default state)");
+  }
+}
+
+namespace {
+
+/// "a, b, c" for a message: at most 12 names, else the first 10, "...",
+/// and the last (n-trailer-200 has 203 coordinates).
+std::string names_text(const std::vector<std::string>& names) {
+  if (names.size() <= 12) return join(names);
+  return join(std::vector<std::string>(names.begin(), names.begin() + 10)) + ", ..., " + names.back();
+}
+
+}  // namespace
+
+template <class S>
+void require_input_size(const Vec<S>& v, const std::string& name, const SystemInfo& info,
+                        const std::vector<std::string>& names, const char* dimension) {
+  if (static_cast<std::size_t>(v.size()) != names.size())
+    throw UsageError(name + " has " + count_of(static_cast<std::size_t>(v.size()), "value") + ", study '" +
+                     info.name + "' has " + dimension + " = " + std::to_string(names.size()) + " (" +
+                     names_text(names) + ")");
+}
+
+template <class S>
+Problem<S> make_problem(const ProblemSpec<S>& spec) {
+  const InputNames& names = spec.names;
+  Problem<S> p;
+  p.system = spec.system;
+  p.study = &find_study<S>(spec.system);
+  p.formulation_name = spec.formulation.empty() ? default_formulation_name<S>(spec.system) : spec.formulation;
+  p.formulation = &find_formulation<S>(p.formulation_name);
+  // The state's form and sizes, checked against the study's shapes before
+  // anything is built or reads it.
+  const SystemInfo& info = p.study->info;
+  require_state_form(spec.q.has_value(), spec.qdot.has_value(), spec.z.has_value(), info, names);
+  if (spec.q) require_input_size(*spec.q, names.q, info, info.coordinates, "n");
+  if (spec.qdot) require_input_size(*spec.qdot, names.qdot, info, info.coordinates, "n");
+  if (spec.z) require_input_size(*spec.z, names.z, info, info.quasi_velocities, "m");
+  const S tol = spec.manifold_tol ? *spec.manifold_tol : default_manifold_tolerance<S>();
+  if (!(tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
+  // The field: the backend asked for, else the default (default_field);
+  // the library's formulation stays behind it (its guards).
+  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision)
+                              : default_field<S>(spec.system, *p.formulation)) {
+    p.owned_formulation = std::move(field);
+    p.formulation = p.owned_formulation.get();
+  }
+  p.field = generated::field_backend_of(*p.formulation);
+  p.sys = p.study->build(parameters_with_values(*p.study, spec.parameters));
+  p.formulation->require_applicable(p.sys);
+  // The built system's shapes are the study's; checked again, cheaply, so
+  // that nothing below can read outside a vector.
+  const auto require_size = [&p](const Vec<S>& v, const std::string& name, int size, const char* dimension) {
+    if (v.size() != size)
+      throw UsageError(name + " has " + count_of(static_cast<std::size_t>(v.size()), "value") + ", study '" +
+                       p.sys.info.name + "' has " + dimension + " = " + std::to_string(size));
+  };
+  if (spec.z && !p.sys.has_parametrization())
+    throw UsageError("study '" + p.sys.info.name + "' has no parametric representation psi(q, z): give " +
+                     names.qdot);
+  // SingularState naming the first of the system's own singular sets
+  // (System::singular_margins) that (q, qd) is on: a margin of 0 or NaN
+  // (require_margins at threshold 0, without sigma_min(dC/dqdot), which is
+  // the admission's to judge).
+  const auto refuse_on_own_singular_set = [&p](const Vec<S>& qd, const std::string& velocity) {
+    if (!p.sys.singular_margins) return;
+    for (const Margin<S>& mg : p.sys.singular_margins(p.q, qd))
+      if (!(mg.value > 0))
+        throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
+                                              " = " + to_string(mg.value) + " at q = " + to_string(p.q) +
+                                              velocity + ")");
+  };
+  if (!spec.q) {
+    const State<S> st = p.study->default_state(p.sys);
+    p.q = st.q;
+    p.qdot = st.qdot;
+    // The default state at other parameters may fall where psi is singular
+    // (e.g. a division by a parameter set to 0): a singular state, not a
+    // malformed input.
+    if (!p.q.allFinite() || !p.qdot.allFinite())
+      throw SingularState("default state not finite",
+                          "the default state is not finite at these parameters: q = " + to_string(p.q) +
+                              ", qdot = " + to_string(p.qdot) + " (give " + names.q + " and " + names.qdot + ")");
+  } else {
+    p.q = *spec.q;
+    require_size(p.q, names.q, p.sys.n, "n");
+    // On the holonomic constraints (dependent coordinates solved for) before
+    // the velocities are taken at q.
+    if (p.study->holonomic) admit_holonomic<S>(*p.study->holonomic, p.sys, p.q, tol);
+    if (!spec.z) {
+      p.qdot = *spec.qdot;
+      require_size(p.qdot, names.qdot, p.sys.n, "n");
+    } else {
+      const Vec<S>& z = *spec.z;
+      require_size(z, names.z, p.sys.m, "m");
+      p.qdot.resize(p.sys.n);
+      p.sys.parametrization(p.q, z, p.qdot);
+      if (!p.qdot.allFinite()) {
+        // psi is singular at q: on one of the system's own singular sets
+        // (named; their margins taken at zero velocity, psi having none),
+        // or elsewhere; either way a singular state.
+        refuse_on_own_singular_set(Vec<S>::Zero(p.sys.n), "; psi(q, z) = " + to_string(p.qdot));
+        throw SingularState("parametrization psi singular", "psi(q, z) is not finite: " + to_string(p.qdot) +
+                                                                " at q = " + to_string(p.q) + ", z = " + to_string(z));
+      }
+    }
+  }
+  // On one of the system's own singular sets (a margin of exactly 0): said
+  // by name here, before the admission's projection meets the singularity
+  // under another name (e.g. a singular metric g).
+  if (p.qdot.allFinite()) refuse_on_own_singular_set(p.qdot, ", qdot = " + to_string(p.qdot));
+  p.qdot = admit_state(p.sys, p.q, p.qdot, tol);
+  return p;
+}
+
+#define NHS_SESSION_PROBLEM_INSTANTIATE_(S, NAME)                                                              \
+  template std::string default_formulation_name<S>(const std::string&);                                      \
+  template std::shared_ptr<const Formulation<S>> default_field<S>(const std::string&, const Formulation<S>&); \
+  template std::shared_ptr<const Formulation<S>> requested_field<S>(const std::string&, const Formulation<S>&, \
+                                                                    FieldBackend, const std::string&);       \
+  template void require_input_size<S>(const Vec<S>&, const std::string&, const SystemInfo&,                  \
+                                      const std::vector<std::string>&, const char*);                         \
+  template Problem<S> make_problem<S>(const ProblemSpec<S>&);
+NHS_FOR_EACH_SCALAR(NHS_SESSION_PROBLEM_INSTANTIATE_)
+#undef NHS_SESSION_PROBLEM_INSTANTIATE_
+
+}  // namespace nhs
