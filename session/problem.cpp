@@ -116,33 +116,16 @@ void require_input_size(const Vec<S>& v, const std::string& name, const SystemIn
                      names_text(names) + ")");
 }
 
+namespace {
+
+/// p.q and p.qdot from spec (the study's default state when none is given):
+/// q onto the holonomic constraints, qdot = psi(q, z) with z, refused on
+/// one of the system's own singular sets, then admitted on C within tol
+/// (admit_state: qdot projected onto C). p's system and formulation are
+/// built. Throws as make_problem does.
 template <class S>
-Problem<S> make_problem(const ProblemSpec<S>& spec) {
+void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol) {
   const InputNames& names = spec.names;
-  Problem<S> p;
-  p.system = spec.system;
-  p.study = &find_study<S>(spec.system);
-  p.formulation_name = spec.formulation.empty() ? default_formulation_name<S>(spec.system) : spec.formulation;
-  p.formulation = &find_formulation<S>(p.formulation_name);
-  // The state's form and sizes, checked against the study's shapes before
-  // anything is built or reads it.
-  const SystemInfo& info = p.study->info;
-  require_state_form(spec.q.has_value(), spec.qdot.has_value(), spec.z.has_value(), info, names);
-  if (spec.q) require_input_size(*spec.q, names.q, info, info.coordinates, "n");
-  if (spec.qdot) require_input_size(*spec.qdot, names.qdot, info, info.coordinates, "n");
-  if (spec.z) require_input_size(*spec.z, names.z, info, info.quasi_velocities, "m");
-  const S tol = spec.manifold_tol ? *spec.manifold_tol : default_manifold_tolerance<S>();
-  if (!(tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
-  // The field: the backend asked for, else the default (default_field);
-  // the library's formulation stays behind it (its guards).
-  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision)
-                              : default_field<S>(spec.system, *p.formulation)) {
-    p.owned_formulation = std::move(field);
-    p.formulation = p.owned_formulation.get();
-  }
-  p.field = generated::field_backend_of(*p.formulation);
-  p.sys = p.study->build(parameters_with_values(*p.study, spec.parameters));
-  p.formulation->require_applicable(p.sys);
   // The built system's shapes are the study's; checked again, cheaply, so
   // that nothing below can read outside a vector.
   const auto require_size = [&p](const Vec<S>& v, const std::string& name, int size, const char* dimension) {
@@ -205,6 +188,38 @@ Problem<S> make_problem(const ProblemSpec<S>& spec) {
   // under another name (e.g. a singular metric g).
   if (p.qdot.allFinite()) refuse_on_own_singular_set(p.qdot, ", qdot = " + to_string(p.qdot));
   p.qdot = admit_state(p.sys, p.q, p.qdot, tol);
+}
+
+}  // namespace
+
+template <class S>
+Problem<S> make_problem(const ProblemSpec<S>& spec) {
+  const InputNames& names = spec.names;
+  Problem<S> p;
+  p.system = spec.system;
+  p.study = &find_study<S>(spec.system);
+  p.formulation_name = spec.formulation.empty() ? default_formulation_name<S>(spec.system) : spec.formulation;
+  p.formulation = &find_formulation<S>(p.formulation_name);
+  // The state's form and sizes, checked against the study's shapes before
+  // anything is built or reads it.
+  const SystemInfo& info = p.study->info;
+  require_state_form(spec.q.has_value(), spec.qdot.has_value(), spec.z.has_value(), info, names);
+  if (spec.q) require_input_size(*spec.q, names.q, info, info.coordinates, "n");
+  if (spec.qdot) require_input_size(*spec.qdot, names.qdot, info, info.coordinates, "n");
+  if (spec.z) require_input_size(*spec.z, names.z, info, info.quasi_velocities, "m");
+  const S tol = spec.manifold_tol ? *spec.manifold_tol : default_manifold_tolerance<S>();
+  if (!(tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
+  // The field: the backend asked for, else the default (default_field);
+  // the library's formulation stays behind it (its guards).
+  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision)
+                              : default_field<S>(spec.system, *p.formulation)) {
+    p.owned_formulation = std::move(field);
+    p.formulation = p.owned_formulation.get();
+  }
+  p.field = generated::field_backend_of(*p.formulation);
+  p.sys = p.study->build(parameters_with_values(*p.study, spec.parameters));
+  p.formulation->require_applicable(p.sys);
+  admit_initial_state(p, spec, tol);
   return p;
 }
 
