@@ -5,9 +5,10 @@
     with timeit (and again with `.qddot` read, which builds the NumPy array),
     against `System._bench_accel(repeats, q, qdot, f)`: the same C++ work
     (make_problem and accelerations_at on the typed problem that accel
-    builds) in a C++ loop, without Python. The overhead is the difference, per call; batches of
-    ~50 ms, the three measurements interleaved (C++, Python, Python +
-    .qddot, C++, ...) and the median of the paired differences quoted.
+    builds) in a C++ loop, without Python. The overhead is the difference,
+    per call; batches of ~50 ms, the three measurements interleaved (C++,
+    Python, Python + .qddot, C++, ...) and the median of the paired
+    differences quoted.
     Studies skate, rolling-disc, n-trailer at their default states;
     formulations second-kind and first-kind. Goal: at most 2 µs.
 (b) run: `build/nhs run STUDY --t-end T --dt-out D --out /dev/null` (wall
