@@ -16,6 +16,15 @@
 namespace nhs {
 
 template <class S>
+std::vector<std::pair<std::string, S>> parameter_overrides(
+    const Study<S>& study, const std::vector<std::pair<std::string, std::string>>& items) {
+  std::vector<std::pair<std::string, S>> out;
+  for (const auto& [name, text] : items)
+    out.emplace_back(name, parameters_with<S>(study, {{name, text}})[parameter_index(study.info, name)]);
+  return out;
+}
+
+template <class S>
 std::string default_formulation_name(const std::string& system) {
   return find_study<S>(system).info.semidefinite_metric ? "udwadia-kalaba" : "second-kind";
 }
@@ -224,6 +233,8 @@ Problem<S> make_problem(const ProblemSpec<S>& spec) {
 }
 
 #define NHS_SESSION_PROBLEM_INSTANTIATE_(S, NAME)                                                              \
+  template std::vector<std::pair<std::string, S>> parameter_overrides<S>(                                    \
+      const Study<S>&, const std::vector<std::pair<std::string, std::string>>&);                             \
   template std::string default_formulation_name<S>(const std::string&);                                      \
   template std::shared_ptr<const Formulation<S>> default_field<S>(const std::string&, const Formulation<S>&); \
   template std::shared_ptr<const Formulation<S>> requested_field<S>(const std::string&, const Formulation<S>&, \

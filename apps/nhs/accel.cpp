@@ -4,7 +4,7 @@
 // the full precision of the scalar type.
 #include "cli.hpp"
 
-#include "json_values.hpp"
+#include "nhs/session/json_values.hpp"
 
 #include "nhs/regularity.hpp"
 

@@ -1,7 +1,8 @@
 // The `nhs` command-line tool: one function per command (one file each),
 // and the headers they share: options.hpp (options and their parsing),
-// precision.hpp (the dispatch on --precision), setup.hpp (system,
-// formulation and initial state), csv.hpp (the trajectory CSV), text.hpp.
+// setup.hpp (options into the session's problem), csv.hpp (the trajectory
+// CSV), text.hpp. The typed requests beneath them are the session's
+// (nhs/session/: problem, run plan, precision dispatch, budgets).
 //
 // Exit codes (README, "Exit codes"; errors.hpp): 0 success, 1 verify found
 // a failure, 2 usage error, 3 invalid state (off C, singular), 4 integration
@@ -11,16 +12,18 @@
 #include "csv.hpp"
 #include "io.hpp"
 #include "options.hpp"
-#include "output_budget.hpp"
-#include "precision.hpp"
 #include "setup.hpp"
 #include "text.hpp"
-#include "wall_budget.hpp"
 
 #include "nhs/linearization.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/session/accelerations.hpp"
 #include "nhs/session/field_jacobian.hpp"
+#include "nhs/session/linearization_report.hpp"
+#include "nhs/session/output_budget.hpp"
+#include "nhs/session/precision.hpp"
+#include "nhs/session/run_plan.hpp"
+#include "nhs/session/wall_budget.hpp"
 #include "nhs/studies/verification.hpp"
 
 #include <exception>
@@ -81,59 +84,26 @@ struct WorksheetOptions {
 /// apply; IoError (exit 5) naming the path when a write or copy fails.
 int worksheet_command(const WorksheetOptions& opts, const std::string& command);
 
-/// A steady motion of a study's family linearized (linearize_steady): the
-/// state x = (q, z) with its names, and the Linearization
-/// (nhs/linearization.hpp).
+/// The steady family that the options of `nhs linearize` and `nhs
+/// stability` name, typed (nhs/session/steady_linearization.hpp): --param
+/// and --at read in S (UsageError naming the option and the item).
 template <class S>
-struct SteadyLinearization {
-  std::string system, formulation, family, source;
-  std::vector<std::string> family_parameters;         ///< mu names (p)
-  Vec<S> mu;                                          ///< p
-  std::vector<std::pair<std::string, S>> parameters;  ///< the system's
-  std::vector<std::string> state;                     ///< names of x (N)
-  Vec<S> x;                                           ///< N
-  Linearization<S> lin;
-};
-
-/// Linearizes `opts.formulation`'s field (first-kind or gibbs-appell: the
-/// state (q, z) of C, 001 Thm 7.1) at the family `opts.steady` at mu
-/// (values in the order of the family's parameters): the state from the
-/// family's formulas (qdot given: z = chart(q, qdot), dz/dmu from psi_z dz
-/// = dqdot - psi_q dq), the Jacobian by forward differentiation of the
-/// traced field (field_jacobian_at_state), then linearize(). Throws
-/// UsageError for an unknown family (listing the known), a formulation
-/// other than first-kind and gibbs-appell (second-kind's state has
-/// directions off C, whose eigenvalues are not the motion's), a size
-/// mismatch; InvalidState when qdot is off C (with max |C|) or the state
-/// is not steady; SingularState, NonFiniteValue as field_jacobian_at.
-template <class S>
-SteadyLinearization<S> linearize_steady(const LinearizeOptions& opts, const Vec<S>& mu);
-
-/// The family's parameter values from "mu=value" items: every parameter
-/// exactly once (UsageError naming the missing, unknown or repeated one;
-/// `optional` may stay unset and is returned as 0).
-template <class S>
-Vec<S> family_values(const LinearizeOptions& opts, const std::string& option, const std::string& optional = "");
+SteadySpec<S> steady_spec(const LinearizeOptions& opts);
 
 /// `nhs linearize`: linearize_steady at --at, as JSON on stdout
-/// (linearize_json: the text, docs/cli.md). 0 on success; throws as
+/// (linearization_json, docs/cli.md). 0 on success; throws as
 /// linearize_steady.
 template <class S>
 int linearize_command(const LinearizeOptions& opts);
-template <class S>
-std::string linearize_json(const LinearizeOptions& opts);
 
-/// `nhs stability`: linearize_steady on an even grid of --points values of
-/// --vary in [--from, --to]; the eigenvalues as CSV (--csv), and the
-/// crossings (find_crossings) with the grid's verdicts as JSON on stdout.
-/// Throws UsageError for a bad range or count, IoError (exit 5) when the
-/// CSV cannot be written, and what linearize_steady throws at a grid point
-/// (the message names the point).
+/// `nhs stability`: scan_stability on an even grid of --points values of
+/// --vary in [--from, --to]; the eigenvalues as CSV (--csv,
+/// stability_csv), and the crossings with the grid's verdicts as JSON on
+/// stdout (stability_json). Throws UsageError for a bad range or count,
+/// IoError (exit 5) when the CSV cannot be written, and what
+/// scan_stability throws.
 template <class S>
 int stability_command(const StabilityOptions& opts);
-/// stability_command's JSON text.
-template <class S>
-std::string stability_json(const StabilityOptions& opts);
 
 /// The accelerations at the state of `opts` (make_setup, then
 /// accelerations_at with --singular-margin, default 100 epsilon, and
@@ -144,49 +114,17 @@ AccelAnswer<S> accel_answer(const AccelOptions& opts);
 template <class S>
 int accel_command(const AccelOptions& opts);
 
-/// What `nhs run` integrates: the set-up (a built-in study's generated field
-/// by default where it has one, make_setup) and the integration options
-/// parsed from `opts`, checked (positive t_end, dt_out, rtol; atol >= 0;
-/// the stepper's tolerance floor and the output grid, validated_stepper),
-/// the initial state refused within the singular margin (default 1e-6).
-/// Throws UsageError naming the option, or as make_setup does.
+/// The run that the options `opts` ask for (nhs/session/run_plan.hpp):
+/// their numbers parsed in S, then the problem (problem_spec). Parsed in the
+/// order the user meets them: --t-end, --dt-out, --rtol, --atol,
+/// --singular-margin, --max-rhs-calls, --max-wall-time, --max-rows,
+/// --stepper, --step, then the problem's options; checked (require_run_options)
+/// before the problem's, so that a usage error comes before a system is
+/// built. Throws UsageError naming the option.
 template <class S>
-struct RunPlan {
-  Problem<S> setup;
-  IntegrationOptions<S> options;
-  /// --motion: the special motion run (its exact solution gives the CSV's
-  /// "error" column); empty otherwise.
-  std::optional<SpecialMotion<S>> motion;
-  /// --max-wall-time (none by default): whoever integrates the plan checks
-  /// it after every step and sample (WallBudget::check).
-  WallBudget wall;
-};
+RunSpec<S> run_spec(const RunOptions& opts);
 
-/// The special motion of `study` named `name`, or numbered `name` (1-based,
-/// in the order `nhs list SYSTEM` prints them); UsageError listing them
-/// otherwise.
-template <class S>
-SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name);
-template <class S>
-RunPlan<S> plan_run(const RunOptions& opts);
-
-/// What a run of `plan` is measured against (MotionFigures, CsvRecorder):
-/// the study's invariants and energy declaration, and the motion's exact
-/// solution with --motion.
-template <class S>
-MotionReference<S> plan_reference(const RunPlan<S>& plan) {
-  return motion_reference(*plan.setup.study, plan.setup.sys,
-                          plan.motion ? plan.motion->exact : std::function<State<S>(const S&)>());
-}
-
-/// How a run with `stepper` computes its motion, for its summary: the
-/// formulation's name, or for the fixed-step steppers (which discretize
-/// the principle itself, no formulation's field) "the discrete
-/// Lagrange-d'Alembert principle".
-inline std::string integrated_by(Stepper stepper, const std::string& formulation) {
-  return is_discrete_stepper(stepper) ? std::string("the discrete Lagrange-d'Alembert principle") : formulation;
-}
-/// `nhs run`: plan_run, then the motion as CSV (CsvRecorder) with a summary
+/// `nhs run`: plan_run(run_spec), then the motion as CSV (CsvRecorder) with a summary
 /// on stderr.
 template <class S>
 int run_command(const RunOptions& opts);

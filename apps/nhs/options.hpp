@@ -6,7 +6,7 @@
 #include "nhs/errors.hpp"
 #include "nhs/field_backend.hpp"
 #include "nhs/scalar.hpp"
-#include "nhs/session/parse.hpp"  // parse_number, parse_vector
+#include "nhs/session/parse.hpp"  // parse_number, parse_vector, parse_count, parse_seconds
 
 #include <cstdint>
 #include <optional>
@@ -127,12 +127,5 @@ struct FindingsOptions {
 
 /// "name=value" items into pairs; UsageError for an item without '='.
 std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<std::string>& items);
-
-/// A positive count (e.g. --max-rhs-calls); UsageError otherwise.
-std::uint64_t parse_count(const std::string& option, const std::string& text);
-
-/// A positive, finite number of seconds (e.g. --max-wall-time); UsageError
-/// naming the option and the value otherwise.
-double parse_seconds(const std::string& option, const std::string& text);
 
 }  // namespace nhs::cli

@@ -29,95 +29,75 @@ struct FileCloser {
   }
 };
 
+/// The summary of a run on stderr: `how` ("integrated", or "stopped" for
+/// a run that ended early, whose rows are kept), the figures over the rows
+/// (rec), the error against the plan's motion, the invariants not finite
+/// at some rows, and the wall time `seconds`.
+template <class S>
+void print_run_summary(const char* how, const MotionCheck<S>& rec, const RunPlan<S>& plan,
+                       const std::string& precision, double seconds) {
+  const Problem<S>& s = plan.problem;
+  std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})", short_figure(rec.energy_drift),
+                                   short_figure(rec.E0));
+  if (!rec.energy_checked())
+    energy += rec.nonconservative_power != 0 ? " (not a first integral here: non-conservative forces do work)"
+                                             : " (not a first integral of this system)";
+  const std::string margin =
+      rec.samples == 0 ? std::string("no sample, so no singular margin")
+      : rec.min_margin_name.empty()
+          ? std::string("no singular margin (none defined)")
+          : fmt::format("smallest singular margin {} = {}", rec.min_margin_name, short_figure(rec.min_margin));
+  const IntegrationStats& st = rec.stats;
+  fmt::print(stderr,
+             "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
+             "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
+             how, s.sys.info.name, integrated_by(st.stepper, s.formulation->name()), precision,
+             stepper_name(st.stepper), rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last),
+             st.steps, st.rhs_calls,
+             plan.options.project ? fmt::format(", projected onto C ({} projections)", st.projections)
+                                  : std::string(),
+             short_figure(rec.max_C), energy, margin, seconds);
+  if (plan.motion)
+    fmt::print(stderr, "nhs run: max error against the motion '{}' over the rows: {}\n", plan.motion->name,
+               short_figure(rec.max_error));
+  for (const InvariantDrift<S>& inv : rec.invariants)
+    if (inv.undefined > 0)
+      fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
+                 inv.name, inv.undefined, rec.samples);
+}
+
 }  // namespace
 
 template <class S>
-SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name) {
-  const std::vector<SpecialMotion<S>> motions =
-      study.special_motions ? study.special_motions() : std::vector<SpecialMotion<S>>{};
-  std::vector<std::string> names;
-  for (std::size_t k = 0; k < motions.size(); ++k) {
-    if (motions[k].name == name || std::to_string(k + 1) == name) return motions[k];
-    names.push_back(std::to_string(k + 1) + ": " + motions[k].name);
-  }
-  throw UsageError("--motion: '" + study.info.name + "' has no motion '" + name + "' (" +
-                   (names.empty() ? std::string("it has no special motion") : "known: " + join(names, "; ")) + ")");
-}
-
-template <class S>
-RunPlan<S> plan_run(const RunOptions& given) {
-  RunOptions opts = given;
-  std::optional<SpecialMotion<S>> motion;
-  if (!opts.motion.empty()) {
-    // The motion's parameters and initial state, as decimal text that
-    // round-trips S (to_string), through the same set-up as given ones.
-    if (!opts.q.empty() || !opts.qdot.empty() || !opts.z.empty() || !opts.params.empty())
-      throw UsageError("--motion sets the parameters and the initial state: give no --param, --q, --qdot "
-                       "or --z with it");
-    const Study<S>& st = find_study<S>(opts.study);
-    motion = find_motion(st, opts.motion);
-    for (std::size_t i = 0; i < st.info.parameters.size(); ++i)
-      opts.params.push_back(st.info.parameters[i].name + "=" + to_string<S>(motion->parameters[i]));
-    const auto text = [](const Vec<S>& v) {
-      std::string out;
-      for (const auto& x : v) out += (out.empty() ? "" : ",") + to_string<S>(x);
-      return out;
-    };
-    opts.q = text(motion->initial.q);
-    opts.qdot = text(motion->initial.qdot);
-    if (opts.t_end.empty()) opts.t_end = to_string<S>(motion->t_end);
-  }
-  if (opts.t_end.empty()) opts.t_end = "10";
-  // The options that need no system, checked before it is built (a large
+RunSpec<S> run_spec(const RunOptions& opts) {
+  RunSpec<S> spec;
+  if (!opts.t_end.empty()) spec.t_end = parse_number<S>("--t-end", opts.t_end);
+  spec.dt_out = parse_number<S>("--dt-out", opts.dt_out);
+  if (!opts.rtol.empty()) spec.rtol = parse_number<S>("--rtol", opts.rtol);
+  if (!opts.atol.empty()) spec.atol = parse_number<S>("--atol", opts.atol);
+  if (!opts.singular_margin.empty()) spec.singular_margin = singular_margin_option<S>(opts, S(0));
+  if (!opts.max_rhs_calls.empty()) spec.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
+  if (!opts.max_wall_time.empty()) spec.max_wall_time = parse_seconds("--max-wall-time", opts.max_wall_time);
+  if (!opts.max_rows.empty()) spec.max_rows = parse_count("--max-rows", opts.max_rows);
+  spec.stepper = parse_stepper(opts.stepper);
+  if (!opts.step.empty()) spec.step = parse_number<S>("--step", opts.step);
+  spec.project = opts.project;
+  spec.motion = opts.motion;
+  // The options that need no system, checked before the problem's (a large
   // system takes a minute to build in mp50): a usage error comes at once.
-  IntegrationOptions<S> io;
-  io.t_end = parse_number<S>("--t-end", opts.t_end);
-  io.dt_out = parse_number<S>("--dt-out", opts.dt_out);
-  if (!opts.rtol.empty()) io.rtol = parse_number<S>("--rtol", opts.rtol);
-  io.atol = opts.atol.empty() ? io.rtol : parse_number<S>("--atol", opts.atol);
-  io.singular_margin = singular_margin_option<S>(opts, S(1) / S(1000000));
-  io.project = opts.project;
-  if (!opts.max_rhs_calls.empty()) io.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
-  std::optional<double> wall_seconds;
-  if (!opts.max_wall_time.empty()) wall_seconds = parse_seconds("--max-wall-time", opts.max_wall_time);
-  if (!(io.t_end > 0)) throw UsageError("--t-end must be positive, got '" + opts.t_end + "'");
-  if (!(io.dt_out > 0)) throw UsageError("--dt-out must be positive, got '" + opts.dt_out + "'");
-  if (!(io.rtol > 0)) throw UsageError("--rtol must be positive, got '" + opts.rtol + "'");
-  if (!(io.atol >= 0)) throw UsageError("--atol must be non-negative, got '" + opts.atol + "'");
-  if (!opts.max_rows.empty()) {
-    const std::uint64_t max_rows = parse_count("--max-rows", opts.max_rows);
-    require_output_rows(io.t_end, io.dt_out, max_rows);
-    io.max_samples = std::min(io.max_samples, max_rows);  // the library's limit stays
-  }
-  io.stepper = parse_stepper(opts.stepper);
-  if (!opts.step.empty()) {
-    io.step = parse_number<S>("--step", opts.step);
-    if (!(io.step > 0)) throw UsageError("--step must be positive, got '" + opts.step + "'");
-    if (!is_discrete_stepper(io.stepper))
-      throw UsageError("--step sets the fixed step of dla, nh-rattle and nh-midpoint; stepper " + opts.stepper +
-                       " chooses its own steps (tolerances --rtol, --atol)");
-  }
-  RunPlan<S> plan{.setup = make_setup<S>(opts), .options = std::move(io), .motion = motion};
-  if (motion) {
-    const std::string& f = plan.setup.formulation->name();
-    for (const auto& [excluded, why] : motion->excluded)
-      if (f.rfind(excluded, 0) == 0)  // "voronec" also covers "voronec (generated)"
-        throw UsageError("--motion: " + excluded + " cannot follow '" + motion->name + "': " + why);
-  }
-  const Problem<S>& s = plan.setup;
-  require_margins(s.sys, s.q, s.qdot, plan.options.singular_margin);
-  // Refused before anything is written (tolerance, grid).
-  validated_stepper(plan.options, s.formulation->round_off_grows_with_speed());
-  if (wall_seconds) plan.wall = WallBudget(*wall_seconds);  // the clock starts with the run
-  return plan;
+  require_run_options(spec);
+  refuse_state_with_motion(opts.motion, !opts.q.empty() || !opts.qdot.empty() || !opts.z.empty() ||
+                                            !opts.params.empty(), spec.names);
+  spec.problem = problem_spec<S>(opts);
+  return spec;
 }
 
 template <class S>
 int run_command(const RunOptions& opts) {
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
   if (!opts.out.empty() && is_system_file_name(opts.study)) refuse_overwriting(opts.study, opts.out, "--out");
-  RunPlan<S> plan = plan_run<S>(opts);
-  const Problem<S>& s = plan.setup;
+  RunPlan<S> plan = plan_run<S>(run_spec<S>(opts));
+  const Problem<S>& s = plan.problem;
   IntegrationOptions<S>& io = plan.options;
 
   std::unique_ptr<std::FILE, FileCloser> file;
@@ -176,34 +156,7 @@ int run_command(const RunOptions& opts) {
 
   const auto summary = [&](const char* how, const MotionCheck<S>& rec) {
     if (progress_shown) fmt::print(stderr, "\r\033[K");
-    std::string energy = fmt::format("energy drift max |E - E0| = {} (E0 = {})",
-                                     short_figure(rec.energy_drift), short_figure(rec.E0));
-    if (!rec.energy_checked())
-      energy += rec.nonconservative_power != 0
-                    ? " (not a first integral here: non-conservative forces do work)"
-                    : " (not a first integral of this system)";
-    const std::string margin =
-        rec.samples == 0 ? std::string("no sample, so no singular margin")
-        : rec.min_margin_name.empty()
-            ? std::string("no singular margin (none defined)")
-            : fmt::format("smallest singular margin {} = {}", rec.min_margin_name,
-                          short_figure(rec.min_margin));
-    const IntegrationStats& st = rec.stats;
-    fmt::print(stderr,
-               "nhs run: {} {} with {} in {}, stepper {}: {} rows{} to t = {}, {} steps, {} RHS "
-               "calls{}; over the rows: max |C| = {}; {}; {}; wall time {:.3f} s.\n",
-               how, s.sys.info.name, integrated_by(st.stepper, s.formulation->name()), opts.precision,
-               stepper_name(st.stepper), rec.samples, how[0] == 'i' ? "" : " (kept)", short_figure(rec.t_last),
-               st.steps, st.rhs_calls,
-               io.project ? fmt::format(", projected onto C ({} projections)", st.projections) : std::string(),
-               short_figure(rec.max_C), energy, margin, seconds_since(t0));
-    if (plan.motion)
-      fmt::print(stderr, "nhs run: max error against the motion '{}' over the rows: {}\n", plan.motion->name,
-                 short_figure(rec.max_error));
-    for (const InvariantDrift<S>& inv : rec.invariants)
-      if (inv.undefined > 0)
-        fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
-                   inv.name, inv.undefined, rec.samples);
+    print_run_summary<S>(how, rec, plan, opts.precision, seconds_since(t0));
   };
   const InterruptGuard sigint;  // SIGINT stops the run at the next step
   MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, io, reference, observers);
@@ -221,8 +174,7 @@ int run_command(const RunOptions& opts) {
 }
 
 #define NHS_CLI_RUN_(S, NAME)                                            \
-  template SpecialMotion<S> find_motion<S>(const Study<S>&, const std::string&); \
-  template RunPlan<S> plan_run<S>(const RunOptions&);                   \
+  template RunSpec<S> run_spec<S>(const RunOptions&);                   \
   template int run_command<S>(const RunOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_RUN_)
 #undef NHS_CLI_RUN_

@@ -51,8 +51,7 @@ ProblemSpec<S> problem_spec(const StateOptions& o) {
   spec.qdot = vector(spec.names.qdot, o.qdot, info.coordinates, "n");
   spec.z = vector(spec.names.z, o.z, info.quasi_velocities, "m");
   if (!o.manifold_tol.empty()) spec.manifold_tol = parse_number<S>(spec.names.manifold_tol, o.manifold_tol);
-  for (const auto& [name, text] : parse_params(o.params))
-    spec.parameters.emplace_back(name, parameters_with<S>(st, {{name, text}})[parameter_index(info, name)]);
+  spec.parameters = parameter_overrides<S>(st, parse_params(o.params));
   return spec;
 }
 
@@ -69,7 +68,7 @@ template <class S>
 S singular_margin_option(const StateOptions& o, const S& fallback) {
   if (o.singular_margin.empty()) return fallback;
   const S margin = parse_number<S>("--singular-margin", o.singular_margin);
-  if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+  require_singular_margin(margin);
   return margin;
 }
 

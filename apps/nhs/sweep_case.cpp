@@ -176,6 +176,33 @@ std::string series_line(const Sample<S>& s, const MotionCheck<S>& m, const std::
 // to the master, or to disk): at most this many samples a case.
 constexpr double kMaxSeriesSamples = 1e6;
 
+/// The figures of a case's motion into its row (through put(column,
+/// text)): max_C, the energy drift where energy is a first integral, the
+/// conserved invariants' drifts, the error against a closed form, the
+/// smallest singular margin, and the last sample's state (`last`, null
+/// when none) as final_<coordinate> and final_<coordinate>_dot.
+template <class S, class Put>
+void put_figures(const Put& put, const MotionCheck<S>& m, const Sample<S>* last,
+                 const std::vector<std::string>& coordinates) {
+  if (m.samples > 0) {
+    put("max_C", cell(m.max_C));
+    if (m.energy_checked()) put("energy_drift", cell(m.energy_drift));
+    for (const InvariantDrift<S>& inv : m.invariants)
+      if (inv.conserved) put(("drift_" + inv.name).c_str(), cell(inv.drift));
+    if (m.exact) put("max_error", cell(m.max_error));
+    if (!m.min_margin_name.empty()) {
+      put("min_margin", cell(m.min_margin));
+      put("margin_name", one_line(m.min_margin_name));
+    }
+  }
+  if (last) {
+    for (std::size_t i = 0; i < coordinates.size(); ++i) {
+      put(("final_" + coordinates[i]).c_str(), cell<S>(last->q[static_cast<Eigen::Index>(i)]));
+      put(("final_" + coordinates[i] + "_dot").c_str(), cell<S>(last->qdot[static_cast<Eigen::Index>(i)]));
+    }
+  }
+}
+
 template <class S>
 void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
   const auto at = [&](const char* name) -> std::string* {
@@ -196,7 +223,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   try {
     case_state<S>(cases.system(), cases.spec(), in);
     for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
-    plan.emplace(plan_run<S>(in.options));
+    plan.emplace(plan_run<S>(run_spec<S>(in.options)));
     MotionReference<S> reference = plan_reference(*plan);
     if (series) {
       const double samples = to_double(plan->options.t_end / plan->options.dt_out) + 1;
@@ -216,8 +243,8 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
       if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
       plan->wall.check(t);
     };
-    MotionRun<S> run = run_motion<S>(plan->setup.sys, *plan->setup.formulation,
-                                     State<S>{plan->setup.q, plan->setup.qdot}, plan->options, reference, observers);
+    MotionRun<S> run = run_motion<S>(plan->problem.sys, *plan->problem.formulation,
+                                     State<S>{plan->problem.q, plan->problem.qdot}, plan->options, reference, observers);
     figures.emplace(std::move(run.figures));
     stats = figures->stats;
     if (run.error) std::rethrow_exception(run.error);
@@ -254,25 +281,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));
   }
-  if (figures && figures->samples > 0) {
-    const MotionCheck<S>& m = *figures;
-    put("max_C", cell(m.max_C));
-    if (m.energy_checked()) put("energy_drift", cell(m.energy_drift));
-    for (const InvariantDrift<S>& inv : m.invariants)
-      if (inv.conserved) put(("drift_" + inv.name).c_str(), cell(inv.drift));
-    if (m.exact) put("max_error", cell(m.max_error));
-    if (!m.min_margin_name.empty()) {
-      put("min_margin", cell(m.min_margin));
-      put("margin_name", one_line(m.min_margin_name));
-    }
-  }
-  if (last) {
-    const std::vector<std::string>& names = plan->setup.sys.info.coordinates;
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      put(("final_" + names[i]).c_str(), cell<S>(last->q[static_cast<Eigen::Index>(i)]));
-      put(("final_" + names[i] + "_dot").c_str(), cell<S>(last->qdot[static_cast<Eigen::Index>(i)]));
-    }
-  }
+  if (figures) put_figures<S>(put, *figures, last ? &*last : nullptr, plan->problem.sys.info.coordinates);
   put("wall_s", fmt::format("{:.6f}", seconds_since(t0)));
 }
 

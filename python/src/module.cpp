@@ -12,14 +12,19 @@
 // (.condition), nhs.IntegrationError and nhs.IOError; an interrupted run
 // becomes KeyboardInterrupt. Long calls release the GIL.
 #include "cli.hpp"
-#include "output_budget.hpp"
 
 #include "nhs/error_table.hpp"
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/session/accelerations.hpp"
+#include "nhs/session/files.hpp"
+#include "nhs/session/linearization_report.hpp"
+#include "nhs/session/motion_table.hpp"
+#include "nhs/session/output_budget.hpp"
+#include "nhs/session/precision.hpp"
 #include "nhs/session/parse.hpp"
 #include "nhs/session/problem.hpp"
+#include "nhs/session/run_plan.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/motion_run.hpp"
 #include "nhs/constraint_classification.hpp"
@@ -68,9 +73,9 @@ void raise(PyObject* type, const char* message, const char* condition = nullptr)
 /// The most rows System.run keeps by default (its max_rows=): a run's rows
 /// are all in memory, so that a fine grid (dt_out = 1e-9 to t = 0.5: 5e8
 /// rows) is refused up front rather than growing until the system kills the
-/// process. The budget of `nhs run` (cli::kMaxOutputRows, 10 million rows:
+/// process. The budget of `nhs run` (kMaxOutputRows, 10 million rows:
 /// 0.96 GB for a system of 12 columns in double, row_bytes).
-constexpr std::uint64_t kMaxRunRows = cli::kMaxOutputRows;
+constexpr std::uint64_t kMaxRunRows = kMaxOutputRows;
 
 /// The memory one kept row of `columns` values takes, in bytes, for the
 /// message of a refused grid: the values themselves in double and long
@@ -277,13 +282,6 @@ std::vector<std::pair<std::string, std::string>> param_pairs(const py::object& p
   return pairs;
 }
 
-/// {name: value} as the CLI's "name=value" items (param_pairs).
-std::vector<std::string> param_items(const py::object& params) {
-  std::vector<std::string> items;
-  for (const auto& [name, text] : param_pairs(params)) items.push_back(name + "=" + text);
-  return items;
-}
-
 // --- numbers out ---------------------------------------------------------
 
 /// A value of S for Python: float for double, np.longdouble for long
@@ -334,20 +332,11 @@ py::list strings(const Vec<S>& v) {
 template <class F>
 py::object with_precision(const std::string& precision, F&& f) {
   std::optional<py::object> out;
-  cli::with_scalar(precision, [&]<class S>() {
+  with_scalar(precision, [&]<class S>() {
     out = f.template operator()<S>();
     return 0;
   });
   return *out;
-}
-
-/// The field option: None or "default" (the default backend, as the CLI's),
-/// else a FieldBackend's name ("library", "generated", "traced",
-/// "compiled"); UsageError for another.
-void set_field(cli::StateOptions& o, const py::object& field) {
-  if (field.is_none()) return;
-  const std::string f = str_arg(field, "field");
-  if (f != "default") o.field = parse_field_backend(f, "field");
 }
 
 /// The accelerations at a state (the result of System.accel): the C++
@@ -713,6 +702,9 @@ class ProblemArgs {
     }
   }
 
+  /// The precision's name, as given.
+  const std::string& precision() const { return precision_; }
+
   template <class S>
   ProblemSpec<S> spec() const {
     ProblemSpec<S> spec;
@@ -723,8 +715,7 @@ class ProblemArgs {
     // A value's message names the tool's option, as the tool's does
     // (docs/python.md, "Errors": the same text).
     const Study<S>& st = find_study<S>(system_);
-    for (const auto& [name, text] : params_)
-      spec.parameters.emplace_back(name, parameters_with<S>(st, {{name, text}})[parameter_index(st.info, name)]);
+    spec.parameters = parameter_overrides<S>(st, params_);
     const std::string* option[3] = {&spec.names.q, &spec.names.qdot, &spec.names.z};
     std::optional<Vec<S>>* state[3] = {&spec.q, &spec.qdot, &spec.z};
     for (std::size_t k = 0; k < 3; ++k)
@@ -740,6 +731,72 @@ class ProblemArgs {
   std::array<std::string, 3> state_;                          ///< vector_text's, "" when not given
   std::string manifold_tol_;
   std::optional<FieldBackend> field_;
+};
+
+/// What System.run asks for, from its Python arguments: the problem's
+/// (ProblemArgs, under the names q0, qdot0, z0), and the run's numbers as
+/// exact decimal text (number_text; "" when not given), read in S by
+/// spec<S>() under the tool's option names, so that a message is the
+/// tool's (docs/python.md, "Errors"). The typed request of the library is
+/// RunSpec (nhs/session/run_plan.hpp).
+struct RunArgs {
+  ProblemArgs problem;
+  std::string t_end, motion, dt_out, rtol, atol, step, singular_margin;
+  Stepper stepper = Stepper::automatic;
+  bool project = false;
+  std::optional<std::uint64_t> max_rhs_calls;
+  std::optional<double> max_wall_time;
+
+  template <class S>
+  RunSpec<S> spec() const {
+    RunSpec<S> spec;
+    if (!t_end.empty()) spec.t_end = parse_number<S>(spec.names.t_end, t_end);
+    spec.dt_out = parse_number<S>(spec.names.dt_out, dt_out);
+    if (!rtol.empty()) spec.rtol = parse_number<S>(spec.names.rtol, rtol);
+    if (!atol.empty()) spec.atol = parse_number<S>(spec.names.atol, atol);
+    if (!singular_margin.empty()) spec.singular_margin = parse_number<S>("--singular-margin", singular_margin);
+    spec.max_rhs_calls = max_rhs_calls;
+    spec.max_wall_time = max_wall_time;
+    spec.stepper = stepper;
+    if (!step.empty()) spec.step = parse_number<S>(spec.names.step, step);
+    spec.project = project;
+    spec.motion = motion;
+    require_run_options(spec);  // before the problem's, as the tool's
+    spec.problem = problem.spec<S>();
+    return spec;
+  }
+};
+
+/// What System.linearize and System.stability ask for, from their Python
+/// arguments: the family's values `at` and the parameter overrides as
+/// (name, exact decimal text) pairs (param_pairs), read in S by spec<S>()
+/// under the tool's option names (--at <name>), so that a message is the
+/// tool's. The typed request of the library is SteadySpec
+/// (nhs/session/steady_linearization.hpp).
+class SteadyArgs {
+ public:
+  SteadyArgs(std::string system, std::string steady, const py::object& at, std::string formulation,
+             const py::object& params)
+      : system_(std::move(system)),
+        steady_(std::move(steady)),
+        formulation_(std::move(formulation)),
+        at_(param_pairs(at)),
+        params_(param_pairs(params)) {}
+
+  template <class S>
+  SteadySpec<S> spec() const {
+    SteadySpec<S> spec;
+    spec.system = system_;
+    spec.steady = steady_;
+    spec.formulation = formulation_;
+    for (const auto& [name, text] : at_) spec.at.emplace_back(name, parse_number<S>("--at " + name, text));
+    spec.parameters = parameter_overrides<S>(find_study<S>(system_), params_);
+    return spec;
+  }
+
+ private:
+  std::string system_, steady_, formulation_;
+  std::vector<std::pair<std::string, std::string>> at_, params_;  ///< name, exact decimal text
 };
 
 // --- the system -----------------------------------------------------------
@@ -809,7 +866,7 @@ class SystemHandle {
       const S margin = singular_margin.is_none()
                            ? regularity_tolerance<S>()
                            : parse_number<S>("--singular-margin", number_text(singular_margin, "singular_margin"));
-      if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+      require_singular_margin(margin);
       const auto evaluate = [&] {
         return std::make_shared<AccelAnswerOf<S>>(accelerations_at<S>(make_problem<S>(spec), margin, with_jacobian));
       };
@@ -860,28 +917,28 @@ class SystemHandle {
                const py::object& manifold_tol, const py::object& step, const py::object& motion,
                const py::object& max_rows, const py::object& max_wall_time) const {
     const std::string precision = str_arg(precision_arg, "precision");
-    cli::RunOptions o;
-    state_options(o, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"}, field,
-                  manifold_tol, singular_margin);
-    o.t_end = option_text(t_end, "t_end");
+    RunArgs args{.problem = ProblemArgs(name_, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"},
+                                        field, manifold_tol)};
+    args.t_end = option_text(t_end, "t_end");
     if (!motion.is_none()) {
       if (!PyUnicode_Check(motion.ptr()) && (PyBool_Check(motion.ptr()) || !PyLong_Check(motion.ptr())))
         throw UsageError("motion: expected a str (a motion's name) or an int (its number), got " +
                          type_name(motion));
-      o.motion = py::str(motion).cast<std::string>();
+      args.motion = py::str(motion).cast<std::string>();
     }
-    o.dt_out = number_text(dt_out, "dt_out");
-    o.rtol = option_text(rtol, "rtol");
-    o.atol = option_text(atol, "atol");
-    o.stepper = str_arg(stepper, "stepper");
-    o.step = option_text(step, "step");
-    o.project = bool_arg(project, "project");
-    if (!max_rhs_calls.is_none()) o.max_rhs_calls = std::to_string(int_arg(max_rhs_calls, "max_rhs_calls", 1));
-    o.max_wall_time = option_text(max_wall_time, "max_wall_time");
-    if (!o.max_wall_time.empty()) cli::parse_seconds("max_wall_time", o.max_wall_time);  // named as the argument
+    args.dt_out = number_text(dt_out, "dt_out");
+    args.rtol = option_text(rtol, "rtol");
+    args.atol = option_text(atol, "atol");
+    args.stepper = parse_stepper(str_arg(stepper, "stepper"));
+    args.step = option_text(step, "step");
+    args.singular_margin = option_text(singular_margin, "singular_margin");
+    args.project = bool_arg(project, "project");
+    if (!max_rhs_calls.is_none()) args.max_rhs_calls = static_cast<std::uint64_t>(int_arg(max_rhs_calls, "max_rhs_calls", 1));
+    const std::string wall = option_text(max_wall_time, "max_wall_time");
+    if (!wall.empty()) args.max_wall_time = parse_seconds("max_wall_time", wall);  // named as the argument
     const std::uint64_t rows_allowed =
         max_rows.is_none() ? kMaxRunRows : static_cast<std::uint64_t>(int_arg(max_rows, "max_rows", 1));
-    return with_precision(precision, [&]<class S>() { return run_scalar<S>(o, rows_allowed); }).cast<py::dict>();
+    return with_precision(precision, [&]<class S>() { return run_scalar<S>(args, rows_allowed); }).cast<py::dict>();
   }
 
   /// `nhs check` on this system, quietly, into out_dir (summary.md,
@@ -902,58 +959,40 @@ class SystemHandle {
   }
 
  private:
-  /// The options accel and run share, as the CLI's text: the state
-  /// (q, qdot, z) under the argument names `names`.
-  void state_options(cli::StateOptions& o, const py::object& formulation, const std::string& precision,
-                     const py::object& params, const std::array<py::object, 3>& state,
-                     const std::array<const char*, 3>& names, const py::object& field,
-                     const py::object& manifold_tol, const py::object& singular_margin) const {
-    o.study = name_;
-    if (!formulation.is_none()) o.formulation = str_arg(formulation, "formulation");
-    o.precision = precision;
-    o.params = param_items(params);
-    o.q = vector_text(state[0], names[0]);
-    o.qdot = vector_text(state[1], names[1]);
-    o.z = vector_text(state[2], names[2]);
-    o.manifold_tol = option_text(manifold_tol, "manifold_tol");
-    o.singular_margin = option_text(singular_margin, "singular_margin");
-    set_field(o, field);
-  }
-
   template <class S>
-  py::object run_scalar(const cli::RunOptions& o, std::uint64_t max_rows) const {
+  py::object run_scalar(const RunArgs& args, std::uint64_t max_rows) const {
     using Clock = std::chrono::steady_clock;
     // double, long double: the rows one after the other in `flat` (handed to
     // NumPy as they are); above, one vector a row (turned into strings).
     constexpr bool kFlat = std::is_same_v<S, double> || std::is_same_v<S, long double>;
-    std::optional<cli::RunPlan<S>> plan;
+    std::optional<RunPlan<S>> plan;
     std::vector<S> flat;
     std::size_t nrows = 0, ncols = 0;
     std::vector<std::vector<S>> rows;
-    std::optional<cli::CsvRecorder<S>> recorder;
+    std::optional<MotionTable<S>> recorder;
     std::optional<MotionCheck<S>> figures;
     IntegrationStats stats;
     std::string failure, failure_kind, condition;
     const auto t0 = Clock::now();
     {
       py::gil_scoped_release release;
-      plan.emplace(cli::plan_run<S>(o));
-      const Problem<S>& s = plan->setup;
+      plan.emplace(plan_run<S>(args.spec<S>()));
+      const Problem<S>& s = plan->problem;
       IntegrationOptions<S>& io = plan->options;
-      const MotionReference<S> reference = cli::plan_reference(*plan);
-      recorder.emplace(s.sys, reference.invariants, nullptr, reference.exact);
+      const MotionReference<S> reference = plan_reference(*plan);
+      recorder.emplace(s.sys, reference.invariants, reference.exact);
       ncols = recorder->columns().size();
       // The rows are kept in memory: a grid of more than max_rows is refused
       // before any step (the output times are t_end / dt_out + 1, as
       // OutputTimes counts them, to within one).
-      const double ratio = cli::to_double(io.t_end / io.dt_out);
+      const double ratio = static_cast<double>(io.t_end / io.dt_out);
       const double planned = std::ceil(ratio * (1 - 1e-12)) + 1;
       if (!(planned <= static_cast<double>(max_rows)))
         throw UsageError(fmt::format(
             "t_end / dt_out = {:.6g}: the run would keep {:.0f} rows of {} columns in memory, more than max_rows = "
             "{} (about {} bytes a row in {}); give a larger dt_out, raise max_rows (run(..., max_rows=N)), or "
             "write the rows to a file with `nhs run --out`",
-            ratio, planned, ncols, max_rows, row_bytes<S>(ncols), o.precision));
+            ratio, planned, ncols, max_rows, row_bytes<S>(ncols), args.problem.precision()));
       if constexpr (kFlat) flat.reserve(static_cast<std::size_t>(planned) * ncols);
       // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
       // asked at most every 20 ms.
@@ -975,7 +1014,7 @@ class SystemHandle {
         }
         ++nrows;
       };
-      // The wall-time budget (max_wall_time; cli::WallBudget) is checked
+      // The wall-time budget (max_wall_time; WallBudget) is checked
       // where the CLI's run checks it: after every step and every row.
       observers.watch = [&](const S& t) {
         check_signals();
@@ -1008,7 +1047,7 @@ class SystemHandle {
       }
     }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    const Problem<S>& s = plan->setup;
+    const Problem<S>& s = plan->problem;
     const MotionCheck<S>& f = *figures;
     py::dict out;
     out["columns"] = recorder->columns();
@@ -1036,8 +1075,8 @@ class SystemHandle {
     }
     py::dict sm;
     sm["study"] = s.sys.info.name;
-    sm["formulation"] = cli::integrated_by(stats.stepper, s.formulation->name());
-    sm["precision"] = o.precision;
+    sm["formulation"] = integrated_by(stats.stepper, s.formulation->name());
+    sm["precision"] = args.problem.precision();
     sm["stepper"] = std::string(stepper_name(stats.stepper));
     sm["completed"] = failure.empty();
     sm["failure"] = failure;
@@ -1173,7 +1212,7 @@ PYBIND11_MODULE(_core, m) {
   m.attr("IOError") = py::handle(g_io);
   py::register_exception_translator(&translate);
 
-  m.def("precisions", &nhs::cli::precision_names, "The precisions, lowest first.");
+  m.def("precisions", &nhs::precision_names, "The precisions, lowest first.");
   m.attr("MAX_ROWS") = kMaxRunRows;
   m.def("studies", [] {
     std::vector<std::string> names;
@@ -1294,18 +1333,14 @@ PYBIND11_MODULE(_core, m) {
       .def("_linearize",
            [](const SystemHandle& s, const std::string& steady, const py::object& at, const std::string& formulation,
               const std::string& precision, const py::object& params) {
-             nhs::cli::LinearizeOptions o;
-             o.system = s.name();
-             o.steady = steady;
-             o.at = param_items(at);
-             o.formulation = formulation;
-             o.precision = precision;
-             o.params = param_items(params);
+             const SteadyArgs args(s.name(), steady, at, formulation, params);
              std::string text;
              {
                py::gil_scoped_release release;
-               nhs::cli::with_scalar(precision, [&]<class S>() {
-                 text = nhs::cli::linearize_json<S>(o);
+               nhs::with_scalar(precision, [&]<class S>() {
+                 const nhs::SteadySpec<S> spec = args.spec<S>();
+                 text = nhs::linearization_json<S>(nhs::linearize_steady<S>(spec, nhs::family_values<S>(spec)),
+                                                   precision);
                  return 0;
                });
              }
@@ -1317,23 +1352,20 @@ PYBIND11_MODULE(_core, m) {
            [](const SystemHandle& s, const std::string& steady, const std::string& vary, const py::object& from,
               const py::object& to, long long points, const py::object& at, const std::string& formulation,
               const std::string& precision, const py::object& params, const std::string& csv) {
-             nhs::cli::StabilityOptions o;
-             o.system = s.name();
-             o.steady = steady;
-             o.vary = vary;
-             o.from = number_text(from, "start");
-             o.to = number_text(to, "stop");
-             o.points = std::to_string(points);
-             o.at = param_items(at);
-             o.formulation = formulation;
-             o.precision = precision;
-             o.params = param_items(params);
-             o.csv = csv;
+             const SteadyArgs args(s.name(), steady, at, formulation, params);
+             const std::string from_text = number_text(from, "start"), to_text = number_text(to, "stop");
+             const std::uint64_t count = nhs::parse_count("--points", std::to_string(points));  // as the tool's
              std::string text;
              {
                py::gil_scoped_release release;
-               nhs::cli::with_scalar(precision, [&]<class S>() {
-                 text = nhs::cli::stability_json<S>(o);
+               nhs::with_scalar(precision, [&]<class S>() {
+                 const nhs::SteadySpec<S> spec = args.spec<S>();
+                 const S lo = nhs::parse_number<S>("--from", from_text), hi = nhs::parse_number<S>("--to", to_text);
+                 if (!csv.empty()) nhs::refuse_overwriting(s.name(), csv, "--csv");
+                 const nhs::StabilityScan<S> scan =
+                     nhs::scan_stability<S>(spec, vary, lo, hi, count);
+                 if (!csv.empty()) nhs::write_text_file(csv, nhs::stability_csv<S>(scan));
+                 text = nhs::stability_json<S>(scan, precision, csv);
                  return 0;
                });
              }

@@ -6,6 +6,8 @@
 #include "nhs/errors.hpp"
 #include "nhs/scalar.hpp"
 
+#include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,31 @@ Vec<S> parse_vector(const std::string& option, const std::string& text) {
   Vec<S> v(static_cast<Eigen::Index>(values.size()));
   for (std::size_t i = 0; i < values.size(); ++i) v[static_cast<Eigen::Index>(i)] = values[i];
   return v;
+}
+
+/// A positive integer (decimal digits only, at most 19) of the input
+/// `option`; UsageError naming it otherwise.
+inline std::uint64_t parse_count(const std::string& option, const std::string& text) {
+  std::uint64_t v = 0;
+  bool ok = !text.empty() && text.size() <= 19;
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      ok = false;
+      break;
+    }
+    v = 10 * v + static_cast<std::uint64_t>(c - '0');
+  }
+  if (!ok || v == 0) throw UsageError(option + ": expected a positive integer, got '" + text + "'");
+  return v;
+}
+
+/// A positive, finite number of seconds of the input `option` (a wall-time
+/// budget); UsageError naming it otherwise.
+inline double parse_seconds(const std::string& option, const std::string& text) {
+  const double s = parse_number<double>(option, text);
+  if (!(s > 0) || !std::isfinite(s))
+    throw UsageError(option + ": expected a positive number of seconds, got '" + text + "'");
+  return s;
 }
 
 }  // namespace nhs

@@ -9,6 +9,7 @@
 // goes through the other's text.
 #pragma once
 
+#include "nhs/errors.hpp"
 #include "nhs/field_backend.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/studies/study.hpp"
@@ -79,6 +80,14 @@ struct Problem {
   FieldBackend field = FieldBackend::library;
 };
 
+/// Parameter overrides given as text, (name, decimal text) pairs, as typed
+/// overrides (ProblemSpec::parameters), each read exactly in S and in the
+/// order given. Throws UsageError as parameters_with does: an unknown name
+/// (listing the known), a malformed value ("parameter <name>: ...").
+template <class S>
+std::vector<std::pair<std::string, S>> parameter_overrides(
+    const Study<S>& study, const std::vector<std::pair<std::string, std::string>>& items);
+
 /// The formulation used when none is named: the second kind, or
 /// udwadia-kalaba (with M_A, seed 003) for a system with massless parts
 /// (SystemInfo::semidefinite_metric), where the second kind does not apply.
@@ -124,6 +133,14 @@ void require_state_form(bool q, bool qdot, bool z, const SystemInfo& info, const
 template <class S>
 void require_input_size(const Vec<S>& v, const std::string& name, const SystemInfo& info,
                         const std::vector<std::string>& names, const char* dimension);
+
+/// A margin to the singular sets (a state within it is refused, a run
+/// stops before it: require_margins), as the input --singular-margin:
+/// UsageError "--singular-margin must be non-negative" unless margin >= 0.
+template <class S>
+void require_singular_margin(const S& margin) {
+  if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+}
 
 /// The problem of `spec`: the study (find_study), the formulation (named,
 /// else default_formulation_name; its field by the backend asked for,

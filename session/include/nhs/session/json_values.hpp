@@ -1,4 +1,4 @@
-// Values of S in the tool's JSON outputs (accel, linearize, stability):
+// Values of S in the JSON outputs (accel, linearize, stability):
 // decimal strings in the full precision of S (to_string), so that no
 // digit is lost in any precision.
 #pragma once
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace nhs::cli {
+namespace nhs {
 
 /// A vector as an array of decimal strings.
 template <class S>
@@ -37,4 +37,4 @@ nlohmann::ordered_json json_complex(const std::vector<std::pair<S, S>>& values) 
   return a;
 }
 
-}  // namespace nhs::cli
+}  // namespace nhs

@@ -4,15 +4,14 @@
 // nhs/scalar.hpp).
 #pragma once
 
-#include "text.hpp"
-
 #include "nhs/errors.hpp"
+#include "nhs/format.hpp"
 #include "nhs/scalar.hpp"
 
 #include <string>
 #include <vector>
 
-namespace nhs::cli {
+namespace nhs {
 
 /// The CLI names of the scalar types, in the order of NHS_FOR_EACH_SCALAR.
 std::vector<std::string> precision_names();
@@ -30,4 +29,4 @@ int with_scalar(const std::string& precision, F&& f) {
                    ")");
 }
 
-}  // namespace nhs::cli
+}  // namespace nhs

@@ -5,17 +5,16 @@
 // the tool's own answer, not by a wall clock of its own.
 #pragma once
 
-#include "clock.hpp"
-
 #include "nhs/errors.hpp"
 #include "nhs/scalar.hpp"
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 
-namespace nhs::cli {
+namespace nhs {
 
 /// The error of a run over its wall-clock budget: an IntegrationFailure
 /// (exit 4; a sweep's status "budget").
@@ -24,7 +23,7 @@ struct WallTimeExceeded : IntegrationFailure {
 };
 
 /// A limit on the wall time of one run, measured from the end of its set-up
-/// (plan_run: the system is built and the initial state admitted before the
+/// (plan_run, nhs/session/run_plan.hpp: the system is built and the initial state admitted before the
 /// clock starts) and checked where the run can stop:
 /// after every accepted step and every output sample (IntegrationOptions::
 /// on_step, the sample observer). A step in progress is not interrupted, so
@@ -34,14 +33,15 @@ class WallBudget {
   /// No limit.
   WallBudget() = default;
   /// At most `seconds` (> 0, finite: checked by the caller's option parser).
-  explicit WallBudget(double seconds) : limit_(seconds), start_(Clock::now()) {}
+  explicit WallBudget(double seconds) : limit_(seconds), start_(std::chrono::steady_clock::now()) {}
 
   /// Throws WallTimeExceeded naming the limit, the elapsed time and the
   /// motion time `t` reached when the limit has passed.
   template <class S>
   void check(const S& t) const {
     if (!limit_) return;
-    const double elapsed = seconds_since(start_);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (elapsed > *limit_)
       throw WallTimeExceeded(fmt::format("wall-time budget of {} s (--max-wall-time) exceeded after {:.1f} s, at "
                                          "t = {}; the rows before it are kept",
@@ -51,7 +51,7 @@ class WallBudget {
 
  private:
   std::optional<double> limit_;
-  Clock::time_point start_{};
+  std::chrono::steady_clock::time_point start_{};
 };
 
-}  // namespace nhs::cli
+}  // namespace nhs

@@ -5,15 +5,15 @@
 // hold its runs to the same figure.
 #pragma once
 
-#include "text.hpp"
-
 #include "nhs/errors.hpp"
+
+#include <fmt/format.h>
 
 #include <cmath>
 #include <cstdint>
 #include <string>
 
-namespace nhs::cli {
+namespace nhs {
 
 /// The most output rows (samples t = 0, dt_out, ..., t_end) of `nhs run`
 /// unless --max-rows raises it: 10 million, about 2 GB of CSV for a small
@@ -31,11 +31,11 @@ void require_output_rows(const S& t_end, const S& dt_out, std::uint64_t max_rows
                          const std::string& raise_with = "--max-rows") {
   const S ratio = t_end / dt_out;
   if (ratio <= S(max_rows - 1)) return;
-  const double rows = to_double(ratio) + 1;
+  const double rows = static_cast<double>(ratio) + 1;
   throw UsageError(fmt::format("--t-end / --dt-out asks for {} output rows, more than the budget of {} rows "
                                "(docs/cli.md, \"Output budget\"): raise --dt-out, or {} to allow more",
                                std::isfinite(rows) ? fmt::format("{:.4g}", rows) : std::string("more than 1e308"),
                                max_rows, raise_with));
 }
 
-}  // namespace nhs::cli
+}  // namespace nhs

@@ -1,0 +1,237 @@
+// The linear stability of steady motions (nhs/session/steady_linearization.hpp).
+#include "nhs/session/steady_linearization.hpp"
+
+#include "nhs/format.hpp"
+#include "nhs/manifold.hpp"
+#include "nhs/session/field_jacobian.hpp"
+
+#include <Eigen/QR>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <set>
+
+namespace nhs {
+namespace {
+
+template <class S>
+const SteadyFamily<S>& find_family(const std::vector<SteadyFamily<S>>& families, const std::string& system,
+                                   const std::string& name) {
+  for (const auto& f : families)
+    if (f.name == name) return f;
+  std::vector<std::string> known;
+  for (const auto& f : families) known.push_back(f.name);
+  throw UsageError("--steady: system '" + system + "' has no steady family '" + name + "' (" +
+                   (known.empty() ? std::string("it declares none: [[steady]] in a system file")
+                                  : "known: " + join(known)) +
+                   ")");
+}
+
+// Which entries of the field's Jacobian are not identically 0: the
+// graph's structure (fj.depends: 0 only for the constant 0) refined by
+// values, since the traced field keeps terms that cancel only by identities
+// (sin^2 + cos^2 = 1 in a metric) as nodes: an entry counts as 0 when it is
+// within zero_tolerance at x and at three states near x (a fixed
+// pseudo-random sequence, each entry of x moved by up to 0.1 (1 + |x_i|);
+// a state where the field is singular is skipped).
+template <class S>
+std::vector<char> dependence(const SteadySpec<S>& spec, const System<S>& sys, const FieldJacobian<S>& fj,
+                             const Vec<S>& x) {
+  std::vector<char> depends = fj.depends;
+  const auto N = x.size();
+  std::vector<Mat<S>> samples = {fj.J};
+  std::mt19937_64 rng(20071955);  // fixed: the same verdict in every run
+  for (int k = 0; k < 3; ++k) {
+    Vec<S> y = x;
+    for (Eigen::Index i = 0; i < N; ++i) {
+      using std::abs;
+      y[i] += uniform<S>(rng, -0.1, 0.1) * (S(1) + abs(x[i]));
+    }
+    try {
+      samples.push_back(field_jacobian_at_state<S>(spec.system, spec.formulation, sys, y, [] { return std::string(); }).J);
+    } catch (const InvalidState&) {
+    } catch (const NonFiniteValue&) {
+    }
+  }
+  for (Eigen::Index i = 0; i < N; ++i)
+    for (Eigen::Index j = 0; j < N; ++j) {
+      char& d = depends[static_cast<std::size_t>(i * N + j)];
+      if (!d) continue;
+      d = 0;
+      for (const Mat<S>& J : samples) {
+        using std::abs;
+        if (abs(J(i, j)) > zero_tolerance<S>(max_abs<S>(J))) d = 1;
+      }
+    }
+  return depends;
+}
+
+}  // namespace
+
+template <class S>
+Vec<S> family_values(const SteadySpec<S>& spec, const std::string& optional) {
+  const std::string option = "--at";
+  const Study<S>& study = find_study<S>(spec.system);
+  const auto families = study.steady_families();
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  Vec<S> mu = Vec<S>::Zero(static_cast<Eigen::Index>(fam.parameters.size()));
+  std::set<std::string> given;
+  for (const auto& [name, value] : spec.at) {
+    const auto it = std::find(fam.parameters.begin(), fam.parameters.end(), name);
+    if (it == fam.parameters.end())
+      throw UsageError(option + ": family '" + fam.name + "' has no parameter '" + name + "' (its parameters: " +
+                       join(fam.parameters) + ")");
+    if (!given.insert(name).second) throw UsageError(option + ": '" + name + "' is given twice");
+    mu[it - fam.parameters.begin()] = value;
+  }
+  for (const auto& name : fam.parameters)
+    if (!given.count(name) && name != optional)
+      throw UsageError(option + ": family '" + fam.name + "' needs a value of '" + name + "' (" + option + " " +
+                       name + "=VALUE)");
+  return mu;
+}
+
+template <class S>
+SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>& mu) {
+  if (spec.formulation != "first-kind" && spec.formulation != "gibbs-appell")
+    throw UsageError("--formulation: the linearization is on C in the coordinates (q, z) of first-kind and "
+                     "gibbs-appell, not of '" + spec.formulation + "' (second-kind's state (q, qdot) has "
+                     "directions off C, whose eigenvalues are not the motion's)");
+  const Study<S>& study = find_study<S>(spec.system);
+  const auto families = study.steady_families();
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  const System<S> sys = study.build(parameters_with_values<S>(study, spec.parameters));
+  if (!sys.has_parametrization())
+    throw UsageError("--formulation " + spec.formulation + ": system '" + sys.info.name +
+                     "' has no parametrization psi, so no state (q, z)");
+  SteadyLinearization<S> out;
+  out.system = sys.info.name;
+  out.formulation = spec.formulation;
+  out.family = fam.name;
+  out.source = fam.source;
+  out.family_parameters = fam.parameters;
+  out.mu = mu;
+  for (std::size_t i = 0; i < sys.info.parameters.size(); ++i)
+    out.parameters.emplace_back(sys.info.parameters[i].name, sys.parameters[i]);
+
+  SteadyPoint<S> pt = fam.at(sys, mu);
+  const Eigen::Index n = sys.n, m = sys.m, p = mu.size();
+  // Holonomic constraints: q admitted onto f = 0 as for a run (the
+  // dependent coordinates solved for), the tangent's dependent rows from
+  // G dq = 0, and the gradients G (h x n) handed to the linearization.
+  Mat<S> G(0, n + m);
+  if (study.holonomic) {
+    const HolonomicConstraints<S>& hol = *study.holonomic;
+    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
+    Mat<S> Gq;
+    (void)hol.f(sys, pt.q, &Gq);
+    if (!hol.dependent.empty()) {
+      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
+      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
+      for (Eigen::Index k = 0; k < h; ++k) {
+        const int d = hol.dependent[static_cast<std::size_t>(k)];
+        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
+      }
+      const Mat<S> step = Gd.fullPivLu().solve(rhs);
+      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
+    }
+    G = Mat<S>::Zero(Gq.rows(), n + m);
+    G.leftCols(n) = Gq;
+  }
+  Vec<S> z(m), qdot(n);
+  Mat<S> dz(m, p);
+  const auto context = [&] { return "at steady family '" + fam.name + "' " + to_string<S>(mu); };
+  require_finite(pt.q, "the family's q", context);
+  require_finite(pt.v, "the family's velocities", context);
+  if (pt.in_z) {
+    z = pt.v;
+    dz = pt.dv;
+    sys.parametrization(pt.q, z, qdot);
+  } else {
+    qdot = pt.v;
+    Vec<S> C(sys.r);
+    sys.constraints(pt.q, qdot, C);
+    const S tol = default_manifold_tolerance<S>() * (S(1) + qdot.squaredNorm());
+    if (sys.r > 0 && S(C.cwiseAbs().maxCoeff()) > tol)
+      throw InvalidState("steady family '" + fam.name + "': qdot is off C: max|C| = " +
+                         to_string<S>(S(C.cwiseAbs().maxCoeff())) + " > " + to_string<S>(tol) + " " + context());
+    if (!sys.chart)
+      throw UsageError("steady family '" + fam.name + "' gives qdot, and system '" + sys.info.name +
+                       "' has no chart z(q, qdot)");
+    sys.chart(pt.q, qdot, z);
+    const ParametrizationJacobians<S> pj = sys.derivations.parametrization_jacobians(pt.q, z);
+    dz = pj.psi_z.colPivHouseholderQr().solve(Mat<S>(pt.dv - pj.psi_q * pt.dq));
+  }
+  out.x.resize(n + m);
+  out.x << pt.q, z;
+  Mat<S> tangent(n + m, p);
+  tangent << pt.dq, dz;
+  const FieldJacobian<S> fj = field_jacobian_at_state<S>(spec.system, spec.formulation, sys, out.x, context);
+  out.state = fj.state;
+  out.lin = linearize<S>(fj.J, fj.f, dependence<S>(spec, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G);
+  return out;
+}
+
+template <class S>
+std::string stability_verdict(const Linearization<S>& L) {
+  if (L.unstable > 0) return "unstable";
+  if (L.marginal > 0) return "linearly stable, not asymptotically: eigenvalues on the imaginary axis";
+  return "asymptotically stable";
+}
+
+template <class S>
+StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& vary_given, const S& from, const S& to,
+                                std::uint64_t points) {
+  const Study<S>& study = find_study<S>(spec.system);
+  const auto families = study.steady_families();
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  std::string vary = vary_given;
+  if (vary.empty()) {
+    if (fam.parameters.size() != 1)
+      throw UsageError("--vary: family '" + fam.name + "' has the parameters " + join(fam.parameters) +
+                       "; name the one to vary (the others with --at)");
+    vary = fam.parameters[0];
+  }
+  const auto it = std::find(fam.parameters.begin(), fam.parameters.end(), vary);
+  if (it == fam.parameters.end())
+    throw UsageError("--vary: family '" + fam.name + "' has no parameter '" + vary + "' (its parameters: " +
+                     join(fam.parameters) + ")");
+  const auto k = static_cast<Eigen::Index>(it - fam.parameters.begin());
+  for (const auto& [name, value] : spec.at)
+    if (name == vary) throw UsageError("--at " + name + ": the varied parameter takes --from and --to, not --at");
+  const Vec<S> fixed = family_values<S>(spec, vary);
+  if (!(from < to))
+    throw UsageError("--from " + to_string<S>(from) + " --to " + to_string<S>(to) + ": need from < to");
+  if (points < 2 || points > 1000000)
+    throw UsageError("--points " + std::to_string(points) + ": need 2 .. 1000000");
+
+  const auto at = [&](const S& v) {
+    Vec<S> mu = fixed;
+    mu[k] = v;
+    try {
+      return linearize_steady<S>(spec, mu);
+    } catch (const InvalidState& e) {
+      throw InvalidState(std::string(e.what()) + " (at " + vary + " = " + to_string<S>(v) + ")");
+    }
+  };
+  StabilityScan<S> out{.system = study.info.name, .formulation = spec.formulation, .family = fam.name,
+                       .vary = vary, .from = from, .to = to};
+  for (std::uint64_t i = 0; i < points; ++i)
+    out.grid.push_back(i + 1 == points ? to : from + (to - from) * S(i) / S(points - 1));
+  for (const S& v : out.grid) out.motions.push_back(at(v));
+  const std::function<Mat<S>(const S&)> D = [&](const S& v) { return at(v).lin.D; };
+  out.crossings = find_crossings<S>(D, out.grid);
+  return out;
+}
+
+#define NHS_STEADY_LINEARIZATION_INSTANTIATE_(S, NAME)                                                        \
+  template Vec<S> family_values<S>(const SteadySpec<S>&, const std::string&);                                  \
+  template SteadyLinearization<S> linearize_steady<S>(const SteadySpec<S>&, const Vec<S>&);                   \
+  template StabilityScan<S> scan_stability<S>(const SteadySpec<S>&, const std::string&, const S&, const S&,   \
+                                              std::uint64_t);                                                 \
+  template std::string stability_verdict<S>(const Linearization<S>&);
+NHS_FOR_EACH_SCALAR(NHS_STEADY_LINEARIZATION_INSTANTIATE_)
+#undef NHS_STEADY_LINEARIZATION_INSTANTIATE_
+
+}  // namespace nhs

@@ -1,0 +1,130 @@
+// The session's typed run API (nhs/session/run_plan.hpp,
+// nhs/session/motion_table.hpp) as a C++ user calls it, without the tool or
+// its option text: a RunSpec asking for a special motion, planned and
+// integrated, follows the motion's closed form (docs/special-motions.md) to
+// 1e-9 in double and 1e-30 in mp50; the table's "error" column is that
+// distance; every refusal of a RunSpec names the input as RunNames names it.
+// ctest-labels: unit
+#include "nhs/errors.hpp"
+#include "nhs/session/motion_table.hpp"
+#include "nhs/session/precision.hpp"
+#include "nhs/session/run_plan.hpp"
+#include "nhs/studies/motion_run.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace nhs {
+namespace {
+
+template <class S>
+class SessionRun : public ::testing::Test {};
+using SessionScalars = ::testing::Types<double, mp50>;
+TYPED_TEST_SUITE(SessionRun, SessionScalars);
+
+/// The bound of docs/special-motions.md: 1e-9 in double, 1e-30 in mp50.
+template <class S>
+S motion_bound() {
+  return std::is_same_v<S, double> ? S(1e-9) : power_of_ten<S>(-30);
+}
+
+TYPED_TEST(SessionRun, PlannedMotionFollowsItsClosedForm) {
+  using S = TypeParam;
+  RunSpec<S> spec;
+  spec.problem.system = "rolling-disc";
+  spec.problem.formulation = "first-kind";
+  spec.motion = "circle (k = 0)";
+  spec.t_end = S(3);
+  spec.dt_out = S(1) / S(4);
+  const RunPlan<S> plan = plan_run<S>(spec);
+  ASSERT_TRUE(plan.motion.has_value());
+  const Problem<S>& p = plan.problem;
+  // The motion's initial state, admitted unchanged (it lies on C exactly).
+  EXPECT_EQ(p.q, plan.motion->initial.q);
+
+  const MotionReference<S> reference = plan_reference(plan);
+  const MotionTable<S> table(p.sys, reference.invariants, reference.exact);
+  const std::vector<std::string>& columns = table.columns();
+  ASSERT_EQ(columns.back(), "error");
+  std::vector<std::vector<S>> rows;
+  MotionObservers<S> observers;
+  observers.record = [&](const Sample<S>& s) { rows.push_back(table.values(s)); };
+  const MotionRun<S> run =
+      run_motion<S>(p.sys, *p.formulation, State<S>{p.q, p.qdot}, plan.options, reference, observers);
+  ASSERT_FALSE(run.error);
+  ASSERT_EQ(rows.size(), 13u);  // t = 0, 0.25, ..., 3
+  for (const auto& row : rows) {
+    ASSERT_EQ(row.size(), columns.size());
+    // The error column against an independent evaluation of the closed form.
+    const State<S> x = plan.motion->exact(row[0]);
+    S distance(0);
+    for (Eigen::Index i = 0; i < p.sys.n; ++i) {
+      using std::abs;
+      using std::max;
+      distance = max(distance, S(abs(row[1 + static_cast<std::size_t>(i)] - x.q[i])));
+      distance = max(distance, S(abs(row[1 + static_cast<std::size_t>(p.sys.n + i)] - x.qdot[i])));
+    }
+    EXPECT_EQ(row.back(), distance);
+    EXPECT_LE(row.back(), motion_bound<S>()) << "t = " << to_string<S>(row[0]);
+  }
+}
+
+TYPED_TEST(SessionRun, RefusalsNameTheInput) {
+  using S = TypeParam;
+  const auto refusal = [](RunSpec<S> spec) -> std::string {
+    spec.problem.system = "skate";
+    try {
+      plan_run<S>(spec);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    return "(accepted)";
+  };
+  RunSpec<S> spec;
+  spec.t_end = S(-1);
+  EXPECT_EQ(refusal(spec), "--t-end must be positive, got '-1'");
+  spec.names.t_end = "t_end";  // the Python module could name its own argument
+  EXPECT_EQ(refusal(spec), "t_end must be positive, got '-1'");
+
+  spec = RunSpec<S>();
+  spec.atol = S(-2);
+  EXPECT_EQ(refusal(spec), "--atol must be non-negative, got '-2'");
+
+  spec = RunSpec<S>();
+  spec.step = S(1) / S(100);
+  EXPECT_NE(refusal(spec).find("--step sets the fixed step of dla"), std::string::npos) << refusal(spec);
+
+  spec = RunSpec<S>();
+  spec.t_end = S(10);
+  spec.dt_out = S(1) / S(10);
+  spec.max_rows = 50;  // 101 rows asked for
+  EXPECT_NE(refusal(spec).find("asks for 101 output rows, more than the budget of 50"), std::string::npos)
+      << refusal(spec);
+
+  spec = RunSpec<S>();
+  spec.motion = "1";
+  spec.problem.q = Vec<S>::Zero(3);
+  EXPECT_NE(refusal(spec).find("--motion sets the parameters and the initial state"), std::string::npos)
+      << refusal(spec);
+
+  spec = RunSpec<S>();
+  spec.motion = "no such motion";
+  EXPECT_NE(refusal(spec).find("has no motion 'no such motion'"), std::string::npos) << refusal(spec);
+}
+
+TEST(SessionPrecision, DispatchesEveryNameAndRefusesOthers) {
+  for (const std::string& name : precision_names())
+    EXPECT_EQ(with_scalar(name, [&]<class S>() { return decimal_digits<S>(); }) > 0, true) << name;
+  try {
+    with_scalar("mp7", [&]<class S>() { return 0; });
+    FAIL() << "mp7 accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown precision 'mp7' (known: double"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace nhs
