@@ -197,8 +197,8 @@ def markdown(rep):
             rep["load_avg_end"]), "",
          "## (a) System.accel: Python call against the same C++ call", "",
          "Per call, double, the study's default state. *C++* = `System._bench_accel(N, q, qdot, f)`: "
-         "cli::accel_answer<double> (the whole `nhs accel` computation: set-up, admission of the "
-         "state, the formulation, margins, Gauss's Z) N times in a C++ loop; *Python* = "
+         "the session's make_problem and accelerations_at<double> (the whole `nhs accel` computation: "
+         "set-up, admission of the state, the formulation, margins, Gauss's Z) N times in a C++ loop; *Python* = "
          "`timeit` of `sys.accel(q=q, qdot=qdot, formulation=f)` (q, qdot lists of floats), and "
          "the same with `.qddot` read (the NumPy array built). Batches of %d–%d calls (~%g ms), "
          "C++ / Python / Python+.qddot / C++ interleaved, %d repeats; overhead = median of the "

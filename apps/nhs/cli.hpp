@@ -9,7 +9,6 @@
 // failure or non-finite value, 5 I/O error, 130 interrupted (SIGINT).
 #pragma once
 
-#include "csv.hpp"
 #include "io.hpp"
 #include "options.hpp"
 #include "setup.hpp"
@@ -18,6 +17,7 @@
 #include "nhs/linearization.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/session/accelerations.hpp"
+#include "nhs/session/csv_recorder.hpp"
 #include "nhs/session/field_jacobian.hpp"
 #include "nhs/session/linearization_report.hpp"
 #include "nhs/session/output_budget.hpp"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "nhs/format.hpp"  // join, count_of
+#include "nhs/session/figures.hpp"  // to_double, short_figure
 #include "nhs/session/files.hpp"  // echo_text
 
 #include <fmt/core.h>
@@ -12,17 +13,5 @@
 #include <vector>
 
 namespace nhs::cli {
-
-/// S as a double, for short human-readable figures (summaries, tables).
-template <class S>
-double to_double(const S& x) {
-  return static_cast<double>(x);
-}
-
-/// "1.2e-15" style figure for summaries.
-template <class S>
-std::string short_figure(const S& x) {
-  return fmt::format("{:.3g}", to_double(x));
-}
 
 }  // namespace nhs::cli

@@ -1,9 +1,12 @@
-// nhs._core: the C++ half of the Python module `nhs` (pybind11). It calls
-// the commands of the `nhs` tool (apps/nhs, library nhs_app) with the same
-// options, so that System.accel returns what `nhs accel` prints and
-// System.run integrates what `nhs run` integrates, by construction:
-//   - numbers go in as text, exactly as the CLI reads them (a Python float
-//     as its shortest round-trip repr, an mpmath.mpf with all its digits);
+// nhs._core: the C++ half of the Python module `nhs` (pybind11). It binds
+// the library's typed API beneath the `nhs` tool (nhs_session: problems,
+// accelerations, fields, run plans, linearization; nhs_verification: the
+// checks), never the tool's own code, so that System.accel returns what
+// `nhs accel` prints and System.run integrates what `nhs run` integrates,
+// by construction (the same typed requests, the same functions):
+//   - numbers are read exactly, as the tool reads its options (a Python
+//     float as its shortest round-trip repr, an mpmath.mpf with all its
+//     digits, parsed in the run's precision);
 //   - double and long double come out as NumPy arrays holding the binary
 //     values (float64, np.longdouble); float128, mp50 and mp100 as
 //     mpmath.mpf made exactly from the decimal strings the CLI prints
@@ -11,7 +14,6 @@
 // The library's typed errors become nhs.UsageError, nhs.InvalidState
 // (.condition), nhs.IntegrationError and nhs.IOError; an interrupted run
 // becomes KeyboardInterrupt. Long calls release the GIL.
-#include "cli.hpp"
 
 #include "nhs/error_table.hpp"
 #include "nhs/format.hpp"
@@ -29,6 +31,8 @@
 #include "nhs/studies/motion_run.hpp"
 #include "nhs/constraint_classification.hpp"
 #include "nhs/studies/traced.hpp"
+#include "nhs/verification/check.hpp"
+#include "nhs/verification/summary.hpp"
 #include "nhs/symbolic/print.hpp"
 
 #include <pybind11/numpy.h>
@@ -945,17 +949,18 @@ class SystemHandle {
   /// summary.json, trajectories/): returns the exit code (0 pass, 1 fail).
   int check(const py::object& precision, const py::object& states, const py::object& quick,
             const py::object& jobs, const std::string& out_dir) const {
-    cli::VerifyOptions o;
-    o.system = name_;
-    o.precision = str_arg(precision, "precision");
-    o.states = static_cast<int>(std::min<long long>(int_arg(states, "states", 1), 1000000000));
-    o.quick = bool_arg(quick, "quick");
-    o.jobs = static_cast<unsigned>(std::min<long long>(int_arg(jobs, "jobs", 0), 65536));
-    o.out_dir = out_dir;
-    o.no_report = true;
-    o.quiet = true;
+    const std::string precision_text = str_arg(precision, "precision");
+    CheckSpec spec;
+    spec.system = name_;
+    spec.precisions = parse_precision_list(precision_text);
+    spec.states = static_cast<int>(std::min<long long>(int_arg(states, "states", 1), 1000000000));
+    spec.quick = bool_arg(quick, "quick");
+    spec.jobs = static_cast<unsigned>(std::min<long long>(int_arg(jobs, "jobs", 0), 65536));
+    spec.out_dir = out_dir;
     py::gil_scoped_release release;
-    return cli::verify_command(o);
+    const CheckReport report = run_checks(spec);  // quiet
+    write_check_summaries(report, spec, check_command(spec, precision_text));
+    return report.pass() ? 0 : 1;
   }
 
  private:

@@ -3,6 +3,7 @@
 // (from_string<S>), with a UsageError naming the input.
 #pragma once
 
+#include "nhs/autodiff.hpp"  // Vec
 #include "nhs/errors.hpp"
 #include "nhs/scalar.hpp"
 

@@ -1,10 +1,8 @@
-// The trajectory CSV of `run` and `verify`: a writer that turns each sample
-// into a row of its MotionTable (nhs/session/motion_table.hpp: the columns
-// and values), flushed at once, so that a failed run keeps its rows.
+// The trajectory CSV of `nhs run` and of the checks' runs (nhs/verification):
+// a writer that turns each sample into a row of its MotionTable
+// (nhs/session/motion_table.hpp: the columns and values), flushed at once,
+// so that a failed run keeps its rows.
 #pragma once
-
-#include "io.hpp"
-#include "text.hpp"
 
 #include "nhs/errors.hpp"
 #include "nhs/format.hpp"
@@ -18,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-namespace nhs::cli {
+namespace nhs {
 
 /// Writes a motion sample by sample as CSV rows of MotionTable (each row
 /// flushed at once, so that a failed run keeps its rows; the header with
@@ -70,4 +68,4 @@ class CsvRecorder : public MotionTable<S> {
   std::string header_;       ///< not yet written
 };
 
-}  // namespace nhs::cli
+}  // namespace nhs
