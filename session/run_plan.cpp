@@ -103,7 +103,7 @@ RunPlan<S> plan_run(const RunSpec<S>& spec) {
   if (spec.max_rows) io.max_samples = std::min(io.max_samples, *spec.max_rows);  // the library's limit stays
   io.stepper = spec.stepper;
   if (spec.step) io.step = *spec.step;
-  RunPlan<S> plan{.problem = make_problem<S>(problem), .options = std::move(io), .motion = motion};
+  RunPlan<S> plan{.problem = make_problem<S>(problem), .options = std::move(io), .motion = motion, .wall = WallBudget()};
   if (motion) {
     const std::string& f = plan.problem.formulation->name();
     for (const auto& [excluded, why] : motion->excluded)

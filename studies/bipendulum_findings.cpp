@@ -248,156 +248,172 @@ std::string drift_cell(const std::vector<EnergyDrift<S>>& v, std::size_t i, bool
   return i < v.size() ? cell(static_cast<double>(first ? v[i].e1 : v[i].e2)) : "";
 }
 
+// Takes each finished table (bipendulum_findings's `write`).
+using TableWriter = std::function<void(const FindingTable&)>;
+
+// bipendulum_energy_separation.csv: energy separation (000 eqs. 85-86), double and mp50, default
+// tolerances; quick: the mp50 harmonic run to t = 2, not 20.
+void write_energy_separation(bool quick, const TableWriter& write) {
+  const BipendulumSetup incline = bipendulum_setup_a("2.2");
+  const BipendulumSetup harmonic = bipendulum_setup_harmonic();
+  const double t_incline = 2, t_harmonic = 20, dt = 1.0 / 10;
+  const mp50 t_harmonic50(quick ? 2 : 20);
+  const FindingSettings<double> fsd{default_tolerance<double>()};
+  const FindingSettings<mp50> fsm{default_tolerance<mp50>()};
+  const auto inc = energy_drifts<double>(incline, t_incline, dt, fsd);
+  const auto har = energy_drifts<double>(harmonic, t_harmonic, dt, fsd);
+  const auto har50 = energy_drifts<mp50>(harmonic, t_harmonic50, mp50(1) / mp50(10), fsm);
+  FindingTable t{
+      "bipendulum_energy_separation.csv",
+      "energy separation T_k + V_k, eqs. 85-86",
+      {"t", "E1_drift_incline_double", "E2_drift_incline_double", "E1_drift_harmonic_double",
+       "E2_drift_harmonic_double", "E1_drift_harmonic_mp50", "E2_drift_harmonic_mp50"},
+      {},
+      {}};
+  add_setup(t.parameters, "incline.", incline);
+  add_setup(t.parameters, "harmonic.", harmonic);
+  t.parameters.insert(t.parameters.end(), {{"incline.t_end", brief(t_incline)},
+                                           {"incline.precisions", "double"},
+                                           {"harmonic.t_end", brief(t_harmonic)},
+                                           {"harmonic.t_end_mp50", brief(t_harmonic50)},
+                                           {"harmonic.precisions", "double, mp50"},
+                                           {"dt_out", brief(dt)},
+                                           {"formulation", fsd.formulation},
+                                           {"rtol.double", brief(fsd.tol)},
+                                           {"rtol.mp50", brief(fsm.tol)}});
+  for (std::size_t i = 0; i < har.size(); ++i)
+    t.rows.push_back({cell(0.1 * static_cast<double>(i)), drift_cell(inc, i, true),
+                      drift_cell(inc, i, false), drift_cell(har, i, true),
+                      drift_cell(har, i, false), drift_cell(har50, i, true),
+                      drift_cell(har50, i, false)});
+  write(t);
+}
+
+// bipendulum_linear_nonlinear.csv: the linear vs the non-linear bipendulum (Hertz's limit), double.
+void write_linear_nonlinear(const TableWriter& write) {
+  const BipendulumSetup a = bipendulum_setup_a("0");
+  const double t_end = 10, dt = 0.05;
+  const FindingSettings<double> fsd{1e-13};
+  const auto x = hertz_comparison<double>(1.0, t_end, dt, fsd);
+  const auto y = hertz_comparison<double>(1e-8, t_end, dt, fsd);
+  FindingTable t{
+      "bipendulum_linear_nonlinear.csv",
+      "linear vs non-linear bipendulum (Hertz's limit)",
+      {"t", "distance_P1", "distance_P2", "y0_bipendulum", "y0_linear_m0_1", "y0_linear_m0_1e-8"},
+      {},
+      {}};
+  add_setup(t.parameters, "setup.", a);
+  t.parameters.insert(t.parameters.end(), {{"m0", "1, 1e-8"},
+                                           {"t_end", brief(t_end)},
+                                           {"dt_out", brief(dt)},
+                                           {"precision", "double"},
+                                           {"rtol", brief(fsd.tol)},
+                                           {"formulation", fsd.formulation}});
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+    t.rows.push_back({cell(x[i].t), cell(x[i].distance_P1), cell(x[i].distance_P2),
+                      cell(x[i].y0_bipendulum), cell(x[i].y0_linear), cell(y[i].y0_linear)});
+  write(t);
+}
+
+// bipendulum_symmetric_pendulum.csv: the symmetric motion against the exact pendulum, to 0.999 T/4.
+void write_symmetric_pendulum(const TableWriter& write) {
+  const double fraction = 0.999;
+  const int samples = 200;
+  const FindingSettings<double> fsd{1e-13};
+  FindingTable t{
+      "bipendulum_symmetric_pendulum.csv",
+      "symmetric bipendulum against the simple pendulum",
+      {"t", "theta_exact", "error_double", "sigma_min_dC_dqdot", "t_over_quarter_period"},
+      {},
+      {}};
+  add_pendulum(t.parameters);
+  t.parameters.insert(t.parameters.end(), {{"fraction", brief(fraction)},
+                                           {"samples", std::to_string(samples)},
+                                           {"precision", "double"},
+                                           {"rtol", brief(fsd.tol)},
+                                           {"formulation", fsd.formulation}});
+  for (const PendulumSample<double>& s :
+       symmetric_pendulum_errors<double>(fraction, samples, fsd))
+    t.rows.push_back({cell(s.t), cell(s.theta_exact), cell(s.error), cell(s.sigma_min),
+                      cell(s.t_over_quarter_period)});
+  write(t);
+}
+
+// bipendulum_near_singular.csv: digits kept near the singular turning point, per precision.
+void write_near_singular(const TableWriter& write) {
+  const std::vector<std::string> distances = {"0.1", "0.01", "0.001", "0.0001", "0.00001"};
+  const FindingSettings<double> fsd{1e-13};
+  const FindingSettings<mp50> fsm{from_string<mp50>("1e-42")};
+  FindingTable t{"bipendulum_near_singular.csv",
+                 "digits kept per precision near the singular turning point",
+                 {"one_minus_fraction", "error_double", "error_mp50", "sigma_min_double",
+                  "sigma_min_mp50"},
+                 {},
+                 {}};
+  add_pendulum(t.parameters);
+  t.parameters.insert(t.parameters.end(), {{"one_minus_fraction", joined(distances)},
+                                           {"precisions", "double, mp50"},
+                                           {"rtol.double", brief(fsd.tol)},
+                                           {"rtol.mp50", brief(fsm.tol)},
+                                           {"formulation", fsd.formulation}});
+  for (const std::string& f : distances) {
+    const auto d = symmetric_near_turning_point<double>(1.0 - std::stod(f), fsd);
+    const auto m = symmetric_near_turning_point<mp50>(mp50(1) - from_string<mp50>(f), fsm);
+    t.rows.push_back({f, cell(d.error), cell(m.error), cell(d.sigma_min), cell(m.sigma_min)});
+  }
+  write(t);
+}
+
+// bipendulum_epsilon_circle.csv and its _paths.csv: the epsilon-limit of the circle of eq. 89 (mp50);
+// quick: without the two smallest epsilons.
+void write_epsilon_circle(bool quick, const TableWriter& write) {
+  const CircleSetup c;
+  const std::vector<std::string> all = {"1e-2", "1e-3", "1e-4", "1e-5", "1e-6"};
+  const std::vector<std::string> epsilons(all.begin(), all.end() - (quick ? 2 : 0));
+  const mp50 t_end(3), dt = mp50(1) / mp50(20);
+  const FindingSettings<mp50> fsm{from_string<mp50>("1e-25")};
+  const Parameters p = {{"m1", c.m1},
+                        {"m2", c.m2},
+                        {"g", c.g},
+                        {"P1", point(c.x1, c.y1)},
+                        {"P0", point("0", c.y0)},
+                        {"w1", c.w1},
+                        {"epsilons", joined(epsilons)},
+                        {"t_end", brief(t_end)},
+                        {"dt_out", brief(dt)},
+                        {"precision", "mp50"},
+                        {"rtol", brief(fsm.tol)},
+                        {"formulation", fsm.formulation}};
+  FindingTable t{"bipendulum_epsilon_circle.csv",
+                 "the epsilon-limit of the circle of eq. 89",
+                 {"epsilon", "distance_from_eq89", "radial_distance", "min_sigma_dC_dqdot"},
+                 {},
+                 p};
+  FindingTable paths{"bipendulum_epsilon_circle_paths.csv",
+                     "P1's paths for each epsilon",
+                     {"epsilon", "t", "x1", "y1", "x2", "y2"},
+                     {},
+                     p};
+  for (const std::string& e : epsilons) {
+    const CircleLimit<mp50> r = circle_limit<mp50>(from_string<mp50>(e), t_end, dt, fsm);
+    t.rows.push_back({e, cell(r.distance), cell(r.radial_distance), cell(r.min_sigma)});
+    for (std::size_t i = 0; i < r.samples.size(); ++i)
+      paths.rows.push_back({e, cell(0.05 * static_cast<double>(i)), cell(r.samples[i].q[0]),
+                            cell(r.samples[i].q[1]), cell(r.samples[i].q[2]),
+                            cell(r.samples[i].q[3])});
+  }
+  write(t);
+  write(paths);
+}
+
 }  // namespace
 
 void bipendulum_findings(bool quick, const std::function<void(const FindingTable&)>& write) {
-  {  // Energy separation (000 eqs. 85-86): double and mp50, default tolerances.
-    const BipendulumSetup incline = bipendulum_setup_a("2.2");
-    const BipendulumSetup harmonic = bipendulum_setup_harmonic();
-    const double t_incline = 2, t_harmonic = 20, dt = 1.0 / 10;
-    const mp50 t_harmonic50(quick ? 2 : 20);
-    const FindingSettings<double> fsd{default_tolerance<double>()};
-    const FindingSettings<mp50> fsm{default_tolerance<mp50>()};
-    const auto inc = energy_drifts<double>(incline, t_incline, dt, fsd);
-    const auto har = energy_drifts<double>(harmonic, t_harmonic, dt, fsd);
-    const auto har50 = energy_drifts<mp50>(harmonic, t_harmonic50, mp50(1) / mp50(10), fsm);
-    FindingTable t{
-        "bipendulum_energy_separation.csv",
-        "energy separation T_k + V_k, eqs. 85-86",
-        {"t", "E1_drift_incline_double", "E2_drift_incline_double", "E1_drift_harmonic_double",
-         "E2_drift_harmonic_double", "E1_drift_harmonic_mp50", "E2_drift_harmonic_mp50"},
-        {},
-        {}};
-    add_setup(t.parameters, "incline.", incline);
-    add_setup(t.parameters, "harmonic.", harmonic);
-    t.parameters.insert(t.parameters.end(), {{"incline.t_end", brief(t_incline)},
-                                             {"incline.precisions", "double"},
-                                             {"harmonic.t_end", brief(t_harmonic)},
-                                             {"harmonic.t_end_mp50", brief(t_harmonic50)},
-                                             {"harmonic.precisions", "double, mp50"},
-                                             {"dt_out", brief(dt)},
-                                             {"formulation", fsd.formulation},
-                                             {"rtol.double", brief(fsd.tol)},
-                                             {"rtol.mp50", brief(fsm.tol)}});
-    for (std::size_t i = 0; i < har.size(); ++i)
-      t.rows.push_back({cell(0.1 * static_cast<double>(i)), drift_cell(inc, i, true),
-                        drift_cell(inc, i, false), drift_cell(har, i, true),
-                        drift_cell(har, i, false), drift_cell(har50, i, true),
-                        drift_cell(har50, i, false)});
-    write(t);
-  }
-
-  {  // Linear vs non-linear bipendulum (Hertz's limit), double.
-    const BipendulumSetup a = bipendulum_setup_a("0");
-    const double t_end = 10, dt = 0.05;
-    const FindingSettings<double> fsd{1e-13};
-    const auto x = hertz_comparison<double>(1.0, t_end, dt, fsd);
-    const auto y = hertz_comparison<double>(1e-8, t_end, dt, fsd);
-    FindingTable t{
-        "bipendulum_linear_nonlinear.csv",
-        "linear vs non-linear bipendulum (Hertz's limit)",
-        {"t", "distance_P1", "distance_P2", "y0_bipendulum", "y0_linear_m0_1", "y0_linear_m0_1e-8"},
-        {},
-        {}};
-    add_setup(t.parameters, "setup.", a);
-    t.parameters.insert(t.parameters.end(), {{"m0", "1, 1e-8"},
-                                             {"t_end", brief(t_end)},
-                                             {"dt_out", brief(dt)},
-                                             {"precision", "double"},
-                                             {"rtol", brief(fsd.tol)},
-                                             {"formulation", fsd.formulation}});
-    for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
-      t.rows.push_back({cell(x[i].t), cell(x[i].distance_P1), cell(x[i].distance_P2),
-                        cell(x[i].y0_bipendulum), cell(x[i].y0_linear), cell(y[i].y0_linear)});
-    write(t);
-  }
-
-  {  // The symmetric motion against the exact pendulum, to 0.999 T/4.
-    const double fraction = 0.999;
-    const int samples = 200;
-    const FindingSettings<double> fsd{1e-13};
-    FindingTable t{
-        "bipendulum_symmetric_pendulum.csv",
-        "symmetric bipendulum against the simple pendulum",
-        {"t", "theta_exact", "error_double", "sigma_min_dC_dqdot", "t_over_quarter_period"},
-        {},
-        {}};
-    add_pendulum(t.parameters);
-    t.parameters.insert(t.parameters.end(), {{"fraction", brief(fraction)},
-                                             {"samples", std::to_string(samples)},
-                                             {"precision", "double"},
-                                             {"rtol", brief(fsd.tol)},
-                                             {"formulation", fsd.formulation}});
-    for (const PendulumSample<double>& s :
-         symmetric_pendulum_errors<double>(fraction, samples, fsd))
-      t.rows.push_back({cell(s.t), cell(s.theta_exact), cell(s.error), cell(s.sigma_min),
-                        cell(s.t_over_quarter_period)});
-    write(t);
-  }
-
-  {  // Digits kept near the singular turning point, per precision.
-    const std::vector<std::string> distances = {"0.1", "0.01", "0.001", "0.0001", "0.00001"};
-    const FindingSettings<double> fsd{1e-13};
-    const FindingSettings<mp50> fsm{from_string<mp50>("1e-42")};
-    FindingTable t{"bipendulum_near_singular.csv",
-                   "digits kept per precision near the singular turning point",
-                   {"one_minus_fraction", "error_double", "error_mp50", "sigma_min_double",
-                    "sigma_min_mp50"},
-                   {},
-                   {}};
-    add_pendulum(t.parameters);
-    t.parameters.insert(t.parameters.end(), {{"one_minus_fraction", joined(distances)},
-                                             {"precisions", "double, mp50"},
-                                             {"rtol.double", brief(fsd.tol)},
-                                             {"rtol.mp50", brief(fsm.tol)},
-                                             {"formulation", fsd.formulation}});
-    for (const std::string& f : distances) {
-      const auto d = symmetric_near_turning_point<double>(1.0 - std::stod(f), fsd);
-      const auto m = symmetric_near_turning_point<mp50>(mp50(1) - from_string<mp50>(f), fsm);
-      t.rows.push_back({f, cell(d.error), cell(m.error), cell(d.sigma_min), cell(m.sigma_min)});
-    }
-    write(t);
-  }
-
-  {  // The epsilon-limit of the circle (mp50).
-    const CircleSetup c;
-    const std::vector<std::string> all = {"1e-2", "1e-3", "1e-4", "1e-5", "1e-6"};
-    const std::vector<std::string> epsilons(all.begin(), all.end() - (quick ? 2 : 0));
-    const mp50 t_end(3), dt = mp50(1) / mp50(20);
-    const FindingSettings<mp50> fsm{from_string<mp50>("1e-25")};
-    const Parameters p = {{"m1", c.m1},
-                          {"m2", c.m2},
-                          {"g", c.g},
-                          {"P1", point(c.x1, c.y1)},
-                          {"P0", point("0", c.y0)},
-                          {"w1", c.w1},
-                          {"epsilons", joined(epsilons)},
-                          {"t_end", brief(t_end)},
-                          {"dt_out", brief(dt)},
-                          {"precision", "mp50"},
-                          {"rtol", brief(fsm.tol)},
-                          {"formulation", fsm.formulation}};
-    FindingTable t{"bipendulum_epsilon_circle.csv",
-                   "the epsilon-limit of the circle of eq. 89",
-                   {"epsilon", "distance_from_eq89", "radial_distance", "min_sigma_dC_dqdot"},
-                   {},
-                   p};
-    FindingTable paths{"bipendulum_epsilon_circle_paths.csv",
-                       "P1's paths for each epsilon",
-                       {"epsilon", "t", "x1", "y1", "x2", "y2"},
-                       {},
-                       p};
-    for (const std::string& e : epsilons) {
-      const CircleLimit<mp50> r = circle_limit<mp50>(from_string<mp50>(e), t_end, dt, fsm);
-      t.rows.push_back({e, cell(r.distance), cell(r.radial_distance), cell(r.min_sigma)});
-      for (std::size_t i = 0; i < r.samples.size(); ++i)
-        paths.rows.push_back({e, cell(0.05 * static_cast<double>(i)), cell(r.samples[i].q[0]),
-                              cell(r.samples[i].q[1]), cell(r.samples[i].q[2]),
-                              cell(r.samples[i].q[3])});
-    }
-    write(t);
-    write(paths);
-  }
+  write_energy_separation(quick, write);
+  write_linear_nonlinear(write);
+  write_symmetric_pendulum(write);
+  write_near_singular(write);
+  write_epsilon_circle(quick, write);
 }
 
 #define NHS_BIPENDULUM_FINDINGS_(S, NAME) NHS_BIPENDULUM_FINDINGS_INSTANTIATE(, S)

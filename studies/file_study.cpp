@@ -362,6 +362,111 @@ SteadyPoint<S> steady_point(const FileSteadyFamily& fam, const Constants<S>& cq,
   return pt;
 }
 
+/// The invariants of a file's system: the drift off each holonomic
+/// constraint, then the file's [invariants].
+template <class S>
+std::vector<Invariant<S>> file_invariants(const std::shared_ptr<const SystemFile>& file, const System<S>& sys) {
+  std::vector<Invariant<S>> out;
+  // The drift off each holonomic constraint f^k(q) = 0: "holonomic_<name>".
+  if (!file->holonomic_names.empty()) {
+    auto hc = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
+    const std::vector<S> values = sys.parameters;
+    for (std::size_t k = 0; k < file->holonomic_names.size(); ++k)
+      out.push_back({"holonomic_" + file->holonomic_names[k],
+                     [file, hc, values, k](const Vec<S>& q, const Vec<S>&) {
+                       Vec<S> f(static_cast<Eigen::Index>(file->holonomic.outputs.size()));
+                       evaluate(file->holonomic, *hc, Params<S>(values), {&q}, f.data());
+                       return f[static_cast<Eigen::Index>(k)];
+                     },
+                     true});
+  }
+  if (!file->invariants) return out;
+  auto c = std::make_shared<const Constants<S>>(constants_of<S>(*file->invariants));
+  const std::vector<S> values = sys.parameters;
+  for (std::size_t k = 0; k < file->invariant_names.size(); ++k) {
+    out.push_back({file->invariant_names[k],
+                   [file, c, values, k](const Vec<S>& q, const Vec<S>& qd) {
+                     std::vector<S> v(file->invariants->outputs.size());
+                     evaluate(*file->invariants, *c, Params<S>(values), {&q, &qd}, v.data());
+                     return v[k];
+                   },
+                   true});
+  }
+  return out;
+}
+
+/// The file's [[exact]] motions, each with its closed form.
+template <class S>
+std::vector<SpecialMotion<S>> file_special_motions(const std::shared_ptr<const SystemFile>& file) {
+  std::vector<SpecialMotion<S>> out;
+  for (std::size_t k = 0; k < file->exact.size(); ++k) {
+    const FileExactMotion& m = file->exact[k];
+    SpecialMotion<S> mo;
+    mo.name = m.name;
+    mo.source = file->where("exact." + std::to_string(k));
+    mo.parameters = values_with<S>(*file, m.overrides);
+    mo.t_end = from_string<S>(m.t_end);
+    mo.excluded = m.excluded;
+    auto cq = std::make_shared<const Constants<S>>(constants_of<S>(m.q));
+    auto cqd = std::make_shared<const Constants<S>>(
+        m.qdot.outputs.empty() ? Constants<S>{} : constants_of<S>(m.qdot));
+    const std::vector<S> values = mo.parameters;
+    mo.exact = [file, k, cq, cqd, values](const S& t) {
+      return exact_state<S>(file->exact[k], *cq, *cqd, values, t);
+    };
+    mo.initial = mo.exact(S(0));
+    out.push_back(std::move(mo));
+  }
+  return out;
+}
+
+/// The file's [[steady]] families, each evaluated by steady_point.
+template <class S>
+std::vector<SteadyFamily<S>> file_steady_families(const std::shared_ptr<const SystemFile>& file) {
+  std::vector<SteadyFamily<S>> out;
+  for (std::size_t k = 0; k < file->steady.size(); ++k) {
+    const FileSteadyFamily& fam = file->steady[k];
+    auto cq = std::make_shared<const Constants<S>>(constants_of<S>(fam.q));
+    auto cv = std::make_shared<const Constants<S>>(constants_of<S>(fam.v));
+    out.push_back({fam.name, file->where("steady." + std::to_string(k)), fam.parameters,
+                   [file, k, cq, cv](const System<S>& sys, const Vec<S>& mu) {
+                     return steady_point<S>(file->steady[k], *cq, *cv, sys.parameters, mu);
+                   }});
+  }
+  return out;
+}
+
+/// A random state near the file's initial state: q within 1 of it, and z
+/// (through psi) or qdot (projected onto C) within 1 of 0; SingularState
+/// when near a singular set of [singular].
+template <class S>
+State<S> file_random_state(const SystemFile& file, const System<S>& sys, std::mt19937_64& rng) {
+  const State<S> s0 = initial_state<S>(file, sys);
+  State<S> s;
+  s.q = s0.q;
+  for (auto& v : s.q) v += uniform<S>(rng, -1, 1);
+  if (sys.has_parametrization()) {
+    Vec<S> z(sys.m);
+    for (auto& v : z) v = uniform<S>(rng, -1, 1);
+    s.qdot.resize(sys.n);
+    sys.parametrization(s.q, z, s.qdot);
+  } else {
+    Vec<S> qd(sys.n);
+    for (auto& v : qd) v = uniform<S>(rng, -1, 1);
+    s.qdot = project_velocity(sys, s.q, qd);
+  }
+  // Near a singular set of [singular]: refused, as the built-ins redraw.
+  if (sys.singular_margins) {
+    const S floor = file_random_state_margin_floor<S>();
+    for (const Margin<S>& mg : sys.singular_margins(s.q, s.qdot))
+      if (!(mg.value >= floor))
+        throw SingularState(mg.condition, "random state near a singular set: " + mg.condition + " (" +
+                                              mg.name + " = " + to_string<S>(mg.value) + " < " +
+                                              to_string<S>(floor) + ") " + state_context(s.q, s.qdot));
+  }
+  return s;
+}
+
 }  // namespace
 
 template <class S>
@@ -379,99 +484,15 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
   st.holonomic = holonomic_of<S>(file);
   st.default_state = [file, h = st.holonomic](const System<S>& sys) { return initial_state<S>(*file, sys, h); };
   st.default_run_excluded = file->initial_excluded;
-  st.invariants = [file](const System<S>& sys) {
-    std::vector<Invariant<S>> out;
-    // The drift off each holonomic constraint f^k(q) = 0: "holonomic_<name>".
-    if (!file->holonomic_names.empty()) {
-      auto hc = std::make_shared<const Constants<S>>(constants_of<S>(file->holonomic));
-      const std::vector<S> values = sys.parameters;
-      for (std::size_t k = 0; k < file->holonomic_names.size(); ++k)
-        out.push_back({"holonomic_" + file->holonomic_names[k],
-                       [file, hc, values, k](const Vec<S>& q, const Vec<S>&) {
-                         Vec<S> f(static_cast<Eigen::Index>(file->holonomic.outputs.size()));
-                         evaluate(file->holonomic, *hc, Params<S>(values), {&q}, f.data());
-                         return f[static_cast<Eigen::Index>(k)];
-                       },
-                       true});
-    }
-    if (!file->invariants) return out;
-    auto c = std::make_shared<const Constants<S>>(constants_of<S>(*file->invariants));
-    const std::vector<S> values = sys.parameters;
-    for (std::size_t k = 0; k < file->invariant_names.size(); ++k) {
-      out.push_back({file->invariant_names[k],
-                     [file, c, values, k](const Vec<S>& q, const Vec<S>& qd) {
-                       std::vector<S> v(file->invariants->outputs.size());
-                       evaluate(*file->invariants, *c, Params<S>(values), {&q, &qd}, v.data());
-                       return v[k];
-                     },
-                     true});
-    }
-    return out;
-  };
+  st.invariants = [file](const System<S>& sys) { return file_invariants<S>(file, sys); };
   // T + V is a first integral when no force acts and no constraint's
   // reaction does work (every C^a homogeneous in qdot).
   const bool conserved = energy_not_conserved_reason(*file).empty();
   st.conserves_energy = [conserved](const System<S>&) { return conserved; };
-  st.special_motions = [file] {
-    std::vector<SpecialMotion<S>> out;
-    for (std::size_t k = 0; k < file->exact.size(); ++k) {
-      const FileExactMotion& m = file->exact[k];
-      SpecialMotion<S> mo;
-      mo.name = m.name;
-      mo.source = file->where("exact." + std::to_string(k));
-      mo.parameters = values_with<S>(*file, m.overrides);
-      mo.t_end = from_string<S>(m.t_end);
-      mo.excluded = m.excluded;
-      auto cq = std::make_shared<const Constants<S>>(constants_of<S>(m.q));
-      auto cqd = std::make_shared<const Constants<S>>(
-          m.qdot.outputs.empty() ? Constants<S>{} : constants_of<S>(m.qdot));
-      const std::vector<S> values = mo.parameters;
-      mo.exact = [file, k, cq, cqd, values](const S& t) {
-        return exact_state<S>(file->exact[k], *cq, *cqd, values, t);
-      };
-      mo.initial = mo.exact(S(0));
-      out.push_back(std::move(mo));
-    }
-    return out;
-  };
-  st.steady_families = [file] {
-    std::vector<SteadyFamily<S>> out;
-    for (std::size_t k = 0; k < file->steady.size(); ++k) {
-      const FileSteadyFamily& fam = file->steady[k];
-      auto cq = std::make_shared<const Constants<S>>(constants_of<S>(fam.q));
-      auto cv = std::make_shared<const Constants<S>>(constants_of<S>(fam.v));
-      out.push_back({fam.name, file->where("steady." + std::to_string(k)), fam.parameters,
-                     [file, k, cq, cv](const System<S>& sys, const Vec<S>& mu) {
-                       return steady_point<S>(file->steady[k], *cq, *cv, sys.parameters, mu);
-                     }});
-    }
-    return out;
-  };
+  st.special_motions = [file] { return file_special_motions<S>(file); };
+  st.steady_families = [file] { return file_steady_families<S>(file); };
   st.random_state = [file](const System<S>& sys, std::mt19937_64& rng) {
-    const State<S> s0 = initial_state<S>(*file, sys);
-    State<S> s;
-    s.q = s0.q;
-    for (auto& v : s.q) v += uniform<S>(rng, -1, 1);
-    if (sys.has_parametrization()) {
-      Vec<S> z(sys.m);
-      for (auto& v : z) v = uniform<S>(rng, -1, 1);
-      s.qdot.resize(sys.n);
-      sys.parametrization(s.q, z, s.qdot);
-    } else {
-      Vec<S> qd(sys.n);
-      for (auto& v : qd) v = uniform<S>(rng, -1, 1);
-      s.qdot = project_velocity(sys, s.q, qd);
-    }
-    // Near a singular set of [singular]: refused, as the built-ins redraw.
-    if (sys.singular_margins) {
-      const S floor = file_random_state_margin_floor<S>();
-      for (const Margin<S>& mg : sys.singular_margins(s.q, s.qdot))
-        if (!(mg.value >= floor))
-          throw SingularState(mg.condition, "random state near a singular set: " + mg.condition + " (" +
-                                                mg.name + " = " + to_string<S>(mg.value) + " < " +
-                                                to_string<S>(floor) + ") " + state_context(s.q, s.qdot));
-    }
-    return s;
+    return file_random_state<S>(*file, sys, rng);
   };
   return st;
 }
@@ -590,6 +611,180 @@ FileError description_error(const SystemFile& f, const std::string& message) {
   return FileError(f.path, message);
 }
 
+/// The system of a file at its default parameters; a failure of
+/// describe()'s checks as description_error.
+template <class S>
+System<S> checked_default_system(const SystemFile& file, const Study<S>& st) {
+  try {
+    return st.build(st.default_parameters());
+  } catch (const UsageError& e) {
+    throw description_error(file, e.what());
+  }
+}
+
+/// The initial z of a file with [parametrization] (given, or the chart's),
+/// checked against the domain before psi refuses it with less context;
+/// nullopt without [parametrization].
+template <class S>
+std::optional<Vec<S>> initial_z_in_domain(const SystemFile& file, const System<S>& sys) {
+  std::optional<Vec<S>> z0;
+  if (!sys.has_parametrization()) return z0;
+  const Vec<S> q0 = evaluate_constant<S>(file.initial_q, sys.parameters);
+  z0 = Vec<S>(sys.m);
+  if (file.initial_z)
+    *z0 = evaluate_constant<S>(*file.initial_z, sys.parameters);
+  else
+    sys.chart(q0, evaluate_constant<S>(*file.initial_qdot, sys.parameters), *z0);
+  if (file.domain)
+    if (const auto why = outside_domain<S>(file, constants_of<S>(*file.domain), Params<S>(sys.parameters), q0, *z0))
+      throw FileError(file.where("initial"), std::string("the initial state is outside the domain of the "
+                                                         "parametrization: ") + why->second +
+                                                 (file.initial_z ? "" : " (z = chart(q, qdot))"));
+  return z0;
+}
+
+/// The file's initial state (Study::default_state), evaluated and finite;
+/// FileError at [initial] otherwise.
+template <class S>
+State<S> checked_initial_state(const SystemFile& file, const Study<S>& st, const System<S>& sys) {
+  const State<S> s0 = [&] {
+    try {
+      return st.default_state(sys);
+    } catch (const std::exception& e) {
+      throw FileError(file.where("initial"), std::string("the initial state cannot be evaluated: ") + e.what());
+    }
+  }();
+  if (!s0.q.allFinite() || !s0.qdot.allFinite())
+    throw FileError(file.where("initial"), "the initial state is not finite: q = " + to_string(s0.q) +
+                                               ", qdot = " + to_string(s0.qdot));
+  return s0;
+}
+
+/// State x of system s is off the singular sets of [singular] (nhs run
+/// refuses a state on one); else a FileError at `where` naming `what`.
+template <class S>
+void require_regular(const SystemFile& file, const System<S>& s, const State<S>& x, const std::string& where,
+                     const std::string& what) {
+  if (!s.singular_margins) return;
+  const auto& domain = file.domain_conditions;
+  for (const Margin<S>& mg : s.singular_margins(x.q, x.qdot))
+    if (!(mg.value > 0)) {
+      // A margin of a domain condition names its condition, not a singular set.
+      const bool of_domain = std::any_of(domain.begin(), domain.end(),
+                                         [&](const FileDomainCondition& d) { return d.name == mg.name; });
+      throw FileError(file.where(where), what + (of_domain ? " is " : " is on a singular set of [singular]: ") +
+                                             mg.condition + " (" + mg.name + " = " + to_string<S>(mg.value) +
+                                             ", expected > 0) " + state_context(x.q, x.qdot));
+    }
+}
+
+/// g positive definite (true), or (massless parts) positive semidefinite
+/// with the accelerations determined, [g; A] of full rank (false;
+/// semidefinite_mass.hpp); else a FileError at `where`.
+template <class S>
+bool positive_definite_metric(const SystemFile& file, const System<S>& s, const State<S>& x, const std::string& where,
+                              const std::string& what) {
+  const Inertia<S> in = inertia(s, x.q, x.qdot);
+  Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
+  if (in.g.allFinite() && eig.eigenvalues().minCoeff() > 0) return true;
+  const std::string metric = std::string("the metric g = d^2T/dqdot^2") +
+                             (file.kinetic_energy_from_bodies ? " (T from [[bodies]])" : "");
+  try {
+    auxiliary_mass<S>(in.g, constraint_jacobians(s, x.q, x.qdot).C_qdot, s.info.coordinates,
+                      [&] { return state_context(x.q, x.qdot); });
+  } catch (const SingularState& e) {
+    throw FileError(file.where(where),
+                    metric + " is not positive definite at " + what + " (eigenvalues " +
+                        to_string(Vec<S>(eig.eigenvalues())) + ")" +
+                        (e.condition == "accelerations undetermined"
+                             ? ", and the constraints do not determine the accelerations: "
+                             : ": ") +
+                        e.what());
+  }
+  return false;
+}
+
+/// At (q, z): psi satisfies C, C(q, psi(q, z)) = 0, and the chart inverts
+/// psi, to tol times 1 + |psi(q, z)| + |z|; else a FileError. Nothing is
+/// checked where psi, C or the chart is not finite (outside the chart's domain).
+template <class S>
+void check_parametrization_at(const SystemFile& file, const System<S>& sys, const Vec<S>& q, const Vec<S>& z,
+                              const S& tol) {
+  Vec<S> qd(sys.n), C(sys.r), z2(sys.m);
+  sys.parametrization(q, z, qd);
+  sys.constraints(q, qd, C);
+  sys.chart(q, qd, z2);
+  if (!qd.allFinite() || !C.allFinite() || !z2.allFinite()) return;  // outside the chart's domain
+  const S scale = S(1) + qd.norm() + z.norm();
+  // Where psi or the chart holds on part of z only (v > 0 for a chart
+  // v = sqrt(...)), the file says so by a domain.
+  const std::string hint =
+      file.domain ? std::string()
+                  : " (checked at z within 1 of the initial z; if psi and its chart hold on part of z "
+                    "only, declare it: [parametrization] domain = [\"...\"], docs/system-files.md)";
+  if (C.cwiseAbs().maxCoeff() > tol * scale)
+    throw FileError(file.where("parametrization"),
+                    "the parametrization does not satisfy the constraints: C(q, psi(q, z)) = " +
+                        to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z) + hint);
+  if ((z2 - z).cwiseAbs().maxCoeff() > tol * scale)
+    throw FileError(file.where("chart"), "the chart does not invert the parametrization: z(q, psi(q, z)) = " +
+                                             to_string(z2) + " at q = " + to_string(q) +
+                                             ", z = " + to_string(z) + hint);
+}
+
+/// check_parametrization_at the initial state (s0.q and its z, z0), then
+/// at 8 states with q within 1 of s0.q and z within 1 of z0, drawn inside
+/// the domain (at most 400 draws). Precondition: sys has a parametrization.
+template <class S>
+void check_parametrization(const SystemFile& file, const System<S>& sys, const State<S>& s0, const Vec<S>& z0,
+                           const S& tol) {
+  std::mt19937_64 rng(20261124);
+  const Constants<S> domain = file.domain ? constants_of<S>(*file.domain) : Constants<S>{};
+  const Params<S> params(sys.parameters);
+  int states = 0;
+  for (int draw = 0; draw < 400 && states < 9; ++draw) {
+    Vec<S> q = s0.q;
+    Vec<S> z = z0;
+    if (draw > 0) {
+      for (auto& v : q) v += uniform<S>(rng, -1, 1);
+      for (auto& v : z) v += uniform<S>(rng, -1, 1);
+      if (file.domain && outside_domain<S>(file, domain, params, q, z)) continue;
+    }
+    ++states;
+    check_parametrization_at(file, sys, q, z, tol);
+  }
+}
+
+/// Each [[exact]] motion builds at its parameters, starts on C (its closed
+/// form at t = 0, to tol times 1 + |qdot|^2) off the singular sets, with
+/// positive_definite_metric there; else a FileError at the motion.
+template <class S>
+void check_exact_motions(const SystemFile& file, const Study<S>& st, const S& tol) {
+  const auto motions = st.special_motions();
+  for (std::size_t k = 0; k < motions.size(); ++k) {
+    const SpecialMotion<S>& mo = motions[k];
+    System<S> msys;
+    try {
+      msys = st.build(mo.parameters);
+    } catch (const UsageError& e) {
+      throw FileError(file.where("exact." + std::to_string(k)),
+                      "exact motion '" + mo.name + "', at its parameters: " + description_error(file, e.what()).reason);
+    }
+    Vec<S> C(msys.r);
+    msys.constraints(mo.initial.q, mo.initial.qdot, C);
+    const S scale = S(1) + mo.initial.qdot.squaredNorm();
+    if (!mo.initial.q.allFinite() || !mo.initial.qdot.allFinite() || !C.allFinite() ||
+        C.cwiseAbs().maxCoeff() > tol * scale)
+      throw FileError(file.where("exact." + std::to_string(k)),
+                      "exact motion '" + mo.name + "' does not start on the constraint manifold: C = " +
+                          to_string(C) + " at t = 0, q = " + to_string(mo.initial.q) +
+                          ", qdot = " + to_string(mo.initial.qdot));
+    require_regular(file, msys, mo.initial, "exact." + std::to_string(k), "exact motion '" + mo.name + "' at t = 0");
+    positive_definite_metric(file, msys, mo.initial, "exact." + std::to_string(k),
+                             "the start of exact motion '" + mo.name + "'");
+  }
+}
+
 }  // namespace
 
 namespace detail {
@@ -603,146 +798,17 @@ namespace detail {
 bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
   using S = mp50;
   const Study<S> st = file_study<S>(file);
-  System<S> sys;
-  try {
-    sys = st.build(st.default_parameters());
-  } catch (const UsageError& e) {
-    throw description_error(*file, e.what());
-  }
-  // The initial z (given, or the chart's), checked against the domain
-  // before psi refuses it with less context.
-  std::optional<Vec<S>> z0;
-  if (sys.has_parametrization()) {
-    const Vec<S> q0 = evaluate_constant<S>(file->initial_q, sys.parameters);
-    z0 = Vec<S>(sys.m);
-    if (file->initial_z)
-      *z0 = evaluate_constant<S>(*file->initial_z, sys.parameters);
-    else
-      sys.chart(q0, evaluate_constant<S>(*file->initial_qdot, sys.parameters), *z0);
-    if (file->domain)
-      if (const auto why = outside_domain<S>(*file, constants_of<S>(*file->domain), Params<S>(sys.parameters), q0, *z0))
-        throw FileError(file->where("initial"), std::string("the initial state is outside the domain of the "
-                                                            "parametrization: ") + why->second +
-                                                    (file->initial_z ? "" : " (z = chart(q, qdot))"));
-  }
-  const State<S> s0 = [&] {
-    try {
-      return st.default_state(sys);
-    } catch (const std::exception& e) {
-      throw FileError(file->where("initial"), std::string("the initial state cannot be evaluated: ") + e.what());
-    }
-  }();
-  if (!s0.q.allFinite() || !s0.qdot.allFinite())
-    throw FileError(file->where("initial"), "the initial state is not finite: q = " + to_string(s0.q) +
-                                                ", qdot = " + to_string(s0.qdot));
-  // The default state and each [[exact]] motion's start are off the
-  // singular sets of [singular] (nhs run refuses a state on one).
-  const auto require_regular = [&file](const System<S>& s, const State<S>& x, const std::string& where,
-                                       const std::string& what) {
-    if (!s.singular_margins) return;
-    const auto& domain = file->domain_conditions;
-    for (const Margin<S>& mg : s.singular_margins(x.q, x.qdot))
-      if (!(mg.value > 0))
-        throw FileError(file->where(where), what +
-                                                (std::any_of(domain.begin(), domain.end(),
-                                                             [&](const FileDomainCondition& d) { return d.name == mg.name; })
-                                                     ? " is " : " is on a singular set of [singular]: ") +
-                                                mg.condition +
-                                                " (" + mg.name + " = " + to_string<S>(mg.value) +
-                                                ", expected > 0) " + state_context(x.q, x.qdot));
-  };
-  // g positive definite (true), or (massless parts) positive semidefinite
-  // with the accelerations determined, [g; A] of full rank (false;
-  // semidefinite_mass.hpp); else a FileError at `where`.
-  const auto positive_definite_metric = [&file](const System<S>& s, const State<S>& x,
-                                                const std::string& where, const std::string& what) {
-    const Inertia<S> in = inertia(s, x.q, x.qdot);
-    Eigen::SelfAdjointEigenSolver<Mat<S>> eig(in.g, Eigen::EigenvaluesOnly);
-    if (in.g.allFinite() && eig.eigenvalues().minCoeff() > 0) return true;
-    const std::string metric = std::string("the metric g = d^2T/dqdot^2") +
-                               (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "");
-    try {
-      auxiliary_mass<S>(in.g, constraint_jacobians(s, x.q, x.qdot).C_qdot, s.info.coordinates,
-                        [&] { return state_context(x.q, x.qdot); });
-    } catch (const SingularState& e) {
-      throw FileError(file->where(where),
-                      metric + " is not positive definite at " + what + " (eigenvalues " +
-                          to_string(Vec<S>(eig.eigenvalues())) + ")" +
-                          (e.condition == "accelerations undetermined"
-                               ? ", and the constraints do not determine the accelerations: "
-                               : ": ") +
-                          e.what());
-    }
-    return false;
-  };
+  const System<S> sys = checked_default_system(*file, st);
+  const std::optional<Vec<S>> z0 = initial_z_in_domain(*file, sys);
+  const State<S> s0 = checked_initial_state(*file, st, sys);
   const S tol = S(1e-30);
-  if (sys.has_parametrization()) {
-    // The initial state (its z as given, else the chart's), then 8 states
-    // with q within 1 of the initial q and z within 1 of the initial z,
-    // drawn inside the domain (at most 400 draws).
-    std::mt19937_64 rng(20261124);
-    const Constants<S> domain = file->domain ? constants_of<S>(*file->domain) : Constants<S>{};
-    const Params<S> params(sys.parameters);
-    int states = 0;
-    for (int draw = 0; draw < 400 && states < 9; ++draw) {
-      Vec<S> q = s0.q;
-      Vec<S> z = *z0;
-      if (draw > 0) {
-        for (auto& v : q) v += uniform<S>(rng, -1, 1);
-        for (auto& v : z) v += uniform<S>(rng, -1, 1);
-        if (file->domain && outside_domain<S>(*file, domain, params, q, z)) continue;
-      }
-      ++states;
-      Vec<S> qd(sys.n), C(sys.r), z2(sys.m);
-      sys.parametrization(q, z, qd);
-      sys.constraints(q, qd, C);
-      sys.chart(q, qd, z2);
-      if (!qd.allFinite() || !C.allFinite() || !z2.allFinite()) continue;  // outside the chart's domain
-      const S scale = S(1) + qd.norm() + z.norm();
-      // Where psi or the chart holds on part of z only (v > 0 for a chart
-      // v = sqrt(...)), the file says so by a domain.
-      const std::string hint =
-          file->domain ? std::string()
-                       : " (checked at z within 1 of the initial z; if psi and its chart hold on part of z "
-                         "only, declare it: [parametrization] domain = [\"...\"], docs/system-files.md)";
-      if (C.cwiseAbs().maxCoeff() > tol * scale)
-        throw FileError(file->where("parametrization"),
-                        "the parametrization does not satisfy the constraints: C(q, psi(q, z)) = " +
-                            to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z) + hint);
-      if ((z2 - z).cwiseAbs().maxCoeff() > tol * scale)
-        throw FileError(file->where("chart"), "the chart does not invert the parametrization: z(q, psi(q, z)) = " +
-                                                  to_string(z2) + " at q = " + to_string(q) +
-                                                  ", z = " + to_string(z) + hint);
-    }
-  }
+  if (sys.has_parametrization()) check_parametrization(*file, sys, s0, *z0, tol);
   // After the chart's check: a margin of the domain at the initial state
   // reads z = chart(q, qdot).
-  require_regular(sys, s0, "initial", "the initial state");
+  require_regular(*file, sys, s0, "initial", "the initial state");
   // Each [[exact]] motion starts on C (its closed form at t = 0).
-  const auto motions = st.special_motions();
-  for (std::size_t k = 0; k < motions.size(); ++k) {
-    const SpecialMotion<S>& mo = motions[k];
-    System<S> msys;
-    try {
-      msys = st.build(mo.parameters);
-    } catch (const UsageError& e) {
-      throw FileError(file->where("exact." + std::to_string(k)),
-                      "exact motion '" + mo.name + "', at its parameters: " + description_error(*file, e.what()).reason);
-    }
-    Vec<S> C(msys.r);
-    msys.constraints(mo.initial.q, mo.initial.qdot, C);
-    const S scale = S(1) + mo.initial.qdot.squaredNorm();
-    if (!mo.initial.q.allFinite() || !mo.initial.qdot.allFinite() || !C.allFinite() ||
-        C.cwiseAbs().maxCoeff() > tol * scale)
-      throw FileError(file->where("exact." + std::to_string(k)),
-                      "exact motion '" + mo.name + "' does not start on the constraint manifold: C = " +
-                          to_string(C) + " at t = 0, q = " + to_string(mo.initial.q) +
-                          ", qdot = " + to_string(mo.initial.qdot));
-    require_regular(msys, mo.initial, "exact." + std::to_string(k), "exact motion '" + mo.name + "' at t = 0");
-    positive_definite_metric(msys, mo.initial, "exact." + std::to_string(k),
-                             "the start of exact motion '" + mo.name + "'");
-  }
-  return !positive_definite_metric(sys, s0, "dynamics.kinetic_energy", "the initial state");
+  check_exact_motions(*file, st, tol);
+  return !positive_definite_metric(*file, sys, s0, "dynamics.kinetic_energy", "the initial state");
 }
 
 }  // namespace detail

@@ -202,6 +202,25 @@ class SpecReader {
   void read_sweep();
   void read_axes();
   void check();
+
+  // The range or random table of an axis, with its from, to and log read.
+  struct Interval {
+    const toml::node& at;      // the table, for messages
+    const toml::table& table;  // the same, as a table
+    std::string what;          // "range of axis '<target>'" or "random of axis '<target>'"
+    Decimal from, to;
+    bool log = false;
+  };
+  // One [[axis]] table, its name claimed and its values generated.
+  SweepAxis read_axis(const toml::node& entry);
+  // The values of an axis given by a range or random table of [[axis]] t (not by values).
+  void read_interval_values(const toml::table& t, const std::string& kind, SweepAxis& axis);
+  // Key `key` of an interval's table; FileError at the table when it is missing.
+  const toml::node& interval_key(const Interval& in, const char* key) const;
+  // `count` values drawn uniformly (or log-uniformly) in [from, to) from `seed`, to 17 digits.
+  void random_values(const Interval& in, SweepAxis& axis) const;
+  // `count` values from `from` to `to`, or from `from` by `step` up to `to`, to 30 digits.
+  void range_values(const Interval& in, SweepAxis& axis) const;
 };
 
 std::string SpecReader::kind_of(const toml::node& n, const std::string& target) const {
@@ -383,100 +402,123 @@ void SpecReader::read_axes() {
   const toml::node* node = root_.get("axis");
   if (!node) return;
   if (!node->is_array_of_tables()) fail(*node, "axes are [[axis]] tables");
-  for (const toml::node& entry : *node->as_array()) {
-    const toml::table& t = *entry.as_table();
-    known_keys(t, "[[axis]]", {"name", "values", "range", "random", "group"});
-    SweepAxis axis;
-    axis.where = where(entry.source());
-    const toml::node* name = t.get("name");
-    if (!name) fail(entry, "[[axis]] without a name (a parameter, q.<coordinate>, a run option, ...)");
-    axis.target = string_of(*name, "[[axis]] name");
-    const std::string kind = kind_of(*name, axis.target);
-    claim(*name, axis.target, kind);
-    if (const toml::node* g = t.get("group")) {
-      axis.group = string_of(*g, "[[axis]] group");
-      if (axis.group.empty()) fail(*g, "[[axis]] group must be a non-empty name");
-    }
-    const int given = (t.get("values") ? 1 : 0) + (t.get("range") ? 1 : 0) + (t.get("random") ? 1 : 0);
-    if (given != 1)
-      fail(entry, "axis '" + axis.target + "' needs exactly one of values, range or random (" +
-                      std::to_string(given) + " given)");
-    if (const toml::node* v = t.get("values")) {
-      const auto items = array_of(*v, "values of axis '" + axis.target + "'");
-      if (items.empty()) fail(*v, "axis '" + axis.target + "' has no values (an empty list)");
-      if (items.size() > static_cast<std::size_t>(kMaxAxisValues))
-        fail(*v, "axis '" + axis.target + "' has more than " + std::to_string(kMaxAxisValues) + " values");
-      for (std::size_t i = 0; i < items.size(); ++i)
-        axis.values.push_back(value_of(*items[i], kind, "axis '" + axis.target + "' value " + std::to_string(i + 1)));
+  for (const toml::node& entry : *node->as_array()) spec_.axes.push_back(read_axis(entry));
+}
+
+SweepAxis SpecReader::read_axis(const toml::node& entry) {
+  const toml::table& t = *entry.as_table();
+  known_keys(t, "[[axis]]", {"name", "values", "range", "random", "group"});
+  SweepAxis axis;
+  axis.where = where(entry.source());
+  const toml::node* name = t.get("name");
+  if (!name) fail(entry, "[[axis]] without a name (a parameter, q.<coordinate>, a run option, ...)");
+  axis.target = string_of(*name, "[[axis]] name");
+  const std::string kind = kind_of(*name, axis.target);
+  claim(*name, axis.target, kind);
+  if (const toml::node* g = t.get("group")) {
+    axis.group = string_of(*g, "[[axis]] group");
+    if (axis.group.empty()) fail(*g, "[[axis]] group must be a non-empty name");
+  }
+  const int given = (t.get("values") ? 1 : 0) + (t.get("range") ? 1 : 0) + (t.get("random") ? 1 : 0);
+  if (given != 1)
+    fail(entry, "axis '" + axis.target + "' needs exactly one of values, range or random (" +
+                    std::to_string(given) + " given)");
+  if (const toml::node* v = t.get("values")) {
+    const auto items = array_of(*v, "values of axis '" + axis.target + "'");
+    if (items.empty()) fail(*v, "axis '" + axis.target + "' has no values (an empty list)");
+    if (items.size() > static_cast<std::size_t>(kMaxAxisValues))
+      fail(*v, "axis '" + axis.target + "' has more than " + std::to_string(kMaxAxisValues) + " values");
+    for (std::size_t i = 0; i < items.size(); ++i)
+      axis.values.push_back(value_of(*items[i], kind, "axis '" + axis.target + "' value " + std::to_string(i + 1)));
+  } else {
+    read_interval_values(t, kind, axis);
+  }
+  return axis;
+}
+
+void SpecReader::read_interval_values(const toml::table& t, const std::string& kind, SweepAxis& axis) {
+  const bool random = t.get("random") != nullptr;
+  const toml::node& spec_node = *(random ? t.get("random") : t.get("range"));
+  const std::string what = std::string(random ? "random" : "range") + " of axis '" + axis.target + "'";
+  if (is_name_option(kind)) fail(spec_node, what + ": " + kind + " takes names: give values = [...]");
+  if (contains(run_flag_options(), kind))
+    fail(spec_node, what + ": " + kind + " is true or false: give values = [...]");
+  const toml::table& r = table_of(spec_node, what);
+  known_keys(r, what, random ? std::vector<std::string>{"from", "to", "count", "seed", "log"}
+                             : std::vector<std::string>{"from", "to", "count", "step", "log"});
+  Interval in{spec_node, r, what};
+  in.from = decimal_value(interval_key(in, "from"), what + " from");
+  in.to = decimal_value(interval_key(in, "to"), what + " to");
+  in.log = r.get("log") ? bool_of(*r.get("log"), what + " log") : false;
+  if (in.log && !(in.from > 0 && in.to > 0)) fail(spec_node, what + ": log needs from > 0 and to > 0");
+  if (random)
+    random_values(in, axis);
+  else
+    range_values(in, axis);
+}
+
+const toml::node& SpecReader::interval_key(const Interval& in, const char* key) const {
+  const toml::node* n = in.table.get(key);
+  if (!n) fail(in.at, in.what + " needs '" + key + "'");
+  return *n;
+}
+
+void SpecReader::random_values(const Interval& in, SweepAxis& axis) const {
+  const Decimal& from = in.from;
+  const Decimal& to = in.to;
+  const std::string& what = in.what;
+  const std::uint64_t count = count_of(interval_key(in, "count"), what + " count");
+  const toml::node& seed_node = interval_key(in, "seed");
+  const auto seed = seed_node.value<std::int64_t>();
+  if (!seed_node.is_integer() || !seed || *seed < 0)
+    fail(seed_node, what + " seed must be an integer >= 0, got " + text_of(seed_node));
+  if (from > to) fail(in.at, what + ": from > to (an empty interval)");
+  // std::mt19937_64's output is fixed by the standard; u = 53 bits / 2^53
+  // in [0, 1), so the samples are the same on every platform.
+  std::mt19937_64 engine(static_cast<std::uint64_t>(*seed));
+  const Decimal scale = Decimal(1) / Decimal(9007199254740992ull);  // 2^-53
+  for (std::uint64_t k = 0; k < count; ++k) {
+    const Decimal u = Decimal(engine() >> 11) * scale;
+    const Decimal x = in.log ? Decimal(from * pow(to / from, u)) : Decimal(from + u * (to - from));
+    axis.values.push_back(decimal_text(x, 17));
+  }
+}
+
+void SpecReader::range_values(const Interval& in, SweepAxis& axis) const {
+  const Decimal& from = in.from;
+  const Decimal& to = in.to;
+  const std::string& what = in.what;
+  const bool log = in.log;
+  const toml::node* c = in.table.get("count");
+  const toml::node* s = in.table.get("step");
+  if ((c != nullptr) == (s != nullptr)) fail(in.at, what + " needs exactly one of count or step");
+  std::uint64_t count = 0;
+  Decimal step;
+  if (c) {
+    count = count_of(*c, what + " count");
+    if (count == 1 && from != to) fail(*c, what + ": count = 1 with from != to (give count >= 2, or values)");
+  } else {
+    step = decimal_value(*s, what + " step");
+    if (log) fail(*s, what + ": a log range takes count, not step");
+    if (!(step > 0)) fail(*s, what + " step must be positive, got " + text_of(*s));
+    if (from > to) fail(in.at, what + ": from > to with a positive step (an empty range)");
+    const Decimal n = floor((to - from) / step * (1 + Decimal("1e-30")));
+    if (n >= kMaxAxisValues)
+      fail(*s, what + ": more than " + std::to_string(kMaxAxisValues) + " values (at most that many an axis)");
+    count = static_cast<std::uint64_t>(n) + 1;
+  }
+  for (std::uint64_t k = 0; k < count; ++k) {
+    Decimal x;
+    if (s) {
+      x = from + Decimal(k) * step;
+    } else if (count == 1) {
+      x = from;
+    } else if (log) {
+      x = from * pow(to / from, Decimal(k) / Decimal(count - 1));
     } else {
-      const bool random = t.get("random") != nullptr;
-      const toml::node& spec_node = *(random ? t.get("random") : t.get("range"));
-      const std::string what = std::string(random ? "random" : "range") + " of axis '" + axis.target + "'";
-      if (is_name_option(kind)) fail(spec_node, what + ": " + kind + " takes names: give values = [...]");
-      if (contains(run_flag_options(), kind)) fail(spec_node, what + ": " + kind + " is true or false: give values = [...]");
-      const toml::table& r = table_of(spec_node, what);
-      known_keys(r, what, random ? std::vector<std::string>{"from", "to", "count", "seed", "log"}
-                                 : std::vector<std::string>{"from", "to", "count", "step", "log"});
-      const auto need = [&](const char* key) -> const toml::node& {
-        const toml::node* n = r.get(key);
-        if (!n) fail(spec_node, what + " needs '" + key + "'");
-        return *n;
-      };
-      const Decimal from = decimal_value(need("from"), what + " from");
-      const Decimal to = decimal_value(need("to"), what + " to");
-      const bool log = r.get("log") ? bool_of(*r.get("log"), what + " log") : false;
-      if (log && !(from > 0 && to > 0)) fail(spec_node, what + ": log needs from > 0 and to > 0");
-      if (random) {
-        const std::uint64_t count = count_of(need("count"), what + " count");
-        const toml::node& seed_node = need("seed");
-        const auto seed = seed_node.value<std::int64_t>();
-        if (!seed_node.is_integer() || !seed || *seed < 0)
-          fail(seed_node, what + " seed must be an integer >= 0, got " + text_of(seed_node));
-        if (from > to) fail(spec_node, what + ": from > to (an empty interval)");
-        // std::mt19937_64's output is fixed by the standard; u = 53 bits / 2^53
-        // in [0, 1), so the samples are the same on every platform.
-        std::mt19937_64 engine(static_cast<std::uint64_t>(*seed));
-        const Decimal scale = Decimal(1) / Decimal(9007199254740992ull);  // 2^-53
-        for (std::uint64_t k = 0; k < count; ++k) {
-          const Decimal u = Decimal(engine() >> 11) * scale;
-          const Decimal x = log ? Decimal(from * pow(to / from, u)) : Decimal(from + u * (to - from));
-          axis.values.push_back(decimal_text(x, 17));
-        }
-      } else {
-        const toml::node* c = r.get("count");
-        const toml::node* s = r.get("step");
-        if ((c != nullptr) == (s != nullptr)) fail(spec_node, what + " needs exactly one of count or step");
-        std::uint64_t count = 0;
-        Decimal step;
-        if (c) {
-          count = count_of(*c, what + " count");
-          if (count == 1 && from != to) fail(*c, what + ": count = 1 with from != to (give count >= 2, or values)");
-        } else {
-          step = decimal_value(*s, what + " step");
-          if (log) fail(*s, what + ": a log range takes count, not step");
-          if (!(step > 0)) fail(*s, what + " step must be positive, got " + text_of(*s));
-          if (from > to) fail(spec_node, what + ": from > to with a positive step (an empty range)");
-          const Decimal n = floor((to - from) / step * (1 + Decimal("1e-30")));
-          if (n >= kMaxAxisValues)
-            fail(*s, what + ": more than " + std::to_string(kMaxAxisValues) + " values (at most that many an axis)");
-          count = static_cast<std::uint64_t>(n) + 1;
-        }
-        for (std::uint64_t k = 0; k < count; ++k) {
-          Decimal x;
-          if (s) {
-            x = from + Decimal(k) * step;
-          } else if (count == 1) {
-            x = from;
-          } else if (log) {
-            x = from * pow(to / from, Decimal(k) / Decimal(count - 1));
-          } else {
-            x = from + (to - from) * Decimal(k) / Decimal(count - 1);
-          }
-          axis.values.push_back(decimal_text(x, 30));
-        }
-      }
+      x = from + (to - from) * Decimal(k) / Decimal(count - 1);
     }
-    spec_.axes.push_back(std::move(axis));
+    axis.values.push_back(decimal_text(x, 30));
   }
 }
 

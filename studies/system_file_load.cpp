@@ -765,6 +765,25 @@ class Loader {
   void read_domain(const toml::node& node, const Bindings& qz);
   void read_initial();
   void read_bodies();
+  // The names a [[bodies]] entry's expressions may use: the parameters (mass, a planar inertia), and q
+  // (position, a space inertia), and q and qdot (angular velocity).
+  struct BodyBindings {
+    Bindings params, qonly, qqd;
+  };
+  // A body of [[bodies]] as read: its layout, and the GiNaC forms of its mass, position r, angular
+  // velocity w and inertia J (a space body's row by row).
+  struct BodyTerms {
+    FileBody body;
+    GiNaC::ex mass;
+    std::vector<GiNaC::ex> r, w, J;
+  };
+  // Entry `b` of [[bodies]] (`what`: "bodies[k]"), its expressions appended to `p`.
+  BodyTerms read_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p);
+  // A body's kinetic energy, in GiNaC (for T when [dynamics] gives none).
+  GiNaC::ex body_kinetic_energy(const BodyTerms& terms);
+  // Adds body k's kinetic energy to T (T is the first body's for k = 1); FileError at `b` when it
+  // cannot be written as an expression.
+  void add_body_energy(const toml::node& b, const std::string& what, const BodyTerms& terms, int k, Ast& T);
   void read_invariants();
   void read_singular();
   void read_exact();
@@ -1148,88 +1167,109 @@ void Loader::read_bodies() {
   f_.locations["bodies"] = where(*node);
   if (!node->is_array_of_tables()) fail(*node, "bodies must be an array of tables [[bodies]]");
   const auto& q = f_.info.coordinates;
-  const Bindings qqd = bind({{&q, 0}}, true);
-  const Bindings qonly = bind({{&q, 0}});
-  const Bindings params = bind({});
-  // Each body's kinetic energy (GiNaC), for T when [dynamics] has none:
-  // 1/2 m |dr/dt|^2 with dr/dt = sum_i dr/dq^i q^i_dot (positions depend on
-  // q alone), plus 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space).
+  const BodyBindings names{bind({}), bind({{&q, 0}}), bind({{&q, 0}}, true)};
+  // Each body's kinetic energy (GiNaC), for T when [dynamics] has none.
   const bool derive_T = f_.kinetic_energy.outputs.empty();
-  const auto velocity = [&](const GiNaC::ex& r) {
-    GiNaC::ex v = 0;
-    for (const auto& c : q) v += r.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
-    return v;
-  };
   Ast T;
   Program p;
   int k = 0;
   for (const toml::node& b : *node->as_array()) {
     ++k;
     const std::string what = "bodies[" + std::to_string(k) + "]";
-    const toml::table& t = *b.as_table();
-    known_keys(t, what, {"mass", "position", "angular_velocity", "inertia"});
-    FileBody body;
-    body.first = static_cast<int>(p.outputs.size());
-    GiNaC::ex mass;
-    expression_into(*required(t, "mass", what, b), what + " mass", params, p, &mass);
-    const toml::node* pos = required(t, "position", what, b);
-    const auto items = array_of(*pos, what + " position");
-    if (items.size() != 2 && items.size() != 3)
-      fail(*pos, what + " position has " + std::to_string(items.size()) + " entries, expected 2 (plane) or 3 (space)");
-    body.dimension = static_cast<int>(items.size());
-    std::vector<GiNaC::ex> r, w, J;
-    array_into(*pos, what + " position", items.size(), qonly, p, &r);
-    const toml::node* wn = t.get("angular_velocity");
-    const toml::node* Jn = t.get("inertia");
-    if ((wn != nullptr) != (Jn != nullptr))
-      fail(b, what + " needs both angular_velocity and inertia (a rigid body) or neither (a point mass)");
-    if (!wn) {
-      body.kind = FileBody::Kind::Point;
-    } else if (body.dimension == 2) {
-      body.kind = FileBody::Kind::Planar;
-      w.emplace_back();
-      J.emplace_back();
-      expression_into(*wn, what + " angular_velocity (about the plane's normal)", qqd, p, &w[0]);
-      expression_into(*Jn, what + " inertia (about the normal through the centre of mass)", params, p, &J[0]);
-    } else {
-      body.kind = FileBody::Kind::Space;
-      array_into(*wn, what + " angular_velocity", 3, qqd, p, &w);
-      const auto rows = array_of(*Jn, what + " inertia");
-      if (rows.size() != 3) fail(*Jn, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
-      for (std::size_t i = 0; i < 3; ++i)
-        array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p, &J);
-    }
-    f_.body_layout.push_back(body);
+    const BodyTerms terms = read_body(b, what, names, p);
+    f_.body_layout.push_back(terms.body);
     if (!derive_T) continue;
-    try {
-      GiNaC::ex v2 = 0;
-      for (const GiNaC::ex& x : r) v2 += GiNaC::pow(velocity(x), 2);
-      GiNaC::ex Tk = mass * v2 / 2;
-      if (body.kind == FileBody::Kind::Planar) Tk += J[0] * GiNaC::pow(w[0], 2) / 2;
-      if (body.kind == FileBody::Kind::Space)
-        for (std::size_t i = 0; i < 3; ++i)
-          for (std::size_t j = 0; j < 3; ++j) Tk += w[i] * J[3 * i + j] * w[j] / 2;
-      Ast a = AstWriter().write(Tk);
-      if (k == 1) {
-        T = std::move(a);
-      } else {
-        Ast sum;
-        sum.kind = Kind::Add;
-        sum.args.push_back(std::move(T));
-        sum.args.push_back(std::move(a));
-        T = std::move(sum);
-      }
-    } catch (const std::exception& e) {
-      fail(b, what + ": [dynamics] gives no kinetic_energy, and this body's kinetic energy cannot be "
-                     "written as an expression: " + e.what() + "; give kinetic_energy in [dynamics]");
-    }
+    add_body_energy(b, what, terms, k, T);
   }
   f_.bodies = std::move(p);
   if (derive_T) {
     // The names are the file's, bound as in kinetic_energy: this cannot fail.
-    f_.kinetic_energy.add(T, qqd);
+    f_.kinetic_energy.add(T, names.qqd);
     f_.kinetic_energy_from_bodies = true;
     f_.locations["dynamics.kinetic_energy"] = where(*node);
+  }
+}
+
+Loader::BodyTerms Loader::read_body(const toml::node& b, const std::string& what, const BodyBindings& names,
+                                    Program& p) {
+  const Bindings& params = names.params;
+  const Bindings& qonly = names.qonly;
+  const Bindings& qqd = names.qqd;
+  const toml::table& t = *b.as_table();
+  known_keys(t, what, {"mass", "position", "angular_velocity", "inertia"});
+  BodyTerms terms;
+  FileBody& body = terms.body;
+  body.first = static_cast<int>(p.outputs.size());
+  expression_into(*required(t, "mass", what, b), what + " mass", params, p, &terms.mass);
+  const toml::node* pos = required(t, "position", what, b);
+  const auto items = array_of(*pos, what + " position");
+  if (items.size() != 2 && items.size() != 3)
+    fail(*pos, what + " position has " + std::to_string(items.size()) + " entries, expected 2 (plane) or 3 (space)");
+  body.dimension = static_cast<int>(items.size());
+  std::vector<GiNaC::ex>& w = terms.w;
+  std::vector<GiNaC::ex>& J = terms.J;
+  array_into(*pos, what + " position", items.size(), qonly, p, &terms.r);
+  const toml::node* wn = t.get("angular_velocity");
+  const toml::node* Jn = t.get("inertia");
+  if ((wn != nullptr) != (Jn != nullptr))
+    fail(b, what + " needs both angular_velocity and inertia (a rigid body) or neither (a point mass)");
+  if (!wn) {
+    body.kind = FileBody::Kind::Point;
+  } else if (body.dimension == 2) {
+    body.kind = FileBody::Kind::Planar;
+    w.emplace_back();
+    J.emplace_back();
+    expression_into(*wn, what + " angular_velocity (about the plane's normal)", qqd, p, &w[0]);
+    expression_into(*Jn, what + " inertia (about the normal through the centre of mass)", params, p, &J[0]);
+  } else {
+    body.kind = FileBody::Kind::Space;
+    array_into(*wn, what + " angular_velocity", 3, qqd, p, &w);
+    const auto rows = array_of(*Jn, what + " inertia");
+    if (rows.size() != 3) fail(*Jn, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
+    for (std::size_t i = 0; i < 3; ++i)
+      array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p, &J);
+  }
+  return terms;
+}
+
+// 1/2 m |dr/dt|^2 with dr/dt = sum_i dr/dq^i q^i_dot (positions depend on q alone), plus
+// 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space).
+GiNaC::ex Loader::body_kinetic_energy(const BodyTerms& terms) {
+  const auto& q = f_.info.coordinates;
+  const auto velocity = [&](const GiNaC::ex& r) {
+    GiNaC::ex v = 0;
+    for (const auto& c : q) v += r.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
+    return v;
+  };
+  const GiNaC::ex& mass = terms.mass;
+  const std::vector<GiNaC::ex>& w = terms.w;
+  const std::vector<GiNaC::ex>& J = terms.J;
+  GiNaC::ex v2 = 0;
+  for (const GiNaC::ex& x : terms.r) v2 += GiNaC::pow(velocity(x), 2);
+  GiNaC::ex Tk = mass * v2 / 2;
+  if (terms.body.kind == FileBody::Kind::Planar) Tk += J[0] * GiNaC::pow(w[0], 2) / 2;
+  if (terms.body.kind == FileBody::Kind::Space)
+    for (std::size_t i = 0; i < 3; ++i)
+      for (std::size_t j = 0; j < 3; ++j) Tk += w[i] * J[3 * i + j] * w[j] / 2;
+  return Tk;
+}
+
+void Loader::add_body_energy(const toml::node& b, const std::string& what, const BodyTerms& terms, int k, Ast& T) {
+  try {
+    const GiNaC::ex Tk = body_kinetic_energy(terms);
+    Ast a = AstWriter().write(Tk);
+    if (k == 1) {
+      T = std::move(a);
+    } else {
+      Ast sum;
+      sum.kind = Kind::Add;
+      sum.args.push_back(std::move(T));
+      sum.args.push_back(std::move(a));
+      T = std::move(sum);
+    }
+  } catch (const std::exception& e) {
+    fail(b, what + ": [dynamics] gives no kinetic_energy, and this body's kinetic energy cannot be "
+                   "written as an expression: " + e.what() + "; give kinetic_energy in [dynamics]");
   }
 }
 
@@ -1385,100 +1425,130 @@ void Loader::read_steady() {
   }
 }
 
+// unparseable_non_ascii's scan of a TOML text: where it is (a byte, its line and its column in code
+// points) and in what (plain text, a comment or a kind of string).
+class TomlScan {
+ public:
+  explicit TomlScan(const std::string& text) : text_(text), n_(text.size()) {}
+
+  // The first non-ASCII character toml++ cannot parse, or nullopt (the text read to its end).
+  std::optional<detail::NonAscii> run() {
+    while (i_ < n_) {
+      const char c = text_[i_];
+      switch (in_) {
+        case In::text:
+          if (auto found = step_text(c)) return found;
+          break;
+        case In::comment:
+          if (c == '\n') in_ = In::text;
+          advance(1);
+          break;
+        case In::basic:
+          step_basic(c);
+          break;
+        case In::literal:
+          if (c == '\'' || c == '\n') in_ = In::text;
+          advance(1);
+          break;
+        case In::multi_basic:
+          if (auto found = step_multi_basic(c)) return found;
+          break;
+        case In::multi_literal:
+          if (starts("'''")) {
+            advance(3);
+            in_ = In::text;
+            break;
+          }
+          advance(1);
+          break;
+      }
+    }
+    return std::nullopt;
+  }
+
+ private:
+  enum class In { text, comment, basic, literal, multi_basic, multi_literal };
+  const std::string& text_;
+  const std::size_t n_;
+  std::size_t line_ = 1, column_ = 0, i_ = 0;
+  In in_ = In::text;
+
+  bool non_ascii(std::size_t k) const { return k < n_ && static_cast<unsigned char>(text_[k]) >= 0x80; }
+  bool blank(std::size_t k) const {
+    return k < n_ && (text_[k] == ' ' || text_[k] == '\t' || text_[k] == '\r' || text_[k] == '\n');
+  }
+  void advance(std::size_t count) {
+    for (std::size_t k = 0; k < count && i_ < n_; ++k, ++i_) {
+      const auto c = static_cast<unsigned char>(text_[i_]);
+      if (c == '\n') {
+        ++line_;
+        column_ = 0;
+      } else if ((c & 0xC0) != 0x80) {
+        ++column_;  // a code point starts here (UTF-8 continuation bytes do not)
+      }
+    }
+  }
+  detail::NonAscii refuse(const char* why) const { return detail::NonAscii{line_, column_ + 1, why}; }
+  bool starts(const char* s) const { return text_.compare(i_, std::strlen(s), s) == 0; }
+
+  // Outside strings and comments, at character c.
+  std::optional<detail::NonAscii> step_text(char c) {
+    if (non_ascii(i_)) return refuse("a non-ASCII character outside a string or a comment");
+    if (starts("\"\"\"")) {
+      advance(3);
+      in_ = In::multi_basic;
+      return std::nullopt;
+    }
+    if (starts("'''")) {
+      advance(3);
+      in_ = In::multi_literal;
+      return std::nullopt;
+    }
+    if (c == '#') in_ = In::comment;
+    else if (c == '"') in_ = In::basic;
+    else if (c == '\'') in_ = In::literal;
+    advance(1);
+    return std::nullopt;
+  }
+  // In a basic string "...", at character c.
+  void step_basic(char c) {
+    if (c == '\\') {
+      advance(2);  // an escape: the backslash and the character it escapes
+      return;
+    }
+    if (c == '"' || c == '\n') in_ = In::text;
+    advance(1);
+  }
+  // In a multi-line basic string """...""", at character c.
+  std::optional<detail::NonAscii> step_multi_basic(char c) {
+    if (starts("\"\"\"")) {
+      advance(3);
+      in_ = In::text;
+      return std::nullopt;
+    }
+    if (c == '\\') {
+      advance(1);
+      if (non_ascii(i_)) return refuse("a non-ASCII character right after a backslash in a multi-line string");
+      if (blank(i_)) {  // a line-ending backslash: the white space after it is removed
+        while (blank(i_)) advance(1);
+        if (non_ascii(i_))
+          return refuse("a non-ASCII character first after a line-ending backslash in a multi-line string");
+        return std::nullopt;
+      }
+      advance(1);  // the escaped character
+      return std::nullopt;
+    }
+    advance(1);
+    return std::nullopt;
+  }
+};
+
 }  // namespace
 
 namespace detail {
 
 // toml_text.hpp
-std::optional<NonAscii> unparseable_non_ascii(const std::string& text) {
-  std::size_t line = 1, column = 0, i = 0;
-  const std::size_t n = text.size();
-  const auto non_ascii = [&](std::size_t k) { return k < n && static_cast<unsigned char>(text[k]) >= 0x80; };
-  const auto blank = [&](std::size_t k) {
-    return k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r' || text[k] == '\n');
-  };
-  const auto advance = [&](std::size_t count) {
-    for (std::size_t k = 0; k < count && i < n; ++k, ++i) {
-      const auto c = static_cast<unsigned char>(text[i]);
-      if (c == '\n') {
-        ++line;
-        column = 0;
-      } else if ((c & 0xC0) != 0x80) {
-        ++column;  // a code point starts here (UTF-8 continuation bytes do not)
-      }
-    }
-  };
-  const auto refuse = [&](const char* why) { return NonAscii{line, column + 1, why}; };
-  const auto starts = [&](const char* s) { return text.compare(i, std::strlen(s), s) == 0; };
-  enum class In { text, comment, basic, literal, multi_basic, multi_literal } in = In::text;
-  while (i < n) {
-    const char c = text[i];
-    switch (in) {
-      case In::text:
-        if (non_ascii(i)) return refuse("a non-ASCII character outside a string or a comment");
-        if (starts("\"\"\"")) {
-          advance(3);
-          in = In::multi_basic;
-          continue;
-        }
-        if (starts("'''")) {
-          advance(3);
-          in = In::multi_literal;
-          continue;
-        }
-        if (c == '#') in = In::comment;
-        else if (c == '"') in = In::basic;
-        else if (c == '\'') in = In::literal;
-        advance(1);
-        break;
-      case In::comment:
-        if (c == '\n') in = In::text;
-        advance(1);
-        break;
-      case In::basic:
-        if (c == '\\') {
-          advance(2);  // an escape: the backslash and the character it escapes
-          continue;
-        }
-        if (c == '"' || c == '\n') in = In::text;
-        advance(1);
-        break;
-      case In::literal:
-        if (c == '\'' || c == '\n') in = In::text;
-        advance(1);
-        break;
-      case In::multi_basic:
-        if (starts("\"\"\"")) {
-          advance(3);
-          in = In::text;
-          continue;
-        }
-        if (c == '\\') {
-          advance(1);
-          if (non_ascii(i)) return refuse("a non-ASCII character right after a backslash in a multi-line string");
-          if (blank(i)) {  // a line-ending backslash: the white space after it is removed
-            while (blank(i)) advance(1);
-            if (non_ascii(i))
-              return refuse("a non-ASCII character first after a line-ending backslash in a multi-line string");
-            continue;
-          }
-          advance(1);  // the escaped character
-          continue;
-        }
-        advance(1);
-        break;
-      case In::multi_literal:
-        if (starts("'''")) {
-          advance(3);
-          in = In::text;
-          continue;
-        }
-        advance(1);
-        break;
-    }
-  }
-  return std::nullopt;
-}
+std::optional<NonAscii> unparseable_non_ascii(const std::string& text) { return TomlScan(text).run(); }
 
 // toml_text.hpp
 std::optional<OutOfRange> out_of_range(const std::string& text) {

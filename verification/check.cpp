@@ -4,6 +4,7 @@
 #include "nhs/generated_formulation.hpp"
 #include "nhs/parallel.hpp"
 #include "nhs/precision_policy.hpp"
+#include "nhs/session/clock.hpp"
 #include "nhs/session/csv_recorder.hpp"
 #include "nhs/session/figures.hpp"
 #include "nhs/session/files.hpp"
@@ -30,11 +31,6 @@
 namespace nhs {
 
 namespace {
-
-/// Seconds since t0.
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 // The runs of one study are spread over worker threads (each run owns its
 // system, recorder and CSV file; the model is immutable); the shared lists
@@ -211,7 +207,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st,
                const S& t_end, const S& dt_out, const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
   if (!file) throw_io_error("cannot write", csv.string());
   const auto fail = [&](const std::string& msg) {
@@ -333,41 +329,15 @@ void add_settings(const CheckSpec& opts, const Settings<S>& set, int n_states, R
   report.settings.push_back(std::move(c));
 }
 
-/// (1) The agreement of the formulations fs (applicable at st's default
-/// system sys0; the negative control among them) at n_states random
-/// regular states of st, drawn from the seed 20261122 + si (si: st's index
-/// in the selection): cross_check_random_states, folded into figs (one per
-/// formulation), with the checks, failures and notes of the report.
-/// fields (empty, or one per formulation, null where none): the fields
-/// that `nhs verify` and `nhs check` integrate in place of the library's
-/// formulations (default_field), cross-checked at the same states with all
-/// of them: a check "generated field agreement" or "traced field agreement"
-/// (field_backend_name) of the formulation's row, under the same bound.
+/// check_agreement's verdict on the fields (all[k], k >= fs.size(), the
+/// field of formulation fs[row[k]]): a check "<backend> field agreement"
+/// of that formulation's row, and a failure above set.cross.
 template <class S>
-void check_agreement(const CheckSpec& opts, const Study<S>& st, std::size_t si, const System<S>& sys0,
-                     const std::vector<const Formulation<S>*>& fs,
-                     const std::vector<std::shared_ptr<const Formulation<S>>>& fields, const Settings<S>& set,
-                     int n_states, std::vector<Figures<S>>& figs, Report& report) {
+void judge_field_agreement(const Study<S>& st, const std::vector<const Formulation<S>*>& fs,
+                           const std::vector<const Formulation<S>*>& all, const std::vector<std::size_t>& row,
+                           const RandomStatesCheck<S>& rc, const Settings<S>& set, std::vector<Figures<S>>& figs,
+                           Report& report) {
   const std::string precision(ScalarName<S>::value);
-  const auto t0 = std::chrono::steady_clock::now();
-  std::mt19937_64 rng(20261122 + si);
-  // The formulations and, after them, the fields; row[k]: the row of entry k.
-  std::vector<const Formulation<S>*> all = fs;
-  std::vector<std::size_t> row(fs.size());
-  for (std::size_t i = 0; i < fs.size(); ++i) row[i] = i;
-  for (std::size_t i = 0; i < fields.size(); ++i)
-    if (fields[i]) {
-      all.push_back(fields[i].get());
-      row.push_back(i);
-    }
-  // A file's random state that some formulation finds singular, or at a
-  // singular set of psi or C, is skipped (opts.system); else an error fails.
-  const RandomStatesCheck<S> rc = cross_check_random_states(st, sys0, rng, n_states, all, !opts.system.empty());
-  for (const RandomStateError& e : rc.errors) {
-    figs[row[e.formulation]].pass = false;
-    add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
-                                          all[e.formulation]->name(), precision, e.state, e.message));
-  }
   for (std::size_t k = fs.size(); k < all.size(); ++k) {  // the fields
     const RandomStateFigures<S>& r = rc.figures[k];
     const std::string& name = fs[row[k]]->name();
@@ -391,28 +361,16 @@ void check_agreement(const CheckSpec& opts, const Study<S>& st, std::size_t si, 
                            short_figure(set.cross), r.worst_with, r.worst_state));
     }
   }
-  std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
-  for (std::size_t i = 0; i < fs.size(); ++i) {
-    const RandomStateFigures<S>& r = rc.figures[i];
-    figs[i].cross = r.qddot;
-    figs[i].reaction = r.reaction;
-    if (r.qddot)
-      worst_cross[i] = r.worst_with + " at random state " + std::to_string(r.worst_state) + ", q = " +
-                       to_string(r.worst_at.q) + ", qdot = " + to_string(r.worst_at.qdot);
-  }
-  if (fs.size() < 2)
-    add_line(report.notes, st.info.name + " / " + precision +
-                           ": fewer than two applicable formulations; no agreement check");
-  if (rc.skipped > 0)
-    add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
-                                       "some formulation, near a singular set of the system, "
-                                       "or outside psi's domain)",
-                                       st.info.name, precision, rc.skipped, n_states));
-  if (rc.skipped == n_states) {
-    add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
-                                          "agreement check", st.info.name, precision));
-    for (auto& fg : figs) fg.pass = false;
-  }
+}
+
+/// check_agreement's verdict on the formulations fs: their qddot and
+/// reaction agreement as checks (the negative control's do not count) and
+/// a failure above set.cross; worst_cross[i]: where fs[i]'s worst was.
+template <class S>
+void judge_formulation_agreement(const Study<S>& st, const std::vector<const Formulation<S>*>& fs,
+                                 const std::vector<std::string>& worst_cross, const Settings<S>& set,
+                                 std::vector<Figures<S>>& figs, Report& report) {
+  const std::string precision(ScalarName<S>::value);
   for (std::size_t i = 0; i < fs.size(); ++i) {
     // For summary.json: the agreement figures against their bound (the
     // negative control's do not count).
@@ -440,6 +398,67 @@ void check_agreement(const CheckSpec& opts, const Study<S>& st, std::size_t si, 
                                             worst_cross[i]));
     }
   }
+}
+
+/// (1) The agreement of the formulations fs (applicable at st's default
+/// system sys0; the negative control among them) at n_states random
+/// regular states of st, drawn from the seed 20261122 + si (si: st's index
+/// in the selection): cross_check_random_states, folded into figs (one per
+/// formulation), with the checks, failures and notes of the report.
+/// fields (empty, or one per formulation, null where none): the fields
+/// that `nhs verify` and `nhs check` integrate in place of the library's
+/// formulations (default_field), cross-checked at the same states with all
+/// of them: a check "generated field agreement" or "traced field agreement"
+/// (field_backend_name) of the formulation's row, under the same bound.
+template <class S>
+void check_agreement(const CheckSpec& opts, const Study<S>& st, std::size_t si, const System<S>& sys0,
+                     const std::vector<const Formulation<S>*>& fs,
+                     const std::vector<std::shared_ptr<const Formulation<S>>>& fields, const Settings<S>& set,
+                     int n_states, std::vector<Figures<S>>& figs, Report& report) {
+  const std::string precision(ScalarName<S>::value);
+  const auto t0 = Clock::now();
+  std::mt19937_64 rng(20261122 + si);
+  // The formulations and, after them, the fields; row[k]: the row of entry k.
+  std::vector<const Formulation<S>*> all = fs;
+  std::vector<std::size_t> row(fs.size());
+  for (std::size_t i = 0; i < fs.size(); ++i) row[i] = i;
+  for (std::size_t i = 0; i < fields.size(); ++i)
+    if (fields[i]) {
+      all.push_back(fields[i].get());
+      row.push_back(i);
+    }
+  // A file's random state that some formulation finds singular, or at a
+  // singular set of psi or C, is skipped (opts.system); else an error fails.
+  const RandomStatesCheck<S> rc = cross_check_random_states(st, sys0, rng, n_states, all, !opts.system.empty());
+  for (const RandomStateError& e : rc.errors) {
+    figs[row[e.formulation]].pass = false;
+    add_line(report.failures, fmt::format("{} / {} / {}: random state {}: {}", st.info.name,
+                                          all[e.formulation]->name(), precision, e.state, e.message));
+  }
+  judge_field_agreement(st, fs, all, row, rc, set, figs, report);
+  std::vector<std::string> worst_cross(fs.size());  // the pair and state of each figs[i].cross
+  for (std::size_t i = 0; i < fs.size(); ++i) {
+    const RandomStateFigures<S>& r = rc.figures[i];
+    figs[i].cross = r.qddot;
+    figs[i].reaction = r.reaction;
+    if (r.qddot)
+      worst_cross[i] = r.worst_with + " at random state " + std::to_string(r.worst_state) + ", q = " +
+                       to_string(r.worst_at.q) + ", qdot = " + to_string(r.worst_at.qdot);
+  }
+  if (fs.size() < 2)
+    add_line(report.notes, st.info.name + " / " + precision +
+                           ": fewer than two applicable formulations; no agreement check");
+  if (rc.skipped > 0)
+    add_line(report.notes, fmt::format("{} / {}: {} of {} random states skipped (singular for "
+                                       "some formulation, near a singular set of the system, "
+                                       "or outside psi's domain)",
+                                       st.info.name, precision, rc.skipped, n_states));
+  if (rc.skipped == n_states) {
+    add_line(report.failures, fmt::format("{} / {}: every random state was singular; no "
+                                          "agreement check", st.info.name, precision));
+    for (auto& fg : figs) fg.pass = false;
+  }
+  judge_formulation_agreement(st, fs, worst_cross, set, figs, report);
   progress_line(report, fmt::format("  {:<16} qddot agreement at {} random states ({} formulations): {:.2f} s",
                                     st.info.name, n_states, fs.size(), seconds_since(t0)));
 }
@@ -467,7 +486,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
                      const std::string& energy_reason, Figures<S>& fig, Report& report) {
   const Formulation<S>& integrated = field ? *field : f;
   const std::string precision(ScalarName<S>::value);
-  const auto t0 = std::chrono::steady_clock::now();
+  const auto t0 = Clock::now();
   if (f.is_negative_control()) {  // wrong motions by design: not integrated
     add_line(report.notes, st.info.name + " / " + f.name() + " / " + precision +
                            ": negative control; its row gives its qddot disagreement with the "
@@ -551,7 +570,7 @@ void verify_scalar(const CheckSpec& opts, Report& report) {
   const std::string precision(ScalarName<S>::value);
   const Settings<S> set = settings<S>(!opts.system.empty());
   const int n_states = opts.quick ? std::min(opts.states, 10) : opts.states;
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   add_settings(opts, set, n_states, report);
   progress_line(report, fmt::format("{} {}:", opts.system.empty() ? "verify" : "check", precision));
   std::vector<const Study<S>*> selected;
@@ -604,6 +623,14 @@ void verify_scalar(const CheckSpec& opts, Report& report) {
   report.precision_seconds.emplace_back(precision, seconds_since(start));
 }
 
+/// UsageError naming the known precisions unless p is one of them (the
+/// lists of `--precision` and CheckSpec::precisions).
+void require_precision_name(const std::string& p) {
+  const std::vector<std::string> names = precision_names();
+  if (std::find(names.begin(), names.end(), p) == names.end())
+    throw UsageError("unknown precision '" + p + "' (known: all, " + join(names) + ")");
+}
+
 }  // namespace
 
 std::vector<std::string> parse_precision_list(const std::string& text) {
@@ -615,9 +642,8 @@ std::vector<std::string> parse_precision_list(const std::string& text) {
     const std::string item = text.substr(item_start, comma == std::string::npos ? comma : comma - item_start);
     if (item == "all") {
       selected.insert(selected.end(), names.begin(), names.end());
-    } else if (std::find(names.begin(), names.end(), item) == names.end()) {
-      throw UsageError("unknown precision '" + item + "' (known: all, " + join(names) + ")");
     } else {
+      require_precision_name(item);
       selected.push_back(item);
     }
     if (comma == std::string::npos) break;
@@ -640,10 +666,7 @@ CheckReport run_checks(const CheckSpec& spec, CheckProgress* progress) {
     throw UsageError("--jobs " + std::to_string(o.jobs) + ": at most " + std::to_string(kMaxJobs) +
                      " worker threads (one per core is the most that helps)");
   if (spec.states < 1) throw UsageError("--states must be at least 1");
-  const std::vector<std::string> names = precision_names();
-  for (const auto& p : spec.precisions)
-    if (std::find(names.begin(), names.end(), p) == names.end())
-      throw UsageError("unknown precision '" + p + "' (known: all, " + join(names) + ")");
+  for (const auto& p : spec.precisions) require_precision_name(p);
   const auto wanted = [&](const char* name) {
     return std::find(spec.precisions.begin(), spec.precisions.end(), name) != spec.precisions.end();
   };
@@ -656,7 +679,7 @@ CheckReport run_checks(const CheckSpec& spec, CheckProgress* progress) {
   std::filesystem::create_directories(std::filesystem::path(spec.out_dir) / "trajectories", ec);
   if (ec) throw IoError("--out-dir: cannot create '" + spec.out_dir + "/trajectories': " + ec.message());
 
-  const auto start = std::chrono::steady_clock::now();
+  const auto start = Clock::now();
   Report report;
   report.progress = progress;
   // In the order of NHS_FOR_EACH_SCALAR, lowest precision first.

@@ -133,6 +133,58 @@ nlohmann::ordered_json digits_json(double v) {
   return v;
 }
 
+/// A record of a row, check or run of summary.json: its key (study,
+/// formulation, precision), then the entries of `rest` in their order.
+template <class Record>
+nlohmann::ordered_json keyed_record(const Record& r, const nlohmann::ordered_json& rest) {
+  nlohmann::ordered_json e = {{"study", r.study}, {"formulation", r.formulation}, {"precision", r.precision}};
+  for (const auto& [k, v] : rest.items()) e[k] = v;
+  return e;
+}
+
+/// summary.json's "runs": every integrated run with its CSV and the names of its columns.
+nlohmann::ordered_json run_records(const CheckReport& report) {
+  using json = nlohmann::ordered_json;
+  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json runs = json::array();
+  for (const CheckRun& r : report.runs)
+    runs.push_back(keyed_record(r, {{"run", r.run},
+                             {"csv", r.csv},
+                             {"exact", r.exact},
+                             {"energy_checked", r.energy_checked},
+                             {"completed", r.failure.empty()},
+                             {"failure", r.failure},
+                             {"samples", r.samples},
+                             {"t_end", num(r.t_end)},
+                             {"t_last", num(r.t_last)},
+                             {"columns",
+                              {{"coordinates", r.coordinates},
+                               {"constraints", r.constraint_columns},
+                               {"invariants", r.invariant_columns},
+                               {"invariants_conserved", r.invariant_conserved},
+                               {"margins", r.margin_columns}}}}));
+  return runs;
+}
+
+/// summary.json's "digits": the table of digits per study and precision (digits_cell).
+nlohmann::ordered_json digits_records(const CheckReport& report, const std::vector<std::string>& precisions) {
+  using json = nlohmann::ordered_json;
+  json digits = json::array();
+  std::vector<std::string> studies;
+  for (const CheckRow& r : report.rows)
+    if (std::find(studies.begin(), studies.end(), r.study) == studies.end()) studies.push_back(r.study);
+  for (const auto& st : studies)
+    for (const auto& p : precisions) {
+      if (std::none_of(report.rows.begin(), report.rows.end(),
+                       [&](const CheckRow& r) { return r.study == st && r.precision == p; }))
+        continue;
+      const auto [c, a, d] = digits_cell(report.rows, st, p);
+      digits.push_back({{"study", st}, {"precision", p}, {"cross", digits_json(c)},
+                        {"analytic", digits_json(a)}, {"drift", digits_json(d)}});
+    }
+  return digits;
+}
+
 /// summary.json: the data of summary.md for programs (scripts/check_report.py).
 /// Numbers are doubles (null where there is none); "checks" holds every
 /// figure against its bound, "runs" every integrated run with its CSV
@@ -143,13 +195,6 @@ nlohmann::ordered_json summary_json(const CheckReport& report, const CheckSpec& 
                                     bool pass, const std::vector<std::string>& precisions) {
   using json = nlohmann::ordered_json;
   const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-  // A record of a row, check or run: its key (study, formulation,
-  // precision), then the entries of `rest` in their order.
-  const auto keyed = [](const auto& r, const json& rest) {
-    json e = {{"study", r.study}, {"formulation", r.formulation}, {"precision", r.precision}};
-    for (const auto& [k, v] : rest.items()) e[k] = v;
-    return e;
-  };
   json j;
   j["tool"] = "nhs";
   j["command"] = command;
@@ -171,7 +216,7 @@ nlohmann::ordered_json summary_json(const CheckReport& report, const CheckSpec& 
   j["settings"] = settings;
   json rows = json::array();
   for (const CheckRow& r : report.rows)
-    rows.push_back(keyed(r, {{"qddot_disagreement", r.cross},
+    rows.push_back(keyed_record(r, {{"qddot_disagreement", r.cross},
                              {"reaction_disagreement", r.reaction},
                              {"error_vs_exact", r.analytic},
                              {"energy_drift", r.energy},
@@ -184,7 +229,7 @@ nlohmann::ordered_json summary_json(const CheckReport& report, const CheckSpec& 
   j["rows"] = rows;
   json checks = json::array();
   for (const CheckFigure& c : report.checks) {
-    json e = keyed(c, {{"run", c.run},
+    json e = keyed_record(c, {{"run", c.run},
                        {"kind", c.kind},
                        {"value", num(c.value)},
                        {"tolerance", num(c.tolerance)},
@@ -195,38 +240,8 @@ nlohmann::ordered_json summary_json(const CheckReport& report, const CheckSpec& 
     checks.push_back(e);
   }
   j["checks"] = checks;
-  json runs = json::array();
-  for (const CheckRun& r : report.runs)
-    runs.push_back(keyed(r, {{"run", r.run},
-                             {"csv", r.csv},
-                             {"exact", r.exact},
-                             {"energy_checked", r.energy_checked},
-                             {"completed", r.failure.empty()},
-                             {"failure", r.failure},
-                             {"samples", r.samples},
-                             {"t_end", num(r.t_end)},
-                             {"t_last", num(r.t_last)},
-                             {"columns",
-                              {{"coordinates", r.coordinates},
-                               {"constraints", r.constraint_columns},
-                               {"invariants", r.invariant_columns},
-                               {"invariants_conserved", r.invariant_conserved},
-                               {"margins", r.margin_columns}}}}));
-  j["runs"] = runs;
-  json digits = json::array();
-  std::vector<std::string> studies;
-  for (const CheckRow& r : report.rows)
-    if (std::find(studies.begin(), studies.end(), r.study) == studies.end()) studies.push_back(r.study);
-  for (const auto& st : studies)
-    for (const auto& p : precisions) {
-      if (std::none_of(report.rows.begin(), report.rows.end(),
-                       [&](const CheckRow& r) { return r.study == st && r.precision == p; }))
-        continue;
-      const auto [c, a, d] = digits_cell(report.rows, st, p);
-      digits.push_back({{"study", st}, {"precision", p}, {"cross", digits_json(c)},
-                        {"analytic", digits_json(a)}, {"drift", digits_json(d)}});
-    }
-  j["digits"] = digits;
+  j["runs"] = run_records(report);
+  j["digits"] = digits_records(report, precisions);
   j["failures"] = report.failures;
   j["notes"] = report.notes;
   return j;

@@ -129,11 +129,10 @@ std::string classification_text(const std::string& system) {
 }
 
 
-int list_system_command(const std::string& system) {
-  using S = double;
-  const Study<S>& st = find_study<S>(system);
+// `nhs list SYSTEM`, its first part: names, coordinates, constraints,
+// quasi-velocities and parameters.
+void print_system_data(const std::string& system, const Study<double>& st, const System<double>& sys) {
   const SystemInfo& i = st.info;
-  const System<S> sys = st.build(st.default_parameters());
   fmt::print("{}: {}\n  source: {}\n", i.name, i.title, i.source);
   fmt::print("  n = {} coordinates q = ({})\n", i.coordinates.size(), join(i.coordinates));
   fmt::print("  r = {} constraints: ", i.constraint_names.size());
@@ -168,6 +167,11 @@ int list_system_command(const std::string& system) {
   for (const auto& p : i.parameters)
     ps.push_back(p.name + " = " + p.default_value + (p.meaning.empty() ? "" : " (" + p.meaning + ")"));
   fmt::print("  parameters: {}\n", ps.empty() ? std::string("none") : join(ps));
+}
+
+// Its forces, bodies, energy and the system's own singular sets.
+void print_forces_and_singular_sets(const std::string& system, const Study<double>& st, const System<double>& sys) {
+  using S = double;
   const bool T_from_bodies =
       is_system_file_name(system) && cached_system_file(system)->kinetic_energy_from_bodies;
   fmt::print("  non-conservative forces: {}; bodies (Gibbs-Appell): {}\n",
@@ -196,7 +200,11 @@ int list_system_command(const std::string& system) {
     fmt::print("  singular sets besides rank loss of dC/dqdot: {}\n",
                sets.empty() ? std::string("none declared") : listed);
   }
-  fmt::print("{}", classification_text(system));
+}
+
+// Its special motions, steady families and the formulations that apply.
+void print_motions_and_formulations(const Study<double>& st, const System<double>& sys) {
+  using S = double;
   {
     // The special motions, numbered as `nhs run --motion N` takes them.
     const std::vector<SpecialMotion<S>> motions =
@@ -220,6 +228,15 @@ int list_system_command(const std::string& system) {
                    ? "applies (cannot follow the motion from the default state: " + excluded->second + ")"
                    : std::string("applies"));
   }
+}
+
+int list_system_command(const std::string& system) {
+  const Study<double>& st = find_study<double>(system);
+  const System<double> sys = st.build(st.default_parameters());
+  print_system_data(system, st, sys);
+  print_forces_and_singular_sets(system, st, sys);
+  fmt::print("{}", classification_text(system));
+  print_motions_and_formulations(st, sys);
   return 0;
 }
 

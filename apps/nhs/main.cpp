@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <exception>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -92,182 +93,261 @@ void add_linearize_options(CLI::App* cmd, LinearizeOptions& o) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 }
 
+// A command: its CLI11 subcommand and what runs it once it is parsed (its
+// exit code). The options it fills live in CommandOptions.
+struct Command {
+  CLI::App* app;
+  std::function<int()> run;
+};
+
+// Every command's options, alive from the parse to the run; `line` is the
+// command line as typed ("nhs sweep ..."), which some outputs quote.
+struct CommandOptions {
+  std::string line;
+  std::string list_system;
+  AccelOptions accel;
+  RunOptions run;
+  VerifyOptions verify;
+  VerifyOptions check;
+  FindingsOptions findings;
+  EquationsOptions equations;
+  WorksheetOptions worksheet;
+  LinearizeOptions linearize;
+  StabilityOptions stability;
+  SweepOptions sweep;
+};
+
+Command add_list_command(CLI::App& app, CommandOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "list", "studies, formulations and precisions, one line each; with SYSTEM, that system in "
+              "detail (names, linear constraints, which formulations apply)");
+  cmd->add_option("SYSTEM", o.list_system, "a system file or study id");
+  return {cmd, [&o] { return o.list_system.empty() ? list_command() : list_system_command(o.list_system); }};
+}
+
+Command add_accel_command(CLI::App& app, CommandOptions& o) {
+  auto* cmd = app.add_subcommand("accel", "accelerations (and multipliers, reaction) at a state, as JSON");
+  add_state_options(cmd, o.accel);
+  cmd->add_flag("--jacobian", o.accel.jacobian,
+                "also the Jacobian of the first-order field at the state, by forward differentiation of the "
+                "traced field (second-kind: x = (q, qdot); first-kind, gibbs-appell: x = (q, z))");
+  return {cmd, [&o] { return with_scalar(o.accel.precision, [&]<class S>() { return accel_command<S>(o.accel); }); }};
+}
+
+Command add_run_command(CLI::App& app, CommandOptions& o) {
+  RunOptions& run = o.run;
+  auto* cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
+  add_state_options(cmd, run);
+  cmd->add_option("--t-end", run.t_end, "final time (default 10, or the motion's with --motion)");
+  cmd->add_option("--motion", run.motion,
+                  "run a special motion (`nhs list SYSTEM` names them; name or 1-based number): its "
+                  "parameters, initial state and t_end, with the CSV column error against it");
+  cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
+  cmd->add_option("--rtol", run.rtol,
+                  "relative tolerance (default: 1e-12 double, 1e-15 long-double, 1e-30 float128, "
+                  "1e-45 mp50, 1e-95 mp100)");
+  cmd->add_option("--atol", run.atol, "absolute tolerance (default = rtol default)");
+  cmd->add_option("--stepper", run.stepper,
+                  "auto, " + join(stepper_names()) +
+                      " (auto: in double and long-double verner87 at rtol <= 1e-7, dopri5 "
+                      "above; bulirsch-stoer in float128, mp50, mp100; dla, nh-rattle, nh-midpoint: the fixed-step "
+                      "discrete Lagrange-d'Alembert methods, linear constraints only, see --step)")
+      ->capture_default_str();
+  cmd->add_option("--step", run.step,
+                  "the fixed step of dla, nh-rattle and nh-midpoint: each output interval in the fewest equal steps "
+                  "not longer than this (default 0.01)");
+  cmd->add_option("--max-rhs-calls", run.max_rhs_calls, "fail (exit 4) after this many vector-field evaluations");
+  cmd->add_option("--max-wall-time", run.max_wall_time,
+                  "stop (exit 4, rows kept) once the run has taken this many seconds of wall time");
+  run.max_rows = std::to_string(kMaxOutputRows);
+  cmd->add_option("--max-rows", run.max_rows,
+                  "refuse (exit 2), before running, a grid of more output rows than this "
+                  "(t-end / dt-out + 1; docs/cli.md, \"Output budget\")")
+      ->capture_default_str();
+  auto* out = cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+  cmd->add_flag("--project", run.project, "project qdot back onto C after every accepted step (positions kept)");
+  return {cmd, [&run, out] {
+            run.out_given = out->count() > 0;
+            return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
+          }};
+}
+
+// `nhs verify` and `nhs check` share their options but for SYSTEM and --no-report.
+void add_check_options(CLI::App* cmd, VerifyOptions& o, const std::string& out_dir_help) {
+  cmd->add_option("--precision", o.precision, "all, or comma-separated: " + join(precision_names()))
+      ->capture_default_str();
+  auto* out_dir = cmd->add_option("--out-dir", o.out_dir, out_dir_help);
+  if (!o.out_dir.empty()) out_dir->capture_default_str();
+}
+
+Command add_verify_command(CLI::App& app, CommandOptions& o) {
+  VerifyOptions& verify = o.verify;
+  auto* cmd = app.add_subcommand(
+      "verify", "the main job: every study x formulation x precision against each other, the "
+                "analytic solutions and the invariants");
+  add_check_options(cmd, verify, "where summary.md and the CSVs go");
+  cmd->add_option("--states", verify.states, "random regular states per study")->capture_default_str();
+  cmd->add_flag("--quick", verify.quick, "10 states, runs cut at t = 2 (a smoke test, not the full check)");
+  cmd->add_option("--jobs", verify.jobs, "worker threads for the integrations (0: one per core)")
+      ->capture_default_str();
+  return {cmd, [&verify] {
+            if (verify.out_dir.empty()) throw UsageError("--out-dir: empty directory name");
+            return verify_command(verify);
+          }};
+}
+
+Command add_check_command(CLI::App& app, CommandOptions& o) {
+  VerifyOptions& check = o.check;
+  check.precision = "double,mp50";
+  check.out_dir.clear();
+  auto* cmd = app.add_subcommand(
+      "check", "`nhs verify` for one system (a system file or a study id): its formulations "
+               "against each other at random states, its [[exact]] motions, energy and invariants");
+  cmd->add_option("SYSTEM", check.system, "system file (docs/system-files.md) or study id")->required();
+  add_check_options(cmd, check, "where summary.md and the CSVs go (default: runs/check/<system name>)");
+  cmd->add_option("--states", check.states, "random regular states")->capture_default_str();
+  cmd->add_flag("--quick", check.quick, "10 states, runs cut at t = 2");
+  cmd->add_option("--jobs", check.jobs, "worker threads for the integrations (0: one per core)")
+      ->capture_default_str();
+  cmd->add_flag("--no-report", check.no_report,
+                "do not run check_report.py (report.md and figures/ from summary.json and "
+                "the trajectories; needs python3, figures python3-matplotlib)");
+  return {cmd, [&check, cmd] {
+            if (check.out_dir.empty()) {
+              if (cmd->get_option("--out-dir")->count() > 0) throw UsageError("--out-dir: empty directory name");
+              // The system's id: a file's `name` (default: its stem).
+              check.out_dir = "runs/check/" + find_study<double>(check.system).info.name;
+            }
+            return verify_command(check);
+          }};
+}
+
+Command add_findings_command(CLI::App& app, CommandOptions& o) {
+  FindingsOptions& findings = o.findings;
+  auto* cmd = app.add_subcommand(
+      "findings", "the bipendulum's findings as CSV for the report: epsilon-limit of the circle "
+                  "(eq. 89), linear vs non-linear (Hertz), symmetric motion vs pendulum, digits "
+                  "near the singular set, energy separation");
+  cmd->add_option("--out-dir", findings.out_dir, "the CSVs go to <out-dir>/studies/")->capture_default_str();
+  cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
+  return {cmd, [&findings] {
+            if (findings.out_dir.empty()) throw UsageError("--out-dir: empty directory name");
+            return findings_command(findings);
+          }};
+}
+
+Command add_equations_command(CLI::App& app, CommandOptions& o) {
+  EquationsOptions& equations = o.equations;
+  auto* cmd = app.add_subcommand(
+      "equations", "every formulation's equations of motion, symbolic in the parameters, as text, LaTeX, "
+                   "sympy or Markdown (docs/equations.md)");
+  cmd->add_option("SYSTEM", equations.system, "system file (docs/system-files.md) or study id")->required();
+  cmd->add_option("--formulation", equations.formulations,
+                  "a formulation (repeatable; default: every one that applies)");
+  cmd->add_option("--format", equations.format, "text, latex, sympy or markdown")->capture_default_str();
+  cmd->add_flag("--classify", equations.classify,
+                "the constraint classification of `nhs list SYSTEM` first, as comments");
+  auto* out = cmd->add_option("--out", equations.out, "write to this file instead of stdout");
+  cmd->add_flag("--prove", equations.prove,
+                "instead of the equations, show symbolically that the formulations agree: a table, one "
+                "pair a row (docs/equations.md, \"Proofs\")");
+  return {cmd, [&o, out] {
+            if (out->count() > 0 && o.equations.out.empty()) throw UsageError("--out: empty file name");
+            return equations_command(o.equations, o.line);
+          }};
+}
+
+Command add_worksheet_command(CLI::App& app, CommandOptions& o) {
+  WorksheetOptions& worksheet = o.worksheet;
+  auto* cmd = app.add_subcommand(
+      "worksheet", "one HTML page (MathJax, no network) and its Markdown version with the system's data, "
+                   "classification, every formulation's equations and the symbolic cross-checks "
+                   "(docs/equations.md, \"Worksheet\")");
+  cmd->add_option("SYSTEM", worksheet.system, "system file (docs/system-files.md) or study id")->required();
+  cmd->add_option("--out", worksheet.out, "the directory to write: index.html, worksheet.md, mathjax/")->required();
+  cmd->add_option("--formulation", worksheet.formulations,
+                  "a formulation (repeatable; default: every one that applies)");
+  cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
+      ->capture_default_str();
+  return {cmd, [&o] { return worksheet_command(o.worksheet, o.line); }};
+}
+
+// --at name=value (repeatable): the family's parameters of linearize and stability.
+void add_at_option(CLI::App* cmd, std::vector<std::string>& at, const std::string& help) {
+  cmd->add_option("--at", at, help)->allow_extra_args(false)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+}
+
+Command add_linearize_command(CLI::App& app, CommandOptions& o) {
+  auto* cmd = app.add_subcommand(
+      "linearize", "the linear stability of a steady motion: the Jacobian of the field on C, its ignorable "
+                   "coordinates, and the eigenvalues off the family, as JSON (docs/linearization.md)");
+  add_linearize_options(cmd, o.linearize);
+  add_at_option(cmd, o.linearize.at, "the family's parameters, name=value (repeatable)");
+  return {cmd, [&o] {
+            return with_scalar(o.linearize.precision, [&]<class S>() { return linearize_command<S>(o.linearize); });
+          }};
+}
+
+Command add_stability_command(CLI::App& app, CommandOptions& o) {
+  StabilityOptions& stability = o.stability;
+  auto* cmd = app.add_subcommand(
+      "stability", "the eigenvalues of steady motions along a family (CSV) and the values where a real part "
+                   "changes sign, refined by root finding (JSON; docs/linearization.md)");
+  add_linearize_options(cmd, stability);
+  cmd->add_option("--vary", stability.vary, "the family parameter to vary (default: its only one)");
+  cmd->add_option("--from", stability.from, "the first value")->required();
+  cmd->add_option("--to", stability.to, "the last value")->required();
+  cmd->add_option("--points", stability.points, "grid points, evenly spaced")->capture_default_str();
+  add_at_option(cmd, stability.at, "the other family parameters, name=value (repeatable)");
+  cmd->add_option("--csv", stability.csv, "write the eigenvalues along the family to this file");
+  return {cmd, [&stability] {
+            return with_scalar(stability.precision, [&]<class S>() { return stability_command<S>(stability); });
+          }};
+}
+
+Command add_sweep_command(CLI::App& app, CommandOptions& o) {
+  SweepOptions& sweep = o.sweep;
+  auto* cmd = app.add_subcommand(
+      "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
+               "metrics per case, on threads or MPI ranks (docs/sweeps.md)");
+  cmd->add_option("SYSTEM", sweep.system, "system file (docs/system-files.md) or study id")->required();
+  cmd->add_option("SPEC", sweep.spec, "the sweep spec, TOML (docs/sweeps.md)")->required();
+  auto* out = cmd->add_option("--out", sweep.out, "output directory: cases.csv, cases.jsonl, sweep.json");
+  cmd->add_flag("--dry-run", sweep.dry_run,
+                "check the spec and print its cases (number and axis values, CSV) without running them");
+  cmd->add_option("--jobs", sweep.jobs, "threads (0: one per core); under mpirun, one case per rank")
+      ->capture_default_str();
+  cmd->add_flag("--restart", sweep.restart,
+                "discard the rows in --out and start again (default: resume, skipping the cases done)");
+  return {cmd, [&o, out] {
+            if (!o.sweep.dry_run && out->count() == 0)
+              throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");
+            return sweep_command(o.sweep, o.line);
+          }};
+}
+
+// Parses the command line into one command's options and runs it: its exit
+// code, or 2 on a usage error that CLI11 reports (docs/cli.md, "Exit codes").
 int run_main(int argc, char** argv) {
   CLI::App app{"nhs: dynamics of non-holonomic mechanical systems"};
   app.name("nhs");
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "help for every command");
-
-  std::string list_system;
-  auto* list = app.add_subcommand(
-      "list", "studies, formulations and precisions, one line each; with SYSTEM, that system in "
-              "detail (names, linear constraints, which formulations apply)");
-  list->add_option("SYSTEM", list_system, "a system file or study id");
-
-  AccelOptions accel;
-  auto* accel_cmd =
-      app.add_subcommand("accel", "accelerations (and multipliers, reaction) at a state, as JSON");
-  add_state_options(accel_cmd, accel);
-  accel_cmd->add_flag("--jacobian", accel.jacobian,
-                      "also the Jacobian of the first-order field at the state, by forward differentiation of the "
-                      "traced field (second-kind: x = (q, qdot); first-kind, gibbs-appell: x = (q, z))");
-
-  RunOptions run;
-  auto* run_cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
-  add_state_options(run_cmd, run);
-  run_cmd->add_option("--t-end", run.t_end, "final time (default 10, or the motion's with --motion)");
-  run_cmd->add_option("--motion", run.motion,
-                      "run a special motion (`nhs list SYSTEM` names them; name or 1-based number): its "
-                      "parameters, initial state and t_end, with the CSV column error against it");
-  run_cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
-  run_cmd->add_option("--rtol", run.rtol,
-                      "relative tolerance (default: 1e-12 double, 1e-15 long-double, 1e-30 float128, "
-                      "1e-45 mp50, 1e-95 mp100)");
-  run_cmd->add_option("--atol", run.atol, "absolute tolerance (default = rtol default)");
-  run_cmd->add_option("--stepper", run.stepper,
-                      "auto, " + join(stepper_names()) +
-                          " (auto: in double and long-double verner87 at rtol <= 1e-7, dopri5 "
-                          "above; bulirsch-stoer in float128, mp50, mp100; dla, nh-rattle, nh-midpoint: the fixed-step "
-                          "discrete Lagrange-d'Alembert methods, linear constraints only, see --step)")
-      ->capture_default_str();
-  run_cmd->add_option("--step", run.step,
-                      "the fixed step of dla, nh-rattle and nh-midpoint: each output interval in the fewest equal steps "
-                      "not longer than this (default 0.01)");
-  run_cmd->add_option("--max-rhs-calls", run.max_rhs_calls,
-                      "fail (exit 4) after this many vector-field evaluations");
-  run_cmd->add_option("--max-wall-time", run.max_wall_time,
-                      "stop (exit 4, rows kept) once the run has taken this many seconds of wall time");
-  run.max_rows = std::to_string(kMaxOutputRows);
-  run_cmd->add_option("--max-rows", run.max_rows,
-                      "refuse (exit 2), before running, a grid of more output rows than this "
-                      "(t-end / dt-out + 1; docs/cli.md, \"Output budget\")")
-      ->capture_default_str();
-  run_cmd->add_option("--out", run.out, "CSV file (default: stdout)");
-  run_cmd->add_flag("--project", run.project,
-                    "project qdot back onto C after every accepted step (positions kept)");
-
-  VerifyOptions verify;
-  auto* verify_cmd = app.add_subcommand(
-      "verify", "the main job: every study x formulation x precision against each other, the "
-                "analytic solutions and the invariants");
-  verify_cmd->add_option("--precision", verify.precision,
-                         "all, or comma-separated: " + join(precision_names()))
-      ->capture_default_str();
-  verify_cmd->add_option("--out-dir", verify.out_dir, "where summary.md and the CSVs go")
-      ->capture_default_str();
-  verify_cmd->add_option("--states", verify.states, "random regular states per study")
-      ->capture_default_str();
-  verify_cmd->add_flag("--quick", verify.quick,
-                       "10 states, runs cut at t = 2 (a smoke test, not the full check)");
-  verify_cmd->add_option("--jobs", verify.jobs,
-                         "worker threads for the integrations (0: one per core)")
-      ->capture_default_str();
-
-  VerifyOptions check;
-  check.precision = "double,mp50";
-  check.out_dir.clear();
-  auto* check_cmd = app.add_subcommand(
-      "check", "`nhs verify` for one system (a system file or a study id): its formulations "
-               "against each other at random states, its [[exact]] motions, energy and invariants");
-  check_cmd->add_option("SYSTEM", check.system, "system file (docs/system-files.md) or study id")
-      ->required();
-  check_cmd->add_option("--precision", check.precision,
-                        "all, or comma-separated: " + join(precision_names()))
-      ->capture_default_str();
-  check_cmd->add_option("--out-dir", check.out_dir,
-                        "where summary.md and the CSVs go (default: runs/check/<system name>)");
-  check_cmd->add_option("--states", check.states, "random regular states")->capture_default_str();
-  check_cmd->add_flag("--quick", check.quick, "10 states, runs cut at t = 2");
-  check_cmd->add_option("--jobs", check.jobs, "worker threads for the integrations (0: one per core)")
-      ->capture_default_str();
-  check_cmd->add_flag("--no-report", check.no_report,
-                      "do not run check_report.py (report.md and figures/ from summary.json and "
-                      "the trajectories; needs python3, figures python3-matplotlib)");
-
-  FindingsOptions findings;
-  auto* findings_cmd = app.add_subcommand(
-      "findings", "the bipendulum's findings as CSV for the report: epsilon-limit of the circle "
-                  "(eq. 89), linear vs non-linear (Hertz), symmetric motion vs pendulum, digits "
-                  "near the singular set, energy separation");
-  findings_cmd->add_option("--out-dir", findings.out_dir, "the CSVs go to <out-dir>/studies/")
-      ->capture_default_str();
-  findings_cmd->add_flag("--quick", findings.quick, "fewer epsilons and a shorter mp50 run");
-
-  EquationsOptions equations;
-  auto* equations_cmd = app.add_subcommand(
-      "equations", "every formulation's equations of motion, symbolic in the parameters, as text, LaTeX, "
-                   "sympy or Markdown (docs/equations.md)");
-  equations_cmd->add_option("SYSTEM", equations.system, "system file (docs/system-files.md) or study id")->required();
-  equations_cmd->add_option("--formulation", equations.formulations,
-                            "a formulation (repeatable; default: every one that applies)");
-  equations_cmd->add_option("--format", equations.format, "text, latex, sympy or markdown")->capture_default_str();
-  equations_cmd->add_flag("--classify", equations.classify,
-                          "the constraint classification of `nhs list SYSTEM` first, as comments");
-  equations_cmd->add_option("--out", equations.out, "write to this file instead of stdout");
-  equations_cmd->add_flag("--prove", equations.prove,
-                          "instead of the equations, show symbolically that the formulations agree: a table, one "
-                          "pair a row (docs/equations.md, \"Proofs\")");
-
-  WorksheetOptions worksheet;
-  auto* worksheet_cmd = app.add_subcommand(
-      "worksheet", "one HTML page (MathJax, no network) and its Markdown version with the system's data, "
-                   "classification, every formulation's equations and the symbolic cross-checks "
-                   "(docs/equations.md, \"Worksheet\")");
-  worksheet_cmd->add_option("SYSTEM", worksheet.system, "system file (docs/system-files.md) or study id")->required();
-  worksheet_cmd->add_option("--out", worksheet.out, "the directory to write: index.html, worksheet.md, mathjax/")
-      ->required();
-  worksheet_cmd->add_option("--formulation", worksheet.formulations,
-                            "a formulation (repeatable; default: every one that applies)");
-  worksheet_cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
-      ->capture_default_str();
-
-  LinearizeOptions linearize;
-  auto* linearize_cmd = app.add_subcommand(
-      "linearize", "the linear stability of a steady motion: the Jacobian of the field on C, its ignorable "
-                   "coordinates, and the eigenvalues off the family, as JSON (docs/linearization.md)");
-  add_linearize_options(linearize_cmd, linearize);
-  linearize_cmd->add_option("--at", linearize.at, "the family's parameters, name=value (repeatable)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-
-  StabilityOptions stability;
-  auto* stability_cmd = app.add_subcommand(
-      "stability", "the eigenvalues of steady motions along a family (CSV) and the values where a real part "
-                   "changes sign, refined by root finding (JSON; docs/linearization.md)");
-  add_linearize_options(stability_cmd, stability);
-  stability_cmd->add_option("--vary", stability.vary, "the family parameter to vary (default: its only one)");
-  stability_cmd->add_option("--from", stability.from, "the first value")->required();
-  stability_cmd->add_option("--to", stability.to, "the last value")->required();
-  stability_cmd->add_option("--points", stability.points, "grid points, evenly spaced")->capture_default_str();
-  stability_cmd->add_option("--at", stability.at, "the other family parameters, name=value (repeatable)")
-      ->allow_extra_args(false)
-      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  stability_cmd->add_option("--csv", stability.csv, "write the eigenvalues along the family to this file");
-
-  SweepOptions sweep;
-  auto* sweep_cmd = app.add_subcommand(
-      "sweep", "run every case of a sweep spec (parameters, initial states, run options) with one row of "
-               "metrics per case, on threads or MPI ranks (docs/sweeps.md)");
-  sweep_cmd->add_option("SYSTEM", sweep.system, "system file (docs/system-files.md) or study id")->required();
-  sweep_cmd->add_option("SPEC", sweep.spec, "the sweep spec, TOML (docs/sweeps.md)")->required();
-  auto* sweep_out = sweep_cmd->add_option("--out", sweep.out, "output directory: cases.csv, cases.jsonl, sweep.json");
-  sweep_cmd->add_flag("--dry-run", sweep.dry_run,
-                      "check the spec and print its cases (number and axis values, CSV) without running them");
-  sweep_cmd->add_option("--jobs", sweep.jobs, "threads (0: one per core); under mpirun, one case per rank")
-      ->capture_default_str();
-  sweep_cmd->add_flag("--restart", sweep.restart,
-                      "discard the rows in --out and start again (default: resume, skipping the cases done)");
+  CommandOptions o;
+  o.line = "nhs";
+  for (int i = 1; i < argc; ++i) o.line += std::string(" ") + argv[i];
+  const std::vector<Command> commands = {
+      add_list_command(app, o),      add_accel_command(app, o),     add_run_command(app, o),
+      add_verify_command(app, o),    add_check_command(app, o),     add_findings_command(app, o),
+      add_equations_command(app, o), add_worksheet_command(app, o), add_linearize_command(app, o),
+      add_stability_command(app, o), add_sweep_command(app, o)};
 
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
-    const std::vector<std::string> commands = {list->get_name(), accel_cmd->get_name(),
-                                               run_cmd->get_name(), verify_cmd->get_name(),
-                                               check_cmd->get_name(), findings_cmd->get_name(),
-                                               sweep_cmd->get_name(), equations_cmd->get_name(),
-                                               worksheet_cmd->get_name(), linearize_cmd->get_name(),
-                                               stability_cmd->get_name()};
-    if (std::find(commands.begin(), commands.end(), args[0]) == commands.end())
-      throw UsageError("unknown command '" + args[0] + "' (known: " + join(commands) + ")");
+    std::vector<std::string> names;
+    for (const Command& c : commands) names.push_back(c.app->get_name());
+    if (std::find(names.begin(), names.end(), args[0]) == names.end())
+      throw UsageError("unknown command '" + args[0] + "' (known: " + join(names) + ")");
   }
   std::reverse(args.begin(), args.end());  // CLI11 takes the arguments reversed
   try {
@@ -282,50 +362,8 @@ int run_main(int argc, char** argv) {
     std::fprintf(stderr, "nhs: error: %s (see nhs --help)\n", e.what());
     return 2;
   }
-
-  run.out_given = run_cmd->get_option("--out")->count() > 0;
-  if (verify_cmd->parsed() && verify.out_dir.empty())
-    throw UsageError("--out-dir: empty directory name");
-  if (findings_cmd->parsed() && findings.out_dir.empty())
-    throw UsageError("--out-dir: empty directory name");
-
-  if (list->parsed()) return list_system.empty() ? list_command() : list_system_command(list_system);
-  if (accel_cmd->parsed())
-    return with_scalar(accel.precision, [&]<class S>() { return accel_command<S>(accel); });
-  if (run_cmd->parsed())
-    return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
-  if (verify_cmd->parsed()) return verify_command(verify);
-  if (check_cmd->parsed()) {
-    if (check.out_dir.empty()) {
-      if (check_cmd->get_option("--out-dir")->count() > 0) throw UsageError("--out-dir: empty directory name");
-      // The system's id: a file's `name` (default: its stem).
-      check.out_dir = "runs/check/" + find_study<double>(check.system).info.name;
-    }
-    return verify_command(check);
-  }
-  if (findings_cmd->parsed()) return findings_command(findings);
-  if (equations_cmd->parsed()) {
-    if (equations_cmd->get_option("--out")->count() > 0 && equations.out.empty())
-      throw UsageError("--out: empty file name");
-    std::string command = "nhs";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    return equations_command(equations, command);
-  }
-  if (worksheet_cmd->parsed()) {
-    std::string command = "nhs";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    return worksheet_command(worksheet, command);
-  }
-  if (linearize_cmd->parsed())
-    return with_scalar(linearize.precision, [&]<class S>() { return linearize_command<S>(linearize); });
-  if (stability_cmd->parsed())
-    return with_scalar(stability.precision, [&]<class S>() { return stability_command<S>(stability); });
-  if (sweep_cmd->parsed()) {
-    if (!sweep.dry_run && sweep_out->count() == 0) throw UsageError("nhs sweep: --out DIR is required (or --dry-run)");
-    std::string command = "nhs";
-    for (int i = 1; i < argc; ++i) command += std::string(" ") + argv[i];
-    return sweep_command(sweep, command);
-  }
+  for (const Command& c : commands)
+    if (c.app->parsed()) return c.run();
   return 2;
 }
 

@@ -272,104 +272,118 @@ struct BusyTimer {
   Clock::time_point t0_;
 };
 
+// An MPI worker (rank > 0): reads the same spec (the same cases, by
+// index), runs the units the master sends and sends back their rows; it
+// never touches the output.
+int run_mpi_worker(const MpiPlugin& mpi, const SweepOptions& opts) {
+  std::optional<SweepCases> cases;
+  try {
+    cases.emplace(opts.system, opts.spec);
+  } catch (...) {
+    // The master reads the same spec and reports the same error, then
+    // aborts every rank: a worker speaks only when the master has not
+    // (e.g. the file is missing on this worker's node).
+    std::this_thread::sleep_for(std::chrono::seconds(2));
+    mpi.abort(report_error(std::current_exception()));
+  }
+  const auto run = [](void* self, const std::uint64_t* unit, std::size_t count,
+                      int (*emit)(void*, const char*, std::size_t), void* ctx) -> int {
+    const auto* c = static_cast<const SweepCases*>(self);
+    try {
+      run_unit(*c, unit, count, [&](const std::vector<std::string>& row, const std::string& series) {
+        const std::string m = pack(row, series);
+        if (emit(ctx, m.data(), m.size()) != 0) throw IoError("nhs sweep: MPI_Send of a row failed");
+      });
+      return 0;
+    } catch (...) {
+      return report_error(std::current_exception());
+    }
+  };
+  nhs_sweep_mpi_host host{};
+  host.self = &*cases;
+  host.run_unit = run;
+  const int code = mpi.worker(&host);
+  mpi.finalize();
+  return code;
+}
+
+// The master's side of the plug-in (nhs_sweep_mpi_host): hands out the
+// units in order, writes the rows the workers send, ticks the progress.
+nhs_sweep_mpi_host master_host(MasterState& st) {
+  nhs_sweep_mpi_host host{};
+  host.self = &st;
+  host.next_unit = [](void* self, const std::uint64_t** unit, std::size_t* count) -> int {
+    auto* s = static_cast<MasterState*>(self);
+    const BusyTimer busy(s->busy_s);
+    if (s->next >= s->units.size()) {
+      *count = 0;
+      return 0;
+    }
+    *unit = s->units[s->next].data();
+    *count = s->units[s->next].size();
+    ++s->next;
+    return 0;
+  };
+  host.write_row = [](void* self, int, const char* row, std::size_t length) -> int {
+    auto* s = static_cast<MasterState*>(self);
+    const BusyTimer busy(s->busy_s);
+    try {
+      std::string series;
+      const std::vector<std::string> cells = unpack(row, length, series);
+      if (cells.size() != s->cases->columns().size())
+        throw IoError("nhs sweep: a worker sent a row of " + std::to_string(cells.size()) + " cells, expected " +
+                      std::to_string(s->cases->columns().size()));
+      s->out->write(cells, series);
+      s->progress->count(status_of(*s->cases, cells));
+      s->progress->tick();
+      return 0;
+    } catch (...) {
+      return report_error(std::current_exception());
+    }
+  };
+  host.idle = [](void* self) -> int {
+    static_cast<MasterState*>(self)->progress->tick();
+    return 0;
+  };
+  return host;
+}
+
+// The MPI master (rank 0): the output, the skipped cases, the workers'
+// rows, then the summary line. Exit code as run_on_threads'.
+int run_mpi_master(const MpiPlugin& mpi, const SweepOptions& opts, const std::string& command, int size) {
+  const SweepCases cases(opts.system, opts.spec);
+  SweepOutput out(opts.out, cases, opts.restart, command);
+  Progress progress(cases, out);
+  MasterState st{&cases, &out, &progress, {}, 0};
+  std::vector<std::pair<std::uint64_t, std::string>> skip;
+  st.units = work_units(cases, out, skip);
+  for (const auto& [i, why] : skip) {
+    out.write(cases.skipped(i, why));
+    progress.count("skipped");
+  }
+  nhs_sweep_mpi_host host = master_host(st);
+  int code = mpi.master(&host, st.units.size());
+  if (code != 0) return code;
+  progress.clear();
+  const bool complete = out.finish(fmt::format("mpi ({} ranks: 1 master, {} workers)", size, size - 1),
+                                   progress.elapsed(), st.busy_s);
+  fmt::print(stderr,
+             "nhs sweep: {} of {} cases done ({} this run{}; {} failed, {} skipped in all) in {} on {} MPI "
+             "worker{}; wrote {}/cases.csv and cases.jsonl\n",
+             out.done().size(), cases.count(), progress.this_run(),
+             out.resumed() ? fmt::format(", {} done before", out.resumed()) : std::string(), progress.failed(),
+             progress.skipped(), duration_text(progress.elapsed()), size - 1, size == 2 ? "" : "s", out.dir());
+  return complete ? 0 : 1;
+}
+
 int run_on_mpi(const SweepOptions& opts, const std::string& command, int ranks) {
   const MpiPlugin mpi = load_mpi_plugin(ranks);
   int rank = 0, size = 0;
   if (mpi.init(&rank, &size) != 0) throw UsageError("nhs sweep: MPI_Init failed");
-  if (rank != 0) {
-    // A worker: the spec read here too (the same cases, by index); it
-    // never touches the output.
-    std::optional<SweepCases> cases;
-    try {
-      cases.emplace(opts.system, opts.spec);
-    } catch (...) {
-      // The master reads the same spec and reports the same error, then
-      // aborts every rank: a worker speaks only when the master has not
-      // (e.g. the file is missing on this worker's node).
-      std::this_thread::sleep_for(std::chrono::seconds(2));
-      mpi.abort(report_error(std::current_exception()));
-    }
-    const auto run = [](void* self, const std::uint64_t* unit, std::size_t count,
-                        int (*emit)(void*, const char*, std::size_t), void* ctx) -> int {
-      const auto* c = static_cast<const SweepCases*>(self);
-      try {
-        run_unit(*c, unit, count, [&](const std::vector<std::string>& row, const std::string& series) {
-          const std::string m = pack(row, series);
-          if (emit(ctx, m.data(), m.size()) != 0) throw IoError("nhs sweep: MPI_Send of a row failed");
-        });
-        return 0;
-      } catch (...) {
-        return report_error(std::current_exception());
-      }
-    };
-    nhs_sweep_mpi_host host{};
-    host.self = &*cases;
-    host.run_unit = run;
-    const int code = mpi.worker(&host);
-    mpi.finalize();
-    return code;
-  }
-  // The master.
+  if (rank != 0) return run_mpi_worker(mpi, opts);
   int code = 0;
   try {
-    const SweepCases cases(opts.system, opts.spec);
-    SweepOutput out(opts.out, cases, opts.restart, command);
-    Progress progress(cases, out);
-    MasterState st{&cases, &out, &progress, {}, 0};
-    std::vector<std::pair<std::uint64_t, std::string>> skip;
-    st.units = work_units(cases, out, skip);
-    for (const auto& [i, why] : skip) {
-      out.write(cases.skipped(i, why));
-      progress.count("skipped");
-    }
-    nhs_sweep_mpi_host host{};
-    host.self = &st;
-    host.next_unit = [](void* self, const std::uint64_t** unit, std::size_t* count) -> int {
-      auto* s = static_cast<MasterState*>(self);
-      const BusyTimer busy(s->busy_s);
-      if (s->next >= s->units.size()) {
-        *count = 0;
-        return 0;
-      }
-      *unit = s->units[s->next].data();
-      *count = s->units[s->next].size();
-      ++s->next;
-      return 0;
-    };
-    host.write_row = [](void* self, int, const char* row, std::size_t length) -> int {
-      auto* s = static_cast<MasterState*>(self);
-      const BusyTimer busy(s->busy_s);
-      try {
-        std::string series;
-        const std::vector<std::string> cells = unpack(row, length, series);
-        if (cells.size() != s->cases->columns().size())
-          throw IoError("nhs sweep: a worker sent a row of " + std::to_string(cells.size()) + " cells, expected " +
-                        std::to_string(s->cases->columns().size()));
-        s->out->write(cells, series);
-        s->progress->count(status_of(*s->cases, cells));
-        s->progress->tick();
-        return 0;
-      } catch (...) {
-        return report_error(std::current_exception());
-      }
-    };
-    host.idle = [](void* self) -> int {
-      static_cast<MasterState*>(self)->progress->tick();
-      return 0;
-    };
-    code = mpi.master(&host, st.units.size());
-    if (code == 0) {
-      progress.clear();
-      const bool complete = out.finish(fmt::format("mpi ({} ranks: 1 master, {} workers)", size, size - 1),
-                                       progress.elapsed(), st.busy_s);
-      fmt::print(stderr,
-                 "nhs sweep: {} of {} cases done ({} this run{}; {} failed, {} skipped in all) in {} on {} MPI "
-                 "worker{}; wrote {}/cases.csv and cases.jsonl\n",
-                 out.done().size(), cases.count(), progress.this_run(),
-                 out.resumed() ? fmt::format(", {} done before", out.resumed()) : std::string(), progress.failed(),
-                 progress.skipped(), duration_text(progress.elapsed()), size - 1, size == 2 ? "" : "s", out.dir());
-      if (!complete) code = 1;
-    }
+    code = run_mpi_master(mpi, opts, command, size);
   } catch (...) {
     code = report_error(std::current_exception());
     mpi.abort(code);

@@ -134,6 +134,9 @@ class SweepOutput {
   int lock_fd_ = -1;  ///< DIR/.lock, held (flock) while the sweep writes
   std::map<std::uint64_t, std::vector<std::string>> rows_;
   std::uint64_t resumed_ = 0;
+  void lock();                                 ///< takes DIR/.lock, or UsageError when another sweep holds it
+  void read_done_rows();                       ///< the rows of cases.csv of the same sweep (fingerprint), to resume
+  void remove_stale_series(bool restart);      ///< series/<case>.csv of the cases not done
   void write_meta(const std::string& engine, double wall_s, bool complete, double master_busy_s = -1) const;
   std::string json_line(const std::vector<std::string>& row) const;
 };

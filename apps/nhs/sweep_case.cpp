@@ -203,6 +203,20 @@ void put_figures(const Put& put, const MotionCheck<S>& m, const Sample<S>* last,
   }
 }
 
+// A case's series: the invariants of its drift_<name> columns. UsageError
+// when the plan has more samples than a series keeps (kMaxSeriesSamples).
+template <class S>
+std::vector<std::string> series_invariant_names(const SweepCases& cases, const RunPlan<S>& plan) {
+  const double samples = to_double(plan.options.t_end / plan.options.dt_out) + 1;
+  if (samples > kMaxSeriesSamples)
+    throw UsageError(fmt::format("[sweep] series keeps each sample of a case in memory until it ends: at most "
+                                 "1e6 samples a case, this one has {:.3g} (t_end / dt_out)", samples));
+  std::vector<std::string> names;
+  for (const std::string& c : cases.series_columns())
+    if (c.rfind("drift_", 0) == 0) names.push_back(c.substr(6));
+  return names;
+}
+
 template <class S>
 void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
   const auto at = [&](const char* name) -> std::string* {
@@ -225,14 +239,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
     for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
     plan.emplace(plan_run<S>(run_spec<S>(in.options)));
     MotionReference<S> reference = plan_reference(*plan);
-    if (series) {
-      const double samples = to_double(plan->options.t_end / plan->options.dt_out) + 1;
-      if (samples > kMaxSeriesSamples)
-        throw UsageError(fmt::format("[sweep] series keeps each sample of a case in memory until it ends: at most "
-                                     "1e6 samples a case, this one has {:.3g} (t_end / dt_out)", samples));
-      for (const std::string& c : cases.series_columns())
-        if (c.rfind("drift_", 0) == 0) series_invariants.push_back(c.substr(6));
-    }
+    if (series) series_invariants = series_invariant_names(cases, *plan);
     MotionObservers<S> observers;
     observers.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
       last = s;

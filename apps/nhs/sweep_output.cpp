@@ -132,67 +132,11 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
     refuse_overwriting(cases.spec().path, dir + name, "--out");
     if (is_system_file_name(cases.system())) refuse_overwriting(cases.system(), dir + name, "--out");
   }
-  // One sweep at a time in a directory: two would append the same cases.
-  const std::string lock = dir + "/.lock";
-  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) io_error("write", lock);
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    ::close(lock_fd_);
-    lock_fd_ = -1;
-    throw UsageError("--out: another nhs sweep is writing to '" + dir +
-                     "' (it holds " + lock + "); wait for it to end, or give another --out");
-  }
-  const std::string meta = dir + "/sweep.json", csv = dir + "/cases.csv", jsonl = dir + "/cases.jsonl";
-  if (!restart && fs::exists(meta)) {
-    nlohmann::json m;
-    try {
-      m = nlohmann::json::parse(read_text(meta));
-    } catch (const nlohmann::json::exception& e) {
-      throw UsageError("--out: '" + meta + "' is not a sweep's record (" + e.what() +
-                       "); give --restart to start this sweep there anew");
-    }
-    const std::string theirs = m.value("fingerprint", std::string());
-    if (theirs != cases.fingerprint())
-      throw UsageError("--out: '" + dir + "' holds another sweep (" + m.value("system", std::string("?")) + ", " +
-                       m.value("spec", std::string("?")) +
-                       "; the spec or the system has changed since): give --restart to overwrite it, or another --out");
-    if (fs::exists(csv)) {
-      const std::string text = read_text(csv);
-      std::size_t pos = 0, line_no = 0;
-      std::vector<std::string> cells;
-      while (pos < text.size()) {
-        const std::size_t end = text.find('\n', pos);
-        if (end == std::string::npos) break;  // a partial last line: dropped
-        const std::string line = text.substr(pos, end - pos);
-        pos = end + 1;
-        if (line_no++ == 0) {
-          if (line != csv_line(cases.columns()))
-            throw UsageError("--out: the header of '" + csv + "' is not this sweep's: give --restart");
-          continue;
-        }
-        if (!parse_csv_line(line, cells) || cells.size() != cases.columns().size()) continue;
-        char* rest = nullptr;
-        errno = 0;
-        const unsigned long long index = std::strtoull(cells[0].c_str(), &rest, 10);
-        if (errno || rest == cells[0].c_str() || *rest || index >= cases.count()) continue;
-        if (rows_.count(index)) continue;
-        rows_[index] = cells;
-      }
-    }
-  }
+  lock();
+  const std::string csv = dir + "/cases.csv", jsonl = dir + "/cases.jsonl";
+  if (!restart) read_done_rows();
   resumed_ = rows_.size();
-  // Series of cases not done are stale (a case killed after writing its
-  // series, or another sweep's with --restart): they go, and are written
-  // again when their cases run.
-  if (fs::is_directory(dir + "/series")) {
-    for (const auto& entry : fs::directory_iterator(dir + "/series")) {
-      const std::string stem = entry.path().stem().string();
-      char* rest = nullptr;
-      const unsigned long long index = std::strtoull(stem.c_str(), &rest, 10);
-      const bool ours = entry.path().extension() == ".csv" && !stem.empty() && *rest == 0;
-      if (ours && (restart || !rows_.count(index))) fs::remove(entry.path(), ec);
-    }
-  }
+  remove_stale_series(restart);
   // The rows kept, and nothing else: a partial line of a killed run goes.
   std::string csv_text = csv_line(cases.columns()) + "\n", json_text;
   for (const auto& [index, row] : rows_) {
@@ -204,6 +148,73 @@ SweepOutput::SweepOutput(const std::string& dir, const SweepCases& cases, bool r
   write_meta("", 0, false);
   csv_ = open_or_fail(csv, "a");
   jsonl_ = open_or_fail(jsonl, "a");
+}
+
+void SweepOutput::lock() {
+  // One sweep at a time in a directory: two would append the same cases.
+  const std::string lock = dir_ + "/.lock";
+  lock_fd_ = ::open(lock.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) io_error("write", lock);
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    throw UsageError("--out: another nhs sweep is writing to '" + dir_ +
+                     "' (it holds " + lock + "); wait for it to end, or give another --out");
+  }
+}
+
+void SweepOutput::read_done_rows() {
+  const std::string meta = dir_ + "/sweep.json", csv = dir_ + "/cases.csv";
+  if (!fs::exists(meta)) return;
+  nlohmann::json m;
+  try {
+    m = nlohmann::json::parse(read_text(meta));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError("--out: '" + meta + "' is not a sweep's record (" + e.what() +
+                     "); give --restart to start this sweep there anew");
+  }
+  const std::string theirs = m.value("fingerprint", std::string());
+  if (theirs != cases_.fingerprint())
+    throw UsageError("--out: '" + dir_ + "' holds another sweep (" + m.value("system", std::string("?")) + ", " +
+                     m.value("spec", std::string("?")) +
+                     "; the spec or the system has changed since): give --restart to overwrite it, or another --out");
+  if (!fs::exists(csv)) return;
+  const std::string text = read_text(csv);
+  std::size_t pos = 0, line_no = 0;
+  std::vector<std::string> cells;
+  while (pos < text.size()) {
+    const std::size_t end = text.find('\n', pos);
+    if (end == std::string::npos) break;  // a partial last line: dropped
+    const std::string line = text.substr(pos, end - pos);
+    pos = end + 1;
+    if (line_no++ == 0) {
+      if (line != csv_line(cases_.columns()))
+        throw UsageError("--out: the header of '" + csv + "' is not this sweep's: give --restart");
+      continue;
+    }
+    if (!parse_csv_line(line, cells) || cells.size() != cases_.columns().size()) continue;
+    char* rest = nullptr;
+    errno = 0;
+    const unsigned long long index = std::strtoull(cells[0].c_str(), &rest, 10);
+    if (errno || rest == cells[0].c_str() || *rest || index >= cases_.count()) continue;
+    if (rows_.count(index)) continue;
+    rows_[index] = cells;
+  }
+}
+
+void SweepOutput::remove_stale_series(bool restart) {
+  // Series of cases not done are stale (a case killed after writing its
+  // series, or another sweep's with --restart): they go, and are written
+  // again when their cases run.
+  if (!fs::is_directory(dir_ + "/series")) return;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir_ + "/series")) {
+    const std::string stem = entry.path().stem().string();
+    char* rest = nullptr;
+    const unsigned long long index = std::strtoull(stem.c_str(), &rest, 10);
+    const bool ours = entry.path().extension() == ".csv" && !stem.empty() && *rest == 0;
+    if (ours && (restart || !rows_.count(index))) fs::remove(entry.path(), ec);
+  }
 }
 
 SweepOutput::~SweepOutput() {

@@ -19,6 +19,7 @@
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/session/accelerations.hpp"
+#include "nhs/session/clock.hpp"
 #include "nhs/session/files.hpp"
 #include "nhs/session/linearization_report.hpp"
 #include "nhs/session/motion_table.hpp"
@@ -515,7 +516,7 @@ class FieldOf final : public FieldHandle::Impl {
       S* o = out.mutable_data();
       for (int i = 0; i < n; ++i) o[i] = qd_[i];
       for (int i = 0; i < n; ++i) o[n + i] = qdd[i];
-      return std::move(out);
+      return out;
     } else {
       Vec<S> out(2 * n);
       out << qd_, qdd;
@@ -579,7 +580,7 @@ class FieldOf final : public FieldHandle::Impl {
       auto o = out.template mutable_unchecked<2>();
       for (py::ssize_t i = 0; i < N; ++i)
         for (py::ssize_t j = 0; j < N; ++j) o(i, j) = J(i, j);
-      return std::move(out);
+      return out;
     } else {
       py::list rows;
       for (py::ssize_t i = 0; i < N; ++i) rows.append(vector<S>(Vec<S>(J.row(i).transpose())));
@@ -591,10 +592,10 @@ class FieldOf final : public FieldHandle::Impl {
     Vec<S> q(n), qd(n);
     read_state(x, "x", q, qd);
     const std::lock_guard<std::mutex> lock(mutex_);
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     S sink(0);
     for (long long k = 0; k < repeats; ++k) sink += unlocked_accel(q, qd)[0];
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = seconds_since(t0);
     if (!(sink == sink)) throw NonFiniteValue("bench: qddot is not finite");
     return seconds / static_cast<double>(repeats);
   }
@@ -745,11 +746,11 @@ class ProblemArgs {
 /// RunSpec (nhs/session/run_plan.hpp).
 struct RunArgs {
   ProblemArgs problem;
-  std::string t_end, motion, dt_out, rtol, atol, step, singular_margin;
+  std::string t_end{}, motion{}, dt_out{}, rtol{}, atol{}, step{}, singular_margin{};
   Stepper stepper = Stepper::automatic;
   bool project = false;
-  std::optional<std::uint64_t> max_rhs_calls;
-  std::optional<double> max_wall_time;
+  std::optional<std::uint64_t> max_rhs_calls{};
+  std::optional<double> max_wall_time{};
 
   template <class S>
   RunSpec<S> spec() const {
@@ -804,6 +805,152 @@ class SteadyArgs {
 };
 
 // --- the system -----------------------------------------------------------
+
+/// A run's rows kept for Python (System.run): in double and long double
+/// one after the other in `flat`, handed to NumPy as they are; above, one
+/// vector a row, turned into decimal strings ("" for NaN).
+template <class S>
+struct RunRows {
+  static constexpr bool kFlat = std::is_same_v<S, double> || std::is_same_v<S, long double>;
+  std::vector<std::string> columns;
+  std::vector<S> flat;
+  std::vector<std::vector<S>> rows;
+  std::size_t count = 0;
+
+  void reserve(double planned) {
+    if constexpr (kFlat) flat.reserve(static_cast<std::size_t>(planned) * columns.size());
+  }
+  void add(std::vector<S> row) {
+    if constexpr (kFlat)
+      flat.insert(flat.end(), row.begin(), row.end());
+    else
+      rows.push_back(std::move(row));
+    ++count;
+  }
+  /// The rows as an (N, columns) NumPy array (double, long double; the
+  /// array owns them, no copy) or a list of lists of decimal strings.
+  py::object to_python() && {
+    if constexpr (kFlat) {
+      const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(count), static_cast<py::ssize_t>(columns.size())};
+      if (flat.empty()) return py::array_t<S>(shape);
+      auto owned = std::make_unique<std::vector<S>>(std::move(flat));
+      const S* values = owned->data();
+      const py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<S>*>(p); });
+      owned.release();  // the capsule's now
+      return py::array_t<S>(shape, values, base);
+    } else {
+      using boost::multiprecision::isnan;
+      py::list data;
+      for (const auto& row : rows) {
+        py::list r;
+        for (const auto& x : row) r.append(isnan(x) ? std::string() : to_string<S>(x));
+        data.append(r);
+      }
+      return data;
+    }
+  }
+};
+
+/// The rows a run will keep in memory (t_end / dt_out + 1, as OutputTimes
+/// counts them, to within one). UsageError, before any step, when they are
+/// more than max_rows.
+template <class S>
+double planned_rows(const IntegrationOptions<S>& io, std::size_t ncols, std::uint64_t max_rows,
+                    const std::string& precision) {
+  const double ratio = static_cast<double>(io.t_end / io.dt_out);
+  const double planned = std::ceil(ratio * (1 - 1e-12)) + 1;
+  if (!(planned <= static_cast<double>(max_rows)))
+    throw UsageError(fmt::format(
+        "t_end / dt_out = {:.6g}: the run would keep {:.0f} rows of {} columns in memory, more than max_rows = "
+        "{} (about {} bytes a row in {}); give a larger dt_out, raise max_rows (run(..., max_rows=N)), or "
+        "write the rows to a file with `nhs run --out`",
+        ratio, planned, ncols, max_rows, row_bytes<S>(ncols), precision));
+  return planned;
+}
+
+/// Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL: a
+/// run asks it at most every 20 ms (PythonSignal when it raised).
+class SignalCheck {
+ public:
+  void operator()() {
+    const auto now = Clock::now();
+    if (now - last_ < std::chrono::milliseconds(20)) return;
+    last_ = now;
+    py::gil_scoped_acquire acquire;
+    if (PyErr_CheckSignals() != 0) throw PythonSignal();
+  }
+
+ private:
+  Clock::time_point last_ = Clock::now();
+};
+
+/// How a run that keeps its rows ended: "" (completed), "integration" (an
+/// integration failure or a non-finite value) or "singular" (a singular
+/// set, named by condition); the caller raises.
+struct RunFailure {
+  std::string message, kind, condition;
+};
+
+/// The failure of a run that keeps its rows (the error table's
+/// categories); anything else, a Python signal included, is rethrown.
+RunFailure kept_failure(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const PythonSignal&) {
+    throw;
+  } catch (...) {
+  }
+  const ClassifiedError e = classify_error(error);
+  if (e.category == ErrorCategory::integration_failure || e.category == ErrorCategory::non_finite)
+    return {e.message, "integration", ""};
+  if (e.category == ErrorCategory::singular_state) return {e.message, "singular", e.condition};
+  std::rethrow_exception(error);
+}
+
+/// System._run's "summary": the run's figures (MotionCheck), its stepper
+/// and counts, and how it ended.
+template <class S>
+py::dict run_summary(const RunPlan<S>& plan, const MotionCheck<S>& f, const RunFailure& failure,
+                     const std::string& precision, double seconds) {
+  const IntegrationStats& stats = f.stats;
+  py::dict sm;
+  sm["study"] = plan.problem.sys.info.name;
+  sm["formulation"] = integrated_by(stats.stepper, plan.problem.formulation->name());
+  sm["precision"] = precision;
+  sm["stepper"] = std::string(stepper_name(stats.stepper));
+  sm["completed"] = failure.message.empty();
+  sm["failure"] = failure.message;
+  sm["failure_kind"] = failure.kind;      // "", "integration" or "singular"
+  sm["condition"] = failure.condition;    // the singular set reached
+  sm["samples"] = f.samples;
+  sm["t_last"] = scalar<S>(f.t_last);
+  sm["steps"] = stats.steps;
+  sm["rhs_calls"] = stats.rhs_calls;
+  sm["projections"] = stats.projections;
+  sm["max_C"] = scalar<S>(f.max_C);
+  sm["E0"] = scalar<S>(f.E0);
+  sm["energy_drift"] = scalar<S>(f.energy_drift);
+  sm["energy_conserved"] = f.energy_checked();
+  py::dict inv;
+  for (const InvariantDrift<S>& i : f.invariants) {
+    py::dict d;
+    d["drift"] = scalar<S>(i.drift);
+    d["conserved"] = i.conserved;
+    d["undefined_rows"] = i.undefined;
+    inv[py::str(i.name)] = d;
+  }
+  sm["invariants"] = inv;
+  if (!f.min_margin_name.empty()) {
+    sm["min_margin_name"] = f.min_margin_name;
+    sm["min_margin"] = scalar<S>(f.min_margin);
+  }
+  if (plan.motion) {
+    sm["motion"] = plan.motion->name;
+    sm["max_error"] = scalar<S>(f.max_error);
+  }
+  sm["wall_seconds"] = seconds;
+  return sm;
+}
 
 /// A built-in study or a system file, by name (see the Python docstrings).
 class SystemHandle {
@@ -899,12 +1046,12 @@ class SystemHandle {
     const ProblemArgs args(name_, formulation, "double", py::none(), {q, qdot, py::none()}, {"q", "qdot", "z"},
                            py::none(), py::none());
     const ProblemSpec<double> spec = args.spec<double>();
-    const auto t0 = std::chrono::steady_clock::now();
+    const auto t0 = Clock::now();
     double sink = 0;
     for (int k = 0; k < repeats; ++k)
       sink += accelerations_at<double>(make_problem<double>(spec), regularity_tolerance<double>(), false)
                   .acceleration.qddot[0];
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double s = seconds_since(t0);
     return sink == sink ? s / repeats : s / repeats;
   }
 
@@ -966,155 +1113,38 @@ class SystemHandle {
  private:
   template <class S>
   py::object run_scalar(const RunArgs& args, std::uint64_t max_rows) const {
-    using Clock = std::chrono::steady_clock;
-    // double, long double: the rows one after the other in `flat` (handed to
-    // NumPy as they are); above, one vector a row (turned into strings).
-    constexpr bool kFlat = std::is_same_v<S, double> || std::is_same_v<S, long double>;
     std::optional<RunPlan<S>> plan;
-    std::vector<S> flat;
-    std::size_t nrows = 0, ncols = 0;
-    std::vector<std::vector<S>> rows;
-    std::optional<MotionTable<S>> recorder;
+    RunRows<S> rows;
     std::optional<MotionCheck<S>> figures;
-    IntegrationStats stats;
-    std::string failure, failure_kind, condition;
+    RunFailure failure;
     const auto t0 = Clock::now();
     {
       py::gil_scoped_release release;
       plan.emplace(plan_run<S>(args.spec<S>()));
       const Problem<S>& s = plan->problem;
-      IntegrationOptions<S>& io = plan->options;
       const MotionReference<S> reference = plan_reference(*plan);
-      recorder.emplace(s.sys, reference.invariants, reference.exact);
-      ncols = recorder->columns().size();
-      // The rows are kept in memory: a grid of more than max_rows is refused
-      // before any step (the output times are t_end / dt_out + 1, as
-      // OutputTimes counts them, to within one).
-      const double ratio = static_cast<double>(io.t_end / io.dt_out);
-      const double planned = std::ceil(ratio * (1 - 1e-12)) + 1;
-      if (!(planned <= static_cast<double>(max_rows)))
-        throw UsageError(fmt::format(
-            "t_end / dt_out = {:.6g}: the run would keep {:.0f} rows of {} columns in memory, more than max_rows = "
-            "{} (about {} bytes a row in {}); give a larger dt_out, raise max_rows (run(..., max_rows=N)), or "
-            "write the rows to a file with `nhs run --out`",
-            ratio, planned, ncols, max_rows, row_bytes<S>(ncols), args.problem.precision()));
-      if constexpr (kFlat) flat.reserve(static_cast<std::size_t>(planned) * ncols);
-      // Python's SIGINT handler runs in PyErr_CheckSignals, with the GIL:
-      // asked at most every 20 ms.
-      auto last_check = Clock::now();
-      const auto check_signals = [&] {
-        const auto now = Clock::now();
-        if (now - last_check < std::chrono::milliseconds(20)) return;
-        last_check = now;
-        py::gil_scoped_acquire acquire;
-        if (PyErr_CheckSignals() != 0) throw PythonSignal();
-      };
+      std::optional<MotionTable<S>> table;
+      table.emplace(s.sys, reference.invariants, reference.exact);
+      rows.columns = table->columns();
+      rows.reserve(planned_rows(plan->options, rows.columns.size(), max_rows, args.problem.precision()));
+      SignalCheck check_signals;
       MotionObservers<S> observers;
-      observers.record = [&](const Sample<S>& sample) {
-        if constexpr (kFlat) {
-          const std::vector<S> row = recorder->values(sample);
-          flat.insert(flat.end(), row.begin(), row.end());
-        } else {
-          rows.push_back(recorder->values(sample));
-        }
-        ++nrows;
-      };
+      observers.record = [&](const Sample<S>& sample) { rows.add(table->values(sample)); };
       // The wall-time budget (max_wall_time; WallBudget) is checked
       // where the CLI's run checks it: after every step and every row.
       observers.watch = [&](const S& t) {
         check_signals();
         plan->wall.check(t);
       };
-      MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, io, reference, observers);
+      MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, plan->options, reference, observers);
       figures.emplace(std::move(run.figures));
-      stats = figures->stats;
-      // A run that ends on an integration failure, a non-finite value or a
-      // singular set keeps its rows: the caller raises (the error table's
-      // categories); anything else propagates.
-      if (run.error) {
-        try {
-          std::rethrow_exception(run.error);
-        } catch (const PythonSignal&) {
-          throw;
-        } catch (...) {
-        }
-        const ClassifiedError e = classify_error(run.error);
-        if (e.category == ErrorCategory::integration_failure || e.category == ErrorCategory::non_finite) {
-          failure = e.message;
-          failure_kind = "integration";
-        } else if (e.category == ErrorCategory::singular_state) {
-          failure = e.message;
-          failure_kind = "singular";
-          condition = e.condition;
-        } else {
-          std::rethrow_exception(run.error);
-        }
-      }
+      if (run.error) failure = kept_failure(run.error);
     }
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    const Problem<S>& s = plan->problem;
-    const MotionCheck<S>& f = *figures;
+    const double seconds = seconds_since(t0);
     py::dict out;
-    out["columns"] = recorder->columns();
-    if constexpr (kFlat) {
-      // The array owns the rows' vector: no copy.
-      const std::vector<py::ssize_t> shape{static_cast<py::ssize_t>(nrows), static_cast<py::ssize_t>(ncols)};
-      if (flat.empty()) {
-        out["data"] = py::array_t<S>(shape);
-      } else {
-        auto owned = std::make_unique<std::vector<S>>(std::move(flat));
-        const S* values = owned->data();
-        const py::capsule base(owned.get(), [](void* p) { delete static_cast<std::vector<S>*>(p); });
-        owned.release();  // the capsule's now
-        out["data"] = py::array_t<S>(shape, values, base);
-      }
-    } else {
-      using boost::multiprecision::isnan;
-      py::list data;
-      for (const auto& row : rows) {
-        py::list r;
-        for (const auto& x : row) r.append(isnan(x) ? std::string() : to_string<S>(x));
-        data.append(r);
-      }
-      out["data"] = data;
-    }
-    py::dict sm;
-    sm["study"] = s.sys.info.name;
-    sm["formulation"] = integrated_by(stats.stepper, s.formulation->name());
-    sm["precision"] = args.problem.precision();
-    sm["stepper"] = std::string(stepper_name(stats.stepper));
-    sm["completed"] = failure.empty();
-    sm["failure"] = failure;
-    sm["failure_kind"] = failure_kind;  // "", "integration" or "singular"
-    sm["condition"] = condition;        // the singular set reached
-    sm["samples"] = f.samples;
-    sm["t_last"] = scalar<S>(f.t_last);
-    sm["steps"] = stats.steps;
-    sm["rhs_calls"] = stats.rhs_calls;
-    sm["projections"] = stats.projections;
-    sm["max_C"] = scalar<S>(f.max_C);
-    sm["E0"] = scalar<S>(f.E0);
-    sm["energy_drift"] = scalar<S>(f.energy_drift);
-    sm["energy_conserved"] = f.energy_checked();
-    py::dict inv;
-    for (const InvariantDrift<S>& i : f.invariants) {
-      py::dict d;
-      d["drift"] = scalar<S>(i.drift);
-      d["conserved"] = i.conserved;
-      d["undefined_rows"] = i.undefined;
-      inv[py::str(i.name)] = d;
-    }
-    sm["invariants"] = inv;
-    if (!f.min_margin_name.empty()) {
-      sm["min_margin_name"] = f.min_margin_name;
-      sm["min_margin"] = scalar<S>(f.min_margin);
-    }
-    if (plan->motion) {
-      sm["motion"] = plan->motion->name;
-      sm["max_error"] = scalar<S>(f.max_error);
-    }
-    sm["wall_seconds"] = seconds;
-    out["summary"] = sm;
+    out["columns"] = rows.columns;
+    out["data"] = std::move(rows).to_python();
+    out["summary"] = run_summary<S>(*plan, *figures, failure, args.problem.precision(), seconds);
     return out;
   }
 
@@ -1186,25 +1216,98 @@ py::dict classification_dict(const SystemHandle& s) {
   return out;
 }
 
-}  // namespace
+/// System._linearize: the JSON text of `nhs linearize` (System.linearize).
+std::string linearize_text(const SystemHandle& s, const std::string& steady, const py::object& at,
+                           const std::string& formulation, const std::string& precision, const py::object& params) {
+  const SteadyArgs args(s.name(), steady, at, formulation, params);
+  std::string text;
+  py::gil_scoped_release release;
+  nhs::with_scalar(precision, [&]<class S>() {
+    const nhs::SteadySpec<S> spec = args.spec<S>();
+    text = nhs::linearization_json<S>(nhs::linearize_steady<S>(spec, nhs::family_values<S>(spec)), precision);
+    return 0;
+  });
+  return text;
+}
 
-}  // namespace nhs::python
+/// System._stability: the JSON text of `nhs stability` (System.stability),
+/// the eigenvalues along the family written to csv when it is not empty.
+std::string stability_text(const SystemHandle& s, const std::string& steady, const std::string& vary,
+                           const py::object& from, const py::object& to, long long points, const py::object& at,
+                           const std::string& formulation, const std::string& precision, const py::object& params,
+                           const std::string& csv) {
+  const SteadyArgs args(s.name(), steady, at, formulation, params);
+  const std::string from_text = number_text(from, "start"), to_text = number_text(to, "stop");
+  const std::uint64_t count = nhs::parse_count("--points", std::to_string(points));  // as the tool's
+  std::string text;
+  py::gil_scoped_release release;
+  nhs::with_scalar(precision, [&]<class S>() {
+    const nhs::SteadySpec<S> spec = args.spec<S>();
+    const S lo = nhs::parse_number<S>("--from", from_text), hi = nhs::parse_number<S>("--to", to_text);
+    if (!csv.empty()) nhs::refuse_overwriting(s.name(), csv, "--csv");
+    const nhs::StabilityScan<S> scan = nhs::scan_stability<S>(spec, vary, lo, hi, count);
+    if (!csv.empty()) nhs::write_text_file(csv, nhs::stability_csv<S>(scan));
+    text = nhs::stability_json<S>(scan, precision, csv);
+    return 0;
+  });
+  return text;
+}
 
-PYBIND11_MODULE(_core, m) {
-  using namespace nhs::python;
-  using namespace pybind11::literals;
-  m.doc() = "The C++ half of the nhs module (see nhs/__init__.py).";
+/// System._equations_sympy: the sympy module text of `nhs equations --format sympy`.
+std::string equations_sympy(const SystemHandle& s, const std::string& formulation) {
+  py::gil_scoped_release release;
+  const nhs::TracedStudy traced = nhs::find_traced_study(s.name());
+  const nhs::symbolic::SymbolicSystem sys = nhs::symbolic::symbolic_system(traced.build, traced.info);
+  return nhs::symbolic::print_equations(sys, nhs::symbolic::printable_formulations(sys, {formulation}, nullptr),
+                                        nhs::symbolic::EquationFormat::sympy,
+                                        "System(" + s.name() + ").equations(" + formulation + ")");
+}
 
-  // NumPy's C API, looked up here, at import. pybind11 (2.10) keeps it in
-  // a function-local static (npy_api::get) whose initializer imports numpy,
-  // which releases the GIL: threads making their first array at once (runs
-  // in parallel threads, each ending with a GIL-less stretch) then wait on
-  // the static's guard while holding the GIL, or hold the guard while waiting
-  // for the GIL, and the process hangs. Under the import lock here, one
-  // thread does it before any other can call the module.
-  py::module_::import("numpy");
-  py::detail::npy_api::get();
+const char* const kAccelDoc = R"doc(The accelerations at a state, as `nhs accel` computes them.
 
+        q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
+        for the system's default state. qdot is projected onto C when within
+        manifold_tol of it (default 1e-10 in double, scaled per precision),
+        else nhs.InvalidState. formulation: a name of nhs formulations
+        (default: second-kind, or udwadia-kalaba for a semidefinite metric).
+        precision: one of nhs.precisions(). params: {name: value} overrides.
+        field: None (the default backend, as `nhs run`'s: a built-in
+        study's generated code, a file's traced field, else the library's
+        formulation), "library", "generated", "traced" or "compiled" (as the
+        CLI's --library, --generated, --compiled). singular_margin: states within
+        it of a singular set are refused (default 100 epsilon).
+
+        Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
+        and .reaction R_i (n) where the formulation defines them (else
+        None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
+        .parameters, and .strings (the CLI's decimal strings).
+        jacobian=True (`nhs accel --jacobian`): also .jacobian, the N x N
+        Jacobian of the first-order field at the admitted state, by forward
+        differentiation of the traced field, and .jacobian_state, the names
+        of x: (q, qdot) for second-kind, (q, z) for first-kind and
+        gibbs-appell (the only formulations it takes; nhs.UsageError for
+        another), and .eigenvalues, the Jacobian's eigenvalues.
+        Raises nhs.UsageError, nhs.InvalidState (.condition), or
+        nhs.IntegrationError where a value is not finite.)doc";
+
+const char* const kFieldDoc = R"doc(The formulation's vector field at fixed parameters, as a callable.
+
+        Returns an nhs.Field f: f(t, x) with x = (q, qdot) (size 2n) gives
+        (qdot, qddot), qddot as System.accel computes it (the same field
+        backend: field=None is the default, a built-in study's generated
+        code or a file's traced field; "library", "generated", "traced",
+        "compiled" as for accel). Usable as scipy.integrate.solve_ivp(f,
+        ...). The system is autonomous: t is not read. x is taken as given,
+        not projected onto C. f.accel_batch(Q, Qdot) evaluates qddot at N
+        states, arrays of shape (N, n), in C++ without the GIL. In double
+        and long double the values are NumPy arrays of that dtype; above,
+        object arrays of mpmath.mpf. Raises nhs.UsageError (shapes, names),
+        nhs.InvalidState (a singular state, .condition) or
+        nhs.IntegrationError (a qddot that is not finite).)doc";
+
+/// The exceptions nhs.Error and its subclasses (the error table's Python
+/// column, nhs/error_table.hpp), registered in m with their translator.
+void register_errors(py::module_& m) {
   g_error = PyErr_NewException("nhs.Error", PyExc_Exception, nullptr);
   g_usage = PyErr_NewException("nhs.UsageError", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
   g_invalid = PyErr_NewException("nhs.InvalidState", py::make_tuple(py::handle(g_error), py::handle(PyExc_ValueError)).release().ptr(), nullptr);
@@ -1217,6 +1320,10 @@ PYBIND11_MODULE(_core, m) {
   m.attr("IOError") = py::handle(g_io);
   py::register_exception_translator(&translate);
 
+}
+
+/// The module's functions: precisions, studies, binary digits, steppers.
+void bind_functions(py::module_& m) {
   m.def("precisions", &nhs::precision_names, "The precisions, lowest first.");
   m.attr("MAX_ROWS") = kMaxRunRows;
   m.def("studies", [] {
@@ -1237,6 +1344,11 @@ PYBIND11_MODULE(_core, m) {
     return names;
   }, "The stepper names ('auto' first).");
 
+}
+
+/// nhs.Acceleration (System.accel's result).
+void bind_acceleration(py::module_& m) {
+  using namespace pybind11::literals;
   py::class_<AccelResult>(m, "Acceleration", "The accelerations at a state (System.accel).")
       .def_property_readonly("qddot", [](const AccelResult& r) { return r.get(AccelResult::kQddot); },
                              "q'' (size n)")
@@ -1270,6 +1382,11 @@ PYBIND11_MODULE(_core, m) {
                r.answer().precision + ", qddot=" + py::repr(r.get(AccelResult::kQddot)).cast<std::string>() + ")";
       });
 
+}
+
+/// nhs.Field (System.field's result).
+void bind_field(py::module_& m) {
+  using namespace pybind11::literals;
   py::class_<FieldHandle>(m, "Field", "A formulation's vector field at fixed parameters (System.field).")
       .def("__call__", [](const FieldHandle& f, const py::object&, const py::object& x) { return f.impl().call(x); },
            "t"_a, "x"_a, "(qdot, qddot) at x = (q, qdot); t is not read (autonomous systems)")
@@ -1294,7 +1411,13 @@ PYBIND11_MODULE(_core, m) {
         return "Field(" + f.impl().study + ", " + f.impl().formulation + ", " + f.impl().precision + ")";
       });
 
-  py::class_<SystemHandle>(m, "System")
+}
+
+/// nhs.System: its data (names, sizes, parameters).
+py::class_<SystemHandle> bind_system_data(py::module_& m) {
+  using namespace pybind11::literals;
+  py::class_<SystemHandle> c(m, "System");
+  c
       .def(py::init([](const py::object& name) {
              if (!PyUnicode_Check(name.ptr()) && !is_instance(name, "os", "PathLike"))
                throw nhs::UsageError("name: expected a str (a study id or a system file's path), got " +
@@ -1324,93 +1447,28 @@ PYBIND11_MODULE(_core, m) {
                              "name -> default value (decimal strings, exact in every precision)")
       .def_property_readonly("is_file", &SystemHandle::is_file, "True for a system file")
       .def("formulations", &SystemHandle::formulations,
-           "The formulations that apply to the system at its default parameters (nhs list's names).")
-      .def("_equations_sympy",
-           [](const SystemHandle& s, const std::string& formulation) {
-             py::gil_scoped_release release;
-             const nhs::TracedStudy traced = nhs::find_traced_study(s.name());
-             const nhs::symbolic::SymbolicSystem sys = nhs::symbolic::symbolic_system(traced.build, traced.info);
-             return nhs::symbolic::print_equations(sys, nhs::symbolic::printable_formulations(sys, {formulation}, nullptr),
-                                                   nhs::symbolic::EquationFormat::sympy,
-                                                   "System(" + s.name() + ").equations(" + formulation + ")");
-           },
-           "formulation"_a, "The sympy module text of `nhs equations --format sympy` (System.equations).")
-      .def("_linearize",
-           [](const SystemHandle& s, const std::string& steady, const py::object& at, const std::string& formulation,
-              const std::string& precision, const py::object& params) {
-             const SteadyArgs args(s.name(), steady, at, formulation, params);
-             std::string text;
-             {
-               py::gil_scoped_release release;
-               nhs::with_scalar(precision, [&]<class S>() {
-                 const nhs::SteadySpec<S> spec = args.spec<S>();
-                 text = nhs::linearization_json<S>(nhs::linearize_steady<S>(spec, nhs::family_values<S>(spec)),
-                                                   precision);
-                 return 0;
-               });
-             }
-             return text;
-           },
-           "steady"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
+           "The formulations that apply to the system at its default parameters (nhs list's names).");
+  return c;
+}
+
+/// nhs.System: its commands (accel, run, field, check, the symbolic
+/// equations, linearization and stability, the classification).
+void bind_system_commands(py::class_<SystemHandle>& c) {
+  using namespace pybind11::literals;
+  c
+      .def("_equations_sympy", &equations_sympy, "formulation"_a,
+           "The sympy module text of `nhs equations --format sympy` (System.equations).")
+      .def("_linearize", &linearize_text, "steady"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
            "The JSON text of `nhs linearize` (System.linearize).")
-      .def("_stability",
-           [](const SystemHandle& s, const std::string& steady, const std::string& vary, const py::object& from,
-              const py::object& to, long long points, const py::object& at, const std::string& formulation,
-              const std::string& precision, const py::object& params, const std::string& csv) {
-             const SteadyArgs args(s.name(), steady, at, formulation, params);
-             const std::string from_text = number_text(from, "start"), to_text = number_text(to, "stop");
-             const std::uint64_t count = nhs::parse_count("--points", std::to_string(points));  // as the tool's
-             std::string text;
-             {
-               py::gil_scoped_release release;
-               nhs::with_scalar(precision, [&]<class S>() {
-                 const nhs::SteadySpec<S> spec = args.spec<S>();
-                 const S lo = nhs::parse_number<S>("--from", from_text), hi = nhs::parse_number<S>("--to", to_text);
-                 if (!csv.empty()) nhs::refuse_overwriting(s.name(), csv, "--csv");
-                 const nhs::StabilityScan<S> scan =
-                     nhs::scan_stability<S>(spec, vary, lo, hi, count);
-                 if (!csv.empty()) nhs::write_text_file(csv, nhs::stability_csv<S>(scan));
-                 text = nhs::stability_json<S>(scan, precision, csv);
-                 return 0;
-               });
-             }
-             return text;
-           },
-           "steady"_a, "vary"_a, "start"_a, "stop"_a, "points"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
-           "csv"_a, "The JSON text of `nhs stability` (System.stability).")
+      .def("_stability", &stability_text, "steady"_a, "vary"_a, "start"_a, "stop"_a, "points"_a, "at"_a,
+           "formulation"_a, "precision"_a, "params"_a, "csv"_a, "The JSON text of `nhs stability` (System.stability).")
       .def("_classify", &classification_dict,
            "The constraint classification of `nhs list SYSTEM` (nhs/constraint_classification.hpp) as a dict, "
            "its mp100 values as decimal strings (System.classify).")
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
-           "jacobian"_a = false,
-           R"doc(The accelerations at a state, as `nhs accel` computes them.
-
-        q (n), and qdot (n) or z (m) with qdot = psi(q, z): the state; None
-        for the system's default state. qdot is projected onto C when within
-        manifold_tol of it (default 1e-10 in double, scaled per precision),
-        else nhs.InvalidState. formulation: a name of nhs formulations
-        (default: second-kind, or udwadia-kalaba for a semidefinite metric).
-        precision: one of nhs.precisions(). params: {name: value} overrides.
-        field: None (the default backend, as `nhs run`'s: a built-in
-        study's generated code, a file's traced field, else the library's
-        formulation), "library", "generated", "traced" or "compiled" (as the
-        CLI's --library, --generated, --compiled). singular_margin: states within
-        it of a singular set are refused (default 100 epsilon).
-
-        Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
-        and .reaction R_i (n) where the formulation defines them (else
-        None), .gauss_z (Gauss's Z at qddot), the admitted .q and .qdot,
-        .parameters, and .strings (the CLI's decimal strings).
-        jacobian=True (`nhs accel --jacobian`): also .jacobian, the N x N
-        Jacobian of the first-order field at the admitted state, by forward
-        differentiation of the traced field, and .jacobian_state, the names
-        of x: (q, qdot) for second-kind, (q, z) for first-kind and
-        gibbs-appell (the only formulations it takes; nhs.UsageError for
-        another), and .eigenvalues, the Jacobian's eigenvalues.
-        Raises nhs.UsageError, nhs.InvalidState (.condition), or
-        nhs.IntegrationError where a value is not finite.)doc")
+           "jacobian"_a = false, kAccelDoc)
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
@@ -1424,21 +1482,33 @@ PYBIND11_MODULE(_core, m) {
       }, "The names of the system's special motions (a study's closed forms, a file's [[exact]] motions), "
          "in the order run(motion=1, 2, ...) numbers them.")
       .def("field", &SystemHandle::field, "formulation"_a = py::none(), "precision"_a = "double",
-           "params"_a = py::none(), "field"_a = py::none(),
-           R"doc(The formulation's vector field at fixed parameters, as a callable.
-
-        Returns an nhs.Field f: f(t, x) with x = (q, qdot) (size 2n) gives
-        (qdot, qddot), qddot as System.accel computes it (the same field
-        backend: field=None is the default, a built-in study's generated
-        code or a file's traced field; "library", "generated", "traced",
-        "compiled" as for accel). Usable as scipy.integrate.solve_ivp(f,
-        ...). The system is autonomous: t is not read. x is taken as given,
-        not projected onto C. f.accel_batch(Q, Qdot) evaluates qddot at N
-        states, arrays of shape (N, n), in C++ without the GIL. In double
-        and long double the values are NumPy arrays of that dtype; above,
-        object arrays of mpmath.mpf. Raises nhs.UsageError (shapes, names),
-        nhs.InvalidState (a singular state, .condition) or
-        nhs.IntegrationError (a qddot that is not finite).)doc")
+           "params"_a = py::none(), "field"_a = py::none(), kFieldDoc)
       .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
       .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
+}
+
+}  // namespace
+
+}  // namespace nhs::python
+
+PYBIND11_MODULE(_core, m) {
+  using namespace nhs::python;
+  m.doc() = "The C++ half of the nhs module (see nhs/__init__.py).";
+
+  // NumPy's C API, looked up here, at import. pybind11 (2.10) keeps it in
+  // a function-local static (npy_api::get) whose initializer imports numpy,
+  // which releases the GIL: threads making their first array at once (runs
+  // in parallel threads, each ending with a GIL-less stretch) then wait on
+  // the static's guard while holding the GIL, or hold the guard while waiting
+  // for the GIL, and the process hangs. Under the import lock here, one
+  // thread does it before any other can call the module.
+  py::module_::import("numpy");
+  py::detail::npy_api::get();
+
+  register_errors(m);
+  bind_functions(m);
+  bind_acceleration(m);
+  bind_field(m);
+  py::class_<SystemHandle> system = bind_system_data(m);
+  bind_system_commands(system);
 }

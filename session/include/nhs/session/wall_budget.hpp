@@ -7,10 +7,10 @@
 
 #include "nhs/errors.hpp"
 #include "nhs/scalar.hpp"
+#include "nhs/session/clock.hpp"
 
 #include <fmt/format.h>
 
-#include <chrono>
 #include <optional>
 #include <string>
 
@@ -33,15 +33,14 @@ class WallBudget {
   /// No limit.
   WallBudget() = default;
   /// At most `seconds` (> 0, finite: checked by the caller's option parser).
-  explicit WallBudget(double seconds) : limit_(seconds), start_(std::chrono::steady_clock::now()) {}
+  explicit WallBudget(double seconds) : limit_(seconds), start_(Clock::now()) {}
 
   /// Throws WallTimeExceeded naming the limit, the elapsed time and the
   /// motion time `t` reached when the limit has passed.
   template <class S>
   void check(const S& t) const {
     if (!limit_) return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double elapsed = seconds_since(start_);
     if (elapsed > *limit_)
       throw WallTimeExceeded(fmt::format("wall-time budget of {} s (--max-wall-time) exceeded after {:.1f} s, at "
                                          "t = {}; the rows before it are kept",
@@ -51,7 +50,7 @@ class WallBudget {
 
  private:
   std::optional<double> limit_;
-  std::chrono::steady_clock::time_point start_{};
+  Clock::time_point start_{};
 };
 
 }  // namespace nhs
