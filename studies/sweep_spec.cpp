@@ -208,7 +208,7 @@ class SpecReader {
     const toml::node& at;      // the table, for messages
     const toml::table& table;  // the same, as a table
     std::string what;          // "range of axis '<target>'" or "random of axis '<target>'"
-    Decimal from, to;
+    Decimal from{}, to{};
     bool log = false;
   };
   // One [[axis]] table, its name claimed and its values generated.
