@@ -10,10 +10,19 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <sstream>
 #include <string>
 #include <vector>
 
 namespace nhs::test {
+
+/// The lines of a tool's output (stdout, a CSV file), without their newlines.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
 
 /// What a run of the tool gave.
 struct CliResult {

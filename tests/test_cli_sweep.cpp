@@ -26,14 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 using nhs::test::CliProcessTest;
 using nhs::test::CliResult;
+using nhs::test::lines_of;
 using nhs::test::slurp;
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 
 // A CSV line's cells (the sweep quotes cells holding a comma or a quote).
 std::vector<std::string> cells_of(const std::string& line) {

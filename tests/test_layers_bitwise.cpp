@@ -59,6 +59,7 @@ namespace nhs {
 namespace {
 
 using test::CliResult;
+using test::lines_of;
 using Runner = std::function<CliResult(const std::vector<std::string>&)>;
 
 /// The printed numbers compared so far (expect_same_number), for the
@@ -69,13 +70,6 @@ std::string command_line(const std::vector<std::string>& args) {
   std::string s = "nhs";
   for (const auto& a : args) s += " " + a;
   return s;
-}
-
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
 }
 
 std::vector<std::string> split_cells(const std::string& line) {
@@ -329,7 +323,7 @@ int check_run_grid(const Runner& nhs, const std::filesystem::path& dir) {
         expected_text += line + "\n";
       }
     }
-    const std::vector<std::string> lines = split_lines(text);
+    const std::vector<std::string> lines = lines_of(text);
     EXPECT_EQ(lines.size(), rows.empty() ? 0 : rows.size() + 1)
         << where << ": the tool wrote " << lines.size() << " CSV lines, the library " << rows.size()
         << " rows and a header";
