@@ -42,6 +42,37 @@ void kinetic_gradients(const System<S>& sys, const Vec<S>& q, const Vec<S>& v, V
   if (g) *g = jet.T_outer_inner.bottomRows(n);
 }
 
+/// The step's unknowns x = (v, h lambda, h mu) (mu for nh-rattle and
+/// nh-midpoint only) from the starting guesses; a multiplier guess of
+/// another size than r (none yet) starts at 0.
+template <class S>
+Vec<S> initial_unknowns(Eigen::Index n, Eigen::Index r, bool rattle, const S& h, const Vec<S>& v,
+                        const Vec<S>& lambda, const Vec<S>& mu) {
+  const Eigen::Index N = n + (rattle ? 2 : 1) * r;
+  Vec<S> x(N);
+  x.head(n) = v;
+  x.segment(n, r) = lambda.size() == r ? Vec<S>(h * lambda) : Vec<S>(Vec<S>::Zero(r));
+  if (rattle) x.tail(r) = mu.size() == r ? Vec<S>(h * mu) : Vec<S>(Vec<S>::Zero(r));
+  return x;
+}
+
+/// Whether the Newton iteration has converged, at a correction of size
+/// `size` (max norm) to x_new after one of size `last` (< 0: none yet), for
+/// a step of size h from q0.
+template <class S>
+bool converged(const S& size, const S& last, const Vec<S>& x_new, const Vec<S>& q0, const S& h) {
+  using std::abs;
+  const S eps = epsilon<S>();
+  // The round-off floor of v = (q1 - q0)/h is eps |q0| / |h|: q1 is
+  // rounded at the size of q.
+  const S scale = S(1) + x_new.cwiseAbs().maxCoeff() + q0.cwiseAbs().maxCoeff() / abs(h);
+  // Converged: a correction at round-off, or one that no longer shrinks
+  // within 1024 eps of the solution's scale (the iteration has reached
+  // the equations' round-off, amplified by their condition: the
+  // corrections are noise).
+  return size <= S(4) * eps * scale || (last >= S(0) && size > last / S(2) && size <= S(1024) * eps * scale);
+}
+
 }  // namespace dla_detail
 
 template <class S>
@@ -159,43 +190,53 @@ Vec<S> DiscreteLagrangeDAlembert<S>::residual(const Vec<S>& q0, const Vec<S>& p0
 }
 
 template <class S>
+Vec<S> DiscreteLagrangeDAlembert<S>::checked_residual(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0,
+                                                      const S& h, const Vec<S>& y, DiscreteStep<S>* out,
+                                                      std::uint64_t* evaluations) const {
+  if (evaluations) ++*evaluations;
+  Vec<S> E = residual(q0, p0, A0, h, y, out);
+  if (!E.allFinite())
+    throw NonFiniteValue("non-finite value: the discrete Lagrange-d'Alembert equations at q = " +
+                         to_string(q0) + ", p = " + to_string(p0) + ", h = " + to_string<S>(h) +
+                         " (an overflow)");
+  return E;
+}
+
+template <class S>
+void DiscreteLagrangeDAlembert<S>::finite_difference_jacobian(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0,
+                                                              const S& h, const Vec<S>& y, const Vec<S>& Ey,
+                                                              std::uint64_t* evaluations) const {
+  using std::abs;
+  using std::sqrt;
+  const S root_eps = sqrt(epsilon<S>());
+  const Eigen::Index N = y.size();
+  J_.resize(N, N);
+  for (Eigen::Index j = 0; j < N; ++j) {
+    Vec<S> yj = y;
+    const S d = root_eps * (S(1) + abs(y[j]));
+    yj[j] += d;
+    J_.col(j) = (checked_residual(q0, p0, A0, h, yj, nullptr, evaluations) - Ey) / (yj[j] - y[j]);
+  }
+  lu_.compute(J_);
+  lu_h_ = h;
+}
+
+template <class S>
 DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S>& p0, const S& h,
                                                    const Vec<S>& v, const Vec<S>& lambda, const Vec<S>& mu,
                                                    std::uint64_t* evaluations) const {
-  using std::abs;
-  using std::max;
-  using std::sqrt;
   const Eigen::Index n = sys_.n, r = sys_.r;
   const bool rattle = scheme_ != DiscreteScheme::dla;
-  const Eigen::Index N = n + (rattle ? 2 : 1) * r;
-  Vec<S> x(N);
-  x.head(n) = v;
-  x.segment(n, r) = lambda.size() == r ? Vec<S>(h * lambda) : Vec<S>(Vec<S>::Zero(r));
-  if (rattle) x.tail(r) = mu.size() == r ? Vec<S>(h * mu) : Vec<S>(Vec<S>::Zero(r));
+  Vec<S> x = dla_detail::initial_unknowns(n, r, rattle, h, v, lambda, mu);
+  const Eigen::Index N = x.size();
   // A(q0) = dC/dqdot at q0: linear constraints, so independent of the
   // velocity, and the same for every evaluation of this step's equations.
   const Mat<S> A0 = constraint_jacobians(sys_, q0, Vec<S>(Vec<S>::Zero(n))).C_qdot;
   const auto eval = [&](const Vec<S>& y, DiscreteStep<S>* out) {
-    if (evaluations) ++*evaluations;
-    Vec<S> E = residual(q0, p0, A0, h, y, out);
-    if (!E.allFinite())
-      throw NonFiniteValue("non-finite value: the discrete Lagrange-d'Alembert equations at q = " +
-                           to_string(q0) + ", p = " + to_string(p0) + ", h = " + to_string<S>(h) +
-                           " (an overflow)");
-    return E;
+    return checked_residual(q0, p0, A0, h, y, out, evaluations);
   };
-  const S eps = epsilon<S>();
-  const S root_eps = sqrt(eps);
   const auto jacobian = [&](const Vec<S>& y, const Vec<S>& Ey) {
-    J_.resize(N, N);
-    for (Eigen::Index j = 0; j < N; ++j) {
-      Vec<S> yj = y;
-      const S d = root_eps * (S(1) + abs(y[j]));
-      yj[j] += d;
-      J_.col(j) = (eval(yj, nullptr) - Ey) / (yj[j] - y[j]);
-    }
-    lu_.compute(J_);
-    lu_h_ = h;
+    finite_difference_jacobian(q0, p0, A0, h, y, Ey, evaluations);
   };
   Vec<S> E = eval(x, nullptr);
   // The last step's matrix serves, improved by Broyden's rank-one updates
@@ -222,15 +263,7 @@ DiscreteStep<S> DiscreteLagrangeDAlembert<S>::step(const Vec<S>& q0, const Vec<S
       throw IntegrationFailure("the discrete Lagrange-d'Alembert step is singular at q = " + to_string(q0) +
                                " (h = " + to_string<S>(h) + "): its Jacobian has no inverse");
     const Vec<S> x_new = x - dx;
-    // The round-off floor of v = (q1 - q0)/h is eps |q0| / |h|: q1 is
-    // rounded at the size of q.
-    const S scale = S(1) + x_new.cwiseAbs().maxCoeff() + q0.cwiseAbs().maxCoeff() / abs(h);
-    // Converged: a correction at round-off, or one that no longer shrinks
-    // within 1024 eps of the solution's scale (the iteration has reached
-    // the equations' round-off, amplified by their condition: the
-    // corrections are noise).
-    const bool done = size <= S(4) * eps * scale ||
-                      (last >= S(0) && size > last / S(2) && size <= S(1024) * eps * scale);
+    const bool done = dla_detail::converged(size, last, x_new, q0, h);
     DiscreteStep<S> out;
     const Vec<S> E_new = eval(x_new, &out);
     if (done) {

@@ -637,6 +637,53 @@ Stepper validated_stepper(const IntegrationOptions<S>& opts, bool round_off_grow
 
 namespace {
 
+// Interval i of the output grid, [times[i], times[i + 1]], in the fewest
+// equal steps not longer than `requested`: their count and length.
+template <class S>
+std::pair<std::uint64_t, S> discrete_steps(const OutputTimes<S>& times, std::uint64_t i, const S& requested) {
+  using std::ceil;
+  const S length = times[i + 1] - times[i];
+  const S ratio = ceil(length / requested * (S(1) - S(16) * epsilon<S>()));
+  const std::uint64_t count = ratio < S(1) ? 1 : static_cast<std::uint64_t>(ratio);
+  return std::pair<std::uint64_t, S>{count, length / S(count)};
+}
+
+// IntegrationFailure when a discrete run has evaluated its equations more
+// often than opts.max_rhs_calls before t.
+template <class S>
+void require_discrete_budget(const IntegrationStats& st, const IntegrationOptions<S>& opts, const S& t) {
+  if (st.rhs_calls > opts.max_rhs_calls)
+    throw IntegrationFailure("more than " + std::to_string(opts.max_rhs_calls) +
+                             " evaluations of the discrete equations before t = " + to_string<S>(t));
+}
+
+// The check of a discrete run's step [t_node, t] from (q_node, v_node) to
+// (q1, p1): finite, and clear of the singular sets (the watch, along the
+// cubic Hermite interpolant of the nodes' q and velocities). The step's
+// end becomes the next node.
+template <class S>
+struct DiscreteStepCheck {
+  const DiscreteLagrangeDAlembert<S>& method;
+  SingularSetWatch<S>& watch;
+  S t_node;
+  Vec<S> q_node, v_node;
+
+  void operator()(const S& t, const Vec<S>& q1, const Vec<S>& p1) {
+    if (!q1.allFinite() || !p1.allFinite())
+      throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", q = " +
+                           to_string(q1) + ", p = " + to_string(p1));
+    if (!watch.active()) return;
+    const Vec<S> v1 = method.velocity(q1, p1);
+    if (const auto c = watch.scan_points(t_node, t, [&](const S& ti, Vec<S>& q, Vec<S>& qd) {
+          hermite_point(t_node, t, q_node, v_node, q1, v1, ti, q, qd);
+        }))
+      throw SingularState(c->condition, c->message, to_string<S>(c->t));
+    t_node = t;
+    q_node = q1;
+    v_node = v1;
+  }
+};
+
 // The fixed-step run of the discrete Lagrange-d'Alembert steppers
 // (nhs/discrete_lagrange_dalembert.hpp): each output interval in the fewest
 // equal steps not longer than opts.step. Samples carry q at the nodes and
@@ -653,41 +700,11 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
                   const IntegrationOptions<S>& opts, const OutputTimes<S>& times,
                   const std::function<void(const Sample<S>&)>& observe, IntegrationStats& st,
                   SingularSetWatch<S>& watch) {
-  using std::ceil;
   const DiscreteScheme scheme = stepper == Stepper::dla         ? DiscreteScheme::dla
                                : stepper == Stepper::nh_rattle ? DiscreteScheme::nh_rattle
                                                                : DiscreteScheme::nh_midpoint;
   const DiscreteLagrangeDAlembert<S> method(sys, scheme, q0, qd0);
   const S requested = opts.step > 0 ? opts.step : S(1) / S(100);
-  const auto steps_in = [&](std::uint64_t i) {  // interval i: [times[i], times[i + 1]]
-    const S length = times[i + 1] - times[i];
-    const S ratio = ceil(length / requested * (S(1) - S(16) * epsilon<S>()));
-    const std::uint64_t count = ratio < S(1) ? 1 : static_cast<std::uint64_t>(ratio);
-    return std::pair<std::uint64_t, S>{count, length / S(count)};
-  };
-  const auto budget = [&](const S& t) {
-    if (st.rhs_calls > opts.max_rhs_calls)
-      throw IntegrationFailure("more than " + std::to_string(opts.max_rhs_calls) +
-                               " evaluations of the discrete equations before t = " + to_string<S>(t));
-  };
-  // The step [t_node, t] from (q_node, v_node) to (q1, p1): finite, and
-  // clear of the singular sets (the watch).
-  S t_node(0);
-  Vec<S> q_node, v_node;
-  const auto check_step = [&](const S& t, const Vec<S>& q1, const Vec<S>& p1) {
-    if (!q1.allFinite() || !p1.allFinite())
-      throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", q = " +
-                           to_string(q1) + ", p = " + to_string(p1));
-    if (!watch.active()) return;
-    const Vec<S> v1 = method.velocity(q1, p1);
-    if (const auto c = watch.scan_points(t_node, t, [&](const S& ti, Vec<S>& q, Vec<S>& qd) {
-          hermite_point(t_node, t, q_node, v_node, q1, v1, ti, q, qd);
-        }))
-      throw SingularState(c->condition, c->message, to_string<S>(c->t));
-    t_node = t;
-    q_node = q1;
-    v_node = v1;
-  };
   const Eigen::Index r = sys.r;
   Vec<S> q = q0, v = qd0, lambda = Vec<S>::Zero(r), mu = Vec<S>::Zero(r);
   const Vec<S> p_given = method.momentum(q0, qd0);
@@ -697,16 +714,15 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
     // The momentum arriving at q0 such that the mean with the one leaving
     // (p + h A^T lambda) is the given momentum: p = p_given - h A^T lambda / 2,
     // by two passes (the second from the first's lambda).
-    const S h = steps_in(0).second;
+    const S h = discrete_steps(times, 0, requested).second;
     DiscreteStep<S> first = method.step(q, p, h, v, lambda, mu, &st.rhs_calls);
     p = p_given - (first.p0_plus - p) / S(2);
     ahead = method.step(q, p, h, first.v, first.lambda, mu, &st.rhs_calls);
   }
-  q_node = q0;
-  v_node = method.velocity(q0, p);
+  DiscreteStepCheck<S> check_step{method, watch, S(0), q0, method.velocity(q0, p)};
   observe(Sample<S>{S(0), q0, qd0});
   for (std::uint64_t i = 0; i + 1 < times.size(); ++i) {
-    const auto [count, h] = steps_in(i);
+    const auto [count, h] = discrete_steps(times, i, requested);
     for (std::uint64_t j = 0; j < count; ++j) {
       const S t = j + 1 == count ? times[i + 1] : times[i] + S(j + 1) * h;
       DiscreteStep<S> s = ahead ? std::move(*ahead) : method.step(q, p, h, v, lambda, mu, &st.rhs_calls);
@@ -717,18 +733,80 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       lambda = s.lambda;
       if (scheme != DiscreteScheme::dla) mu = s.mu;
       ++st.steps;
-      budget(t);
+      require_discrete_budget(st, opts, t);
       check_step(t, q, p);
       if (opts.on_step) opts.on_step(t, st);
     }
     Vec<S> p_node = p;
     if (scheme == DiscreteScheme::dla) {
-      const S h_next = i + 2 < times.size() ? steps_in(i + 1).second : h;
+      const S h_next = i + 2 < times.size() ? discrete_steps(times, i + 1, requested).second : h;
       ahead = method.step(q, p, h_next, v, lambda, mu, &st.rhs_calls);
-      budget(times[i + 1]);
+      require_discrete_budget(st, opts, times[i + 1]);
       p_node = (p + ahead->p0_plus) / S(2);
     }
     observe(Sample<S>{times[i + 1], q, method.velocity(q, p_node)});
+  }
+}
+
+// Runs the continuous `stepper` from x over the output times of `loop`
+// (first step dt0): IntegrationFailure when Odeint gives up, or the
+// singular state it deferred.
+template <class S>
+void run_continuous(Stepper stepper, const IntegrationOptions<S>& opts, OdeState<S>& x, const S& dt0, Loop<S>& loop) {
+  try {
+    switch (stepper) {
+    case Stepper::dopri5: {
+      auto s = odeint::make_dense_output(opts.atol, opts.rtol,
+                                         odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
+      run_dense<S>(s, x, dt0, loop);
+      break;
+    }
+    case Stepper::fehlberg78: {
+      // Fehlberg 7(8) under step-doubling error control
+      // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
+      // vanishes on uniform motions).
+      detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
+      run_controlled<S>(s, x, dt0, loop);
+      break;
+    }
+    case Stepper::verner87:
+      if constexpr (decimal_digits<S>() <= kVerner87DenseDigits) {
+        // Verner 8(7) with its 8th-order interpolant (detail/verner87_dense.hpp):
+        // output times interpolated, as dopri5's.
+        detail::Verner87Dense<OdeState<S>, S> s(opts.atol, opts.rtol);
+        run_dense<S>(s, x, dt0, loop);
+      } else {
+        // Verner 8(7), exact rational coefficients (detail/verner87.hpp), under
+        // Odeint's controlled_runge_kutta (error checker and step adjuster):
+        // the interpolant's 40-digit coefficients would cap mp50 and mp100.
+        using Verner = detail::Verner87<OdeState<S>, S>;
+        odeint::controlled_runge_kutta<Verner> s(
+            odeint::default_error_checker<S, typename Verner::algebra_type,
+                                          typename Verner::operations_type>(opts.atol, opts.rtol));
+        run_controlled<S>(s, x, dt0, loop);
+      }
+      break;
+    case Stepper::dla:
+    case Stepper::nh_rattle:
+    case Stepper::nh_midpoint:  // run_discrete: not reached
+    case Stepper::bulirsch_stoer:
+    case Stepper::automatic:  // resolved by validated_stepper: not reached
+      if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
+        // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
+        // steps ending on the output times (third_party/odeint/bulirsch_stoer_kmax.hpp).
+        HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
+        run_controlled<S>(s, x, dt0, loop);
+      } else {
+        // Odeint's, with its cost-table read kept in bounds (third_party/odeint).
+        odeint_patched::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol,
+                                                                                   opts.rtol);
+        run_dense<S>(s, x, dt0, loop);
+      }
+      break;
+    }
+  } catch (const odeint::odeint_error& e) {
+    if (loop.deferred) throw *loop.deferred;
+    throw IntegrationFailure(std::string("integration failed: ") + e.what());
   }
 }
 
@@ -779,62 +857,7 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       ++st.projections;
     };
   Loop<S> loop{rhs, times, observer, project, watch, opts.on_step, st};
-
-  try {
-    switch (stepper) {
-    case Stepper::dopri5: {
-      auto s = odeint::make_dense_output(opts.atol, opts.rtol,
-                                         odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
-      run_dense<S>(s, x, dt0, loop);
-      break;
-    }
-    case Stepper::fehlberg78: {
-      // Fehlberg 7(8) under step-doubling error control
-      // (detail/fehlberg78_step_doubling.hpp: Fehlberg's own estimate
-      // vanishes on uniform motions).
-      detail::Fehlberg78StepDoubling<OdeState<S>, S> s(opts.atol, opts.rtol);
-      run_controlled<S>(s, x, dt0, loop);
-      break;
-    }
-    case Stepper::verner87:
-      if constexpr (decimal_digits<S>() <= kVerner87DenseDigits) {
-        // Verner 8(7) with its 8th-order interpolant (detail/verner87_dense.hpp):
-        // output times interpolated, as dopri5's.
-        detail::Verner87Dense<OdeState<S>, S> s(opts.atol, opts.rtol);
-        run_dense<S>(s, x, dt0, loop);
-      } else {
-        // Verner 8(7), exact rational coefficients (detail/verner87.hpp), under
-        // Odeint's controlled_runge_kutta (error checker and step adjuster):
-        // the interpolant's 40-digit coefficients would cap mp50 and mp100.
-        using Verner = detail::Verner87<OdeState<S>, S>;
-        odeint::controlled_runge_kutta<Verner> s(
-            odeint::default_error_checker<S, typename Verner::algebra_type,
-                                          typename Verner::operations_type>(opts.atol, opts.rtol));
-        run_controlled<S>(s, x, dt0, loop);
-      }
-      break;
-    case Stepper::dla:
-    case Stepper::nh_rattle:
-    case Stepper::nh_midpoint:  // run_discrete above: not reached
-    case Stepper::bulirsch_stoer:
-    case Stepper::automatic:  // resolved by validated_stepper: not reached
-      if constexpr (decimal_digits<S>() > kDenseBulirschStoerDigits) {
-        // Beyond 33 digits: 16 (mp50) or 20 (mp100) extrapolation columns,
-        // steps ending on the output times (third_party/odeint/bulirsch_stoer_kmax.hpp).
-        HighOrderBulirschStoer<S> s(opts.atol, opts.rtol);
-        run_controlled<S>(s, x, dt0, loop);
-      } else {
-        // Odeint's, with its cost-table read kept in bounds (third_party/odeint).
-        odeint_patched::bulirsch_stoer_dense_out<OdeState<S>, S, OdeState<S>, S> s(opts.atol,
-                                                                                   opts.rtol);
-        run_dense<S>(s, x, dt0, loop);
-      }
-      break;
-    }
-  } catch (const odeint::odeint_error& e) {
-    if (loop.deferred) throw *loop.deferred;
-    throw IntegrationFailure(std::string("integration failed: ") + e.what());
-  }
+  run_continuous<S>(stepper, opts, x, dt0, loop);
 }
 
 }  // namespace nhs

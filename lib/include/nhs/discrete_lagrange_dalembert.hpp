@@ -94,6 +94,15 @@ class DiscreteLagrangeDAlembert {
  private:
   Vec<S> residual(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0, const S& h, const Vec<S>& x,
                   DiscreteStep<S>* out) const;
+  /// residual(), counted in *evaluations (when not null); NonFiniteValue
+  /// when the equations overflow.
+  Vec<S> checked_residual(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0, const S& h, const Vec<S>& y,
+                          DiscreteStep<S>* out, std::uint64_t* evaluations) const;
+  /// The Newton matrix of the step's equations at y (Ey: their value
+  /// there) by forward differences of size sqrt(epsilon) (1 + |y_j|), into
+  /// J_, with its LU (lu_) made for h (lu_h_).
+  void finite_difference_jacobian(const Vec<S>& q0, const Vec<S>& p0, const Mat<S>& A0, const S& h,
+                                  const Vec<S>& y, const Vec<S>& Ey, std::uint64_t* evaluations) const;
 
   const System<S>& sys_;
   DiscreteScheme scheme_;

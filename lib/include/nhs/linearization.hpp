@@ -102,65 +102,39 @@ struct Linearization {
   int marginal = 0;   ///< eigenvalues with |real part| <= tolerance
 };
 
-/// Linearizes a field at a steady motion x of a family with tangents
-/// dx/dmu: J (N x N) and f (N) at x, the structure `depends` (N * N, as
-/// ignorable_coordinates), n coordinates first in x, `tangent` (N x p),
-/// `state` the names of x (N, for messages), and `holonomic` (h x N, h >=
-/// 0) the gradients d f^k/dx of holonomic constraints f^k(q) = 0 whose
-/// velocity forms the field satisfies (so each f^k is a first integral,
-/// and G J = 0 at a steady motion). The motion's eigenvalues are then
-/// those of J_rr on the tangent space of the level set, ker G_r (an
-/// orthonormal basis from Householder QR of G_r^T), with the family's
-/// tangents deflated as above; each holonomic constraint removes one zero
-/// eigenvalue that belongs to the constraint, not to the motion (the
-/// bicycle's pitch, Meijaard et al. 2007 section 5). Throws InvalidState naming
-/// the components when x is not steady (max |f_i| outside the cyclic
-/// coordinates > tolerance, with the values), and UsageError when the
-/// tangents have no independent part outside the cyclic coordinates (a
-/// family parameter that moves cyclic coordinates only, or two parameters
-/// along one direction), when the holonomic gradients are dependent or
-/// not 0 along the cyclic coordinates, or when sizes disagree.
-template <class S>
-Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<char>& depends, int n,
-                           const Mat<S>& tangent, const std::vector<std::string>& state,
-                           const Mat<S>& holonomic = Mat<S>()) {
-  using std::abs;
-  const auto N = J.rows();
-  if (J.cols() != N || f.size() != N || tangent.rows() != N || static_cast<Eigen::Index>(state.size()) != N ||
-      static_cast<Eigen::Index>(depends.size()) != N * N || (holonomic.size() > 0 && holonomic.cols() != N))
-    throw UsageError("linearize: the Jacobian, the field, the tangents and the state names disagree in size");
-  Linearization<S> L;
-  L.J = J;
-  L.f = f;
-  L.tangent = tangent;
-  L.cyclic = ignorable_coordinates(depends, static_cast<int>(N), n);
-  for (int i = 0; i < N; ++i)
-    if (!std::binary_search(L.cyclic.begin(), L.cyclic.end(), i)) L.reduced.push_back(i);
-  const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
-  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
-  const Eigen::Index p = tangent.cols();
-  L.tolerance = zero_tolerance<S>(std::max(max_abs<S>(J), max_abs<S>(Mat<S>(f))));
+namespace detail {
 
+/// linearize()'s steadiness check: L.steady_residual = max |f_i| over
+/// L.reduced; InvalidState naming the components above L.tolerance, with
+/// their values (state: the names of x).
+template <class S>
+void require_steady(Linearization<S>& L, const Vec<S>& f, const std::vector<std::string>& state) {
+  using std::abs;
   // Steady: the reduced field vanishes.
   L.steady_residual = S(0);
   std::string off;
   for (const int i : L.reduced) {
     L.steady_residual = std::max(L.steady_residual, S(abs(f[i])));
-    if (abs(f[i]) > L.tolerance) off += (off.empty() ? "" : ", ") + state[static_cast<std::size_t>(i)] + "' = " + to_string<S>(f[i]);
+    if (abs(f[i]) > L.tolerance)
+      off += (off.empty() ? "" : ", ") + state[static_cast<std::size_t>(i)] + "' = " + to_string<S>(f[i]);
   }
   if (!off.empty())
     throw InvalidState("not a steady motion: the field outside the ignorable coordinates is not 0 (" + off +
                        "; tolerance " + to_string<S>(L.tolerance) + ")");
+}
 
-  Mat<S> Jrr(Nr, Nr), Jkk(Nk, Nk), Tr(Nr, p);
-  for (Eigen::Index a = 0; a < Nr; ++a) {
-    for (Eigen::Index b = 0; b < Nr; ++b) Jrr(a, b) = J(L.reduced[a], L.reduced[b]);
-    for (Eigen::Index c = 0; c < p; ++c) Tr(a, c) = tangent(L.reduced[a], c);
-  }
-  for (Eigen::Index a = 0; a < Nk; ++a)
-    for (Eigen::Index b = 0; b < Nk; ++b) Jkk(a, b) = J(L.cyclic[a], L.cyclic[b]);
-  L.cyclic_eigenvalues = eigenvalues_of<S>(Jkk);
-
+/// linearize()'s level set of the holonomic constraints (gradients
+/// `holonomic`, h x N): an orthonormal basis of ker G_r (Nr x (Nr - h); the
+/// identity when h = 0), with L.holonomic_residual and
+/// L.holonomic_eigenvalues from J_rr (Jrr) and the tangents' reduced rows
+/// (Tr). UsageError when a gradient is not 0 along a cyclic coordinate or
+/// the gradients are dependent.
+template <class S>
+Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S>& Jrr, const Mat<S>& Tr,
+                       const std::vector<std::string>& state) {
+  using std::abs;
+  const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
+  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
   // The level set of the holonomic constraints: J_rr maps into ker G_r
   // (G_r J_rr = 0), so it acts on ker G_r, spanned by the last Nr - h
   // columns of the Householder Q of G_r^T.
@@ -187,10 +161,17 @@ Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<c
     L.holonomic_eigenvalues = eigenvalues_of<S>(Mat<S>(QG.leftCols(h).transpose() * Jrr * QG.leftCols(h)));
     K = QG.rightCols(Nr - h);
   }
-  const Mat<S> Jl = K.transpose() * Jrr * K;  // J_rr on the level set
-  const Mat<S> Tl = K.transpose() * Tr;
-  const Eigen::Index Nl = Nr - h;
+  return K;
+}
 
+/// linearize()'s deflation of the family from J_rr on the level set (Jl,
+/// Nl x Nl) with the p tangents there (Tl, Nl x p): L.family_residual,
+/// L.family_eigenvalues, L.D, L.eigenvalues and their count of unstable
+/// and marginal ones. UsageError when the tangents have rank < p.
+template <class S>
+void deflate_family(Linearization<S>& L, const Mat<S>& Jl, const Mat<S>& Tl) {
+  using std::abs;
+  const Eigen::Index Nl = Jl.rows(), p = Tl.cols();
   // The family's directions: an orthonormal basis by Householder QR, of
   // rank p (each |R_kk| above the tolerance at the tangents' scale).
   const Eigen::HouseholderQR<Mat<S>> qr(Tl);
@@ -211,6 +192,62 @@ Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<c
     if (re > dtol) ++L.unstable;
     else if (abs(re) <= dtol) ++L.marginal;
   }
+}
+
+}  // namespace detail
+
+/// Linearizes a field at a steady motion x of a family with tangents
+/// dx/dmu: J (N x N) and f (N) at x, the structure `depends` (N * N, as
+/// ignorable_coordinates), n coordinates first in x, `tangent` (N x p),
+/// `state` the names of x (N, for messages), and `holonomic` (h x N, h >=
+/// 0) the gradients d f^k/dx of holonomic constraints f^k(q) = 0 whose
+/// velocity forms the field satisfies (so each f^k is a first integral,
+/// and G J = 0 at a steady motion). The motion's eigenvalues are then
+/// those of J_rr on the tangent space of the level set, ker G_r (an
+/// orthonormal basis from Householder QR of G_r^T), with the family's
+/// tangents deflated as above; each holonomic constraint removes one zero
+/// eigenvalue that belongs to the constraint, not to the motion (the
+/// bicycle's pitch, Meijaard et al. 2007 section 5). Throws InvalidState naming
+/// the components when x is not steady (max |f_i| outside the cyclic
+/// coordinates > tolerance, with the values), and UsageError when the
+/// tangents have no independent part outside the cyclic coordinates (a
+/// family parameter that moves cyclic coordinates only, or two parameters
+/// along one direction), when the holonomic gradients are dependent or
+/// not 0 along the cyclic coordinates, or when sizes disagree.
+template <class S>
+Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<char>& depends, int n,
+                           const Mat<S>& tangent, const std::vector<std::string>& state,
+                           const Mat<S>& holonomic = Mat<S>()) {
+  const auto N = J.rows();
+  if (J.cols() != N || f.size() != N || tangent.rows() != N || static_cast<Eigen::Index>(state.size()) != N ||
+      static_cast<Eigen::Index>(depends.size()) != N * N || (holonomic.size() > 0 && holonomic.cols() != N))
+    throw UsageError("linearize: the Jacobian, the field, the tangents and the state names disagree in size");
+  Linearization<S> L;
+  L.J = J;
+  L.f = f;
+  L.tangent = tangent;
+  L.cyclic = ignorable_coordinates(depends, static_cast<int>(N), n);
+  for (int i = 0; i < N; ++i)
+    if (!std::binary_search(L.cyclic.begin(), L.cyclic.end(), i)) L.reduced.push_back(i);
+  const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
+  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
+  const Eigen::Index p = tangent.cols();
+  L.tolerance = zero_tolerance<S>(std::max(max_abs<S>(J), max_abs<S>(Mat<S>(f))));
+  detail::require_steady(L, f, state);
+
+  Mat<S> Jrr(Nr, Nr), Jkk(Nk, Nk), Tr(Nr, p);
+  for (Eigen::Index a = 0; a < Nr; ++a) {
+    for (Eigen::Index b = 0; b < Nr; ++b) Jrr(a, b) = J(L.reduced[a], L.reduced[b]);
+    for (Eigen::Index c = 0; c < p; ++c) Tr(a, c) = tangent(L.reduced[a], c);
+  }
+  for (Eigen::Index a = 0; a < Nk; ++a)
+    for (Eigen::Index b = 0; b < Nk; ++b) Jkk(a, b) = J(L.cyclic[a], L.cyclic[b]);
+  L.cyclic_eigenvalues = eigenvalues_of<S>(Jkk);
+
+  const Mat<S> K = detail::level_set_basis(L, holonomic, Jrr, Tr, state);
+  const Mat<S> Jl = K.transpose() * Jrr * K;  // J_rr on the level set
+  const Mat<S> Tl = K.transpose() * Tr;
+  detail::deflate_family(L, Jl, Tl);
   return L;
 }
 

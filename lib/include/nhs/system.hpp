@@ -266,112 +266,62 @@ void bind_derivations(System<S>& sys, const D& d, const std::vector<S>& values,
 template <class S>
 void check_description(const System<S>& sys);  // nhs/description_check.hpp
 
-/// Builds System<S> from a description D with parameter values (in the
-/// order of D::info().parameters; size checked, UsageError otherwise).
-///
-/// D provides, as static member templates over the evaluation type T:
-///   SystemInfo info();
-///   T kinetic_energy(const Params<T>&, const Vec<T>& q, const Vec<T>& qd);
-///   void constraints(const Params<T>&, q, qd, Vec<T>& C);      // C sized r
-/// and optionally
-///   T potential(const Params<T>&, const Vec<T>& q);            // default 0
-///   void parametrization(const Params<T>&, q, z, Vec<T>& qd);  // qd sized n
-///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
-///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
-///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
-///   void nonideal_work(const Params<S>&, q, qd, Vec<S>& C);   // C sized n:
-///        // seed 003's non-ideal constraint vector (System::nonideal_constraint_force)
-///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
-///   static constexpr int n;  // coordinates, when fixed: derivations in
-///                            // fixed-size AD (System::derivations); must equal
-///                            // info().coordinates.size() (UsageError)
-/// Descriptions write constants with ratio<T>(num, den), never double
-/// literals, and call functions unqualified after `using std::sin;`.
-/// Parameters arrive as AD constants with allocated zero derivatives, so
-/// products of parameters may be written in any order; a ratio<T> constant
-/// has empty derivatives: multiply it into a parameter or a variable, not
-/// into another ratio.
-///
-/// An optional member declared with another signature than the one above
-/// is a compile error naming it (static_assert). The description is
-/// checked against itself (check_description,
-/// nhs/description_check.hpp: the count of quasi-velocities, the bodies'
-/// kinetic energy against T, declared linearity of C): UsageError naming
-/// the member.
-///
-/// The overload with an explicit `info` serves descriptions whose size is
-/// chosen at run time (e.g. the N-trailer, n = N + 3): D then needs no
-/// static info(), and its functions take the sizes from their arguments
-/// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
-/// from `info` (coordinates, constraint_names, quasi_velocities).
-///
-/// The overload with a description object `d` serves descriptions that
-/// carry data (a system file's expressions, nhs/studies/system_file.hpp):
-/// the members above are then called on `d` (copied into the System's
-/// closures; static members work the same way), and `d` may declare
-///   bool declares(std::string_view member) const;
-/// to say at run time which optional members ("potential",
-/// "parametrization", "bodies", "nonconservative_force", "nonideal_work",
-/// "singular_margins") it really has.
-/// True inside describe<S, D> when D declares a member `member` (a function
-/// or a function template taking the evaluation type), whatever its
-/// signature.
+/// True inside a template over S and D (detail::check_member_signatures)
+/// when D declares a member `member` (a function or a function template
+/// taking the evaluation type), whatever its signature.
 #define NHS_DESCRIPTION_DECLARES_(member) \
   (requires { &D::member; } || requires { &D::template member<S>; })
 
-template <class S, class D>
-System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
-                   AdBinding binding = AdBinding::fastest) {
-  // An optional member under its expected name but with another signature
-  // would otherwise be ignored silently (a `potential` without its Params
-  // argument: V = 0). Each is a compile error naming the member.
-  {
-    const Params<S> pS(values);
-    static_assert(!NHS_DESCRIPTION_DECLARES_(potential) ||
-                      requires(const Vec<S>& q) { d.potential(pS, q); },
-                  "description member `potential` must be "
-                  "template <class T> static T potential(const Params<T>&, const Vec<T>& q)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
-                      requires(const Vec<S>& q, Vec<S>& out) { d.parametrization(pS, q, q, out); },
-                  "description member `parametrization` must be template <class T> static void "
-                  "parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
-                      requires(const Vec<S>& q, Vec<S>& z) { d.chart(pS, q, q, z); },
-                  "description member `chart` (the inverse of parametrization) must be template "
-                  "<class S> static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& "
-                  "qd, Vec<S>& z)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(bodies) ||
-                      requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); },
-                  "description member `bodies` must be template <class T> static void "
-                  "bodies(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(nonconservative_force) ||
-                      requires(const Vec<S>& q, Vec<S>& F) {
-                        d.nonconservative_force(pS, q, q, F);
-                      },
-                  "description member `nonconservative_force` must be template <class S> static "
-                  "void nonconservative_force(const Params<S>&, const Vec<S>& q, const Vec<S>& "
-                  "qd, Vec<S>& F)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(nonideal_work) ||
-                      requires(const Vec<S>& q, Vec<S>& C) { d.nonideal_work(pS, q, q, C); },
-                  "description member `nonideal_work` must be template <class S> static void "
-                  "nonideal_work(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& C)");
-    static_assert(!NHS_DESCRIPTION_DECLARES_(singular_margins) ||
-                      requires(const Vec<S>& q) { d.singular_margins(pS, q, q); },
-                  "description member `singular_margins` must be template <class S> static "
-                  "std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q, "
-                  "const Vec<S>& qd)");
-  }
-  System<S> sys;
-  sys.info = std::move(info);
-  if (values.size() != sys.info.parameters.size())
-    throw UsageError("system '" + sys.info.name + "' takes " +
-                     std::to_string(sys.info.parameters.size()) + " parameters, got " +
-                     std::to_string(values.size()));
-  sys.parameters = values;
-  sys.n = static_cast<int>(sys.info.coordinates.size());
-  sys.r = static_cast<int>(sys.info.constraint_names.size());
-  const Params<S> pS(values);
+namespace detail {
 
+/// describe()'s compile-time check of D's optional members: one declared
+/// under its expected name but with another signature would otherwise be
+/// ignored silently (a `potential` without its Params argument: V = 0).
+/// Each is a compile error naming the member.
+template <class S, class D>
+void check_member_signatures(const D& d, const std::vector<S>& values) {
+  const Params<S> pS(values);
+  static_assert(!NHS_DESCRIPTION_DECLARES_(potential) ||
+                    requires(const Vec<S>& q) { d.potential(pS, q); },
+                "description member `potential` must be "
+                "template <class T> static T potential(const Params<T>&, const Vec<T>& q)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
+                    requires(const Vec<S>& q, Vec<S>& out) { d.parametrization(pS, q, q, out); },
+                "description member `parametrization` must be template <class T> static void "
+                "parametrization(const Params<T>&, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(parametrization) ||
+                    requires(const Vec<S>& q, Vec<S>& z) { d.chart(pS, q, q, z); },
+                "description member `chart` (the inverse of parametrization) must be template "
+                "<class S> static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& "
+                "qd, Vec<S>& z)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(bodies) ||
+                    requires(const Vec<S>& q, Bodies<S>& b) { d.bodies(pS, q, q, b); },
+                "description member `bodies` must be template <class T> static void "
+                "bodies(const Params<T>&, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(nonconservative_force) ||
+                    requires(const Vec<S>& q, Vec<S>& F) {
+                      d.nonconservative_force(pS, q, q, F);
+                    },
+                "description member `nonconservative_force` must be template <class S> static "
+                "void nonconservative_force(const Params<S>&, const Vec<S>& q, const Vec<S>& "
+                "qd, Vec<S>& F)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(nonideal_work) ||
+                    requires(const Vec<S>& q, Vec<S>& C) { d.nonideal_work(pS, q, q, C); },
+                "description member `nonideal_work` must be template <class S> static void "
+                "nonideal_work(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& C)");
+  static_assert(!NHS_DESCRIPTION_DECLARES_(singular_margins) ||
+                    requires(const Vec<S>& q) { d.singular_margins(pS, q, q); },
+                "description member `singular_margins` must be template <class S> static "
+                "std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q, "
+                "const Vec<S>& qd)");
+}
+
+/// describe()'s closures in S over D's members (the parameters pS
+/// captured): T, V (0 when D has none), C, and the optional F, non-ideal
+/// C, psi and its chart (which set sys.m), singular margins and bodies,
+/// each where D has it and declares it (detail::declares).
+template <class S, class D>
+void bind_functions(System<S>& sys, const D& d, const Params<S>& pS) {
   sys.kinetic_energy = [pS, d](const Vec<S>& q, const Vec<S>& qd) {
     return d.kinetic_energy(pS, q, qd);
   };
@@ -420,12 +370,13 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
       };
     }
   }
-  if constexpr (requires { D::n; }) {
-    if (sys.n != D::n)
-      throw UsageError("system '" + sys.info.name + "': description declares n = " +
-                       std::to_string(D::n) + " but names " + std::to_string(sys.n) +
-                       " coordinates");
-  }
+}
+
+/// Binds sys.derivations (bind_derivations) to the fastest AD types that
+/// `binding` allows: fixed-size when D declares its n, inline when 2n <=
+/// kInlineADVariables (hardware types only), the dynamic AD1/AD2 otherwise.
+template <class S, class D>
+void bind_fastest_derivations(System<S>& sys, const D& d, const std::vector<S>& values, AdBinding binding) {
   bool bound = false;
   if constexpr (has_inline_ad<S>) {
     if (binding == AdBinding::fastest) {
@@ -443,14 +394,89 @@ System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
   }
   if (!bound)
     detail::bind_derivations<S, D, AD1<S>, AD1<S>, AD2<S>, AD2<S>>(sys, d, values, "dynamic");
+}
+
+}  // namespace detail
+
+#undef NHS_DESCRIPTION_DECLARES_
+
+/// Builds System<S> from a description D with parameter values (in the
+/// order of D::info().parameters; size checked, UsageError otherwise).
+///
+/// D provides, as static member templates over the evaluation type T:
+///   SystemInfo info();
+///   T kinetic_energy(const Params<T>&, const Vec<T>& q, const Vec<T>& qd);
+///   void constraints(const Params<T>&, q, qd, Vec<T>& C);      // C sized r
+/// and optionally
+///   T potential(const Params<T>&, const Vec<T>& q);            // default 0
+///   void parametrization(const Params<T>&, q, z, Vec<T>& qd);  // qd sized n
+///   void chart(const Params<S>&, q, qd, Vec<S>& z);            // z sized m
+///   void bodies(const Params<T>&, q, qd, Bodies<T>& out);      // bodies.hpp
+///   void nonconservative_force(const Params<S>&, q, qd, Vec<S>& F);
+///   void nonideal_work(const Params<S>&, q, qd, Vec<S>& C);   // C sized n:
+///        // seed 003's non-ideal constraint vector (System::nonideal_constraint_force)
+///   std::vector<Margin<S>> singular_margins(const Params<S>&, q, qd);
+///   static constexpr int n;  // coordinates, when fixed: derivations in
+///                            // fixed-size AD (System::derivations); must equal
+///                            // info().coordinates.size() (UsageError)
+/// Descriptions write constants with ratio<T>(num, den), never double
+/// literals, and call functions unqualified after `using std::sin;`.
+/// Parameters arrive as AD constants with allocated zero derivatives, so
+/// products of parameters may be written in any order; a ratio<T> constant
+/// has empty derivatives: multiply it into a parameter or a variable, not
+/// into another ratio.
+///
+/// An optional member declared with another signature than the one above
+/// is a compile error naming it (static_assert). The description is
+/// checked against itself (check_description,
+/// nhs/description_check.hpp: the count of quasi-velocities, the bodies'
+/// kinetic energy against T, declared linearity of C): UsageError naming
+/// the member.
+///
+/// The overload with an explicit `info` serves descriptions whose size is
+/// chosen at run time (e.g. the N-trailer, n = N + 3): D then needs no
+/// static info(), and its functions take the sizes from their arguments
+/// (n = q.size(), r = C.size(), m = z.size()), which describe() sizes
+/// from `info` (coordinates, constraint_names, quasi_velocities).
+///
+/// The overload with a description object `d` serves descriptions that
+/// carry data (a system file's expressions, nhs/studies/system_file.hpp):
+/// the members above are then called on `d` (copied into the System's
+/// closures; static members work the same way), and `d` may declare
+///   bool declares(std::string_view member) const;
+/// to say at run time which optional members ("potential",
+/// "parametrization", "bodies", "nonconservative_force", "nonideal_work",
+/// "singular_margins") it really has.
+template <class S, class D>
+System<S> describe(const D& d, const std::vector<S>& values, SystemInfo info,
+                   AdBinding binding = AdBinding::fastest) {
+  // An optional member under its expected name but with another signature
+  // is a compile error naming it.
+  detail::check_member_signatures<S>(d, values);
+  System<S> sys;
+  sys.info = std::move(info);
+  if (values.size() != sys.info.parameters.size())
+    throw UsageError("system '" + sys.info.name + "' takes " +
+                     std::to_string(sys.info.parameters.size()) + " parameters, got " +
+                     std::to_string(values.size()));
+  sys.parameters = values;
+  sys.n = static_cast<int>(sys.info.coordinates.size());
+  sys.r = static_cast<int>(sys.info.constraint_names.size());
+  const Params<S> pS(values);
+  detail::bind_functions(sys, d, pS);
+  if constexpr (requires { D::n; }) {
+    if (sys.n != D::n)
+      throw UsageError("system '" + sys.info.name + "': description declares n = " +
+                       std::to_string(D::n) + " but names " + std::to_string(sys.n) +
+                       " coordinates");
+  }
+  detail::bind_fastest_derivations(sys, d, values, binding);
   // The self-consistency checks of nhs/description_check.hpp, in every
   // supported scalar type (not the tracing one of code generation, which has
   // no values to compare).
   if constexpr (requires { ScalarName<S>::value; }) check_description(sys);
   return sys;
 }
-
-#undef NHS_DESCRIPTION_DECLARES_
 
 /// describe(D{}, values, info, binding): a description without data.
 template <class S, class D>

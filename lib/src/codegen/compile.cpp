@@ -173,6 +173,73 @@ bool valid_entry(const fs::path& library) {
   return !actual.empty() && stored.str() == actual;
 }
 
+// Starts the compiler with the arguments `run` (run[0] names it), standard
+// input from /dev/null, output and errors into `log`. Returns
+// posix_spawnp's result (0, or an errno value), the child's id in pid.
+int spawn_compiler(const std::string& compiler, const std::vector<std::string>& run, const fs::path& log,
+                   pid_t& pid) {
+  std::vector<char*> argv;
+  for (const auto& a : run) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  const int rc = posix_spawnp(&pid, compiler.c_str(), &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc;
+}
+
+// Waits for the compiler (child pid) to end, its wait status into status.
+// Returns "" or, when waiting failed, why.
+std::string wait_for_compiler(pid_t pid, const std::string& compiler, int& status) {
+  while (::waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return std::string("waiting for the compiler '") + compiler + "': " + std::strerror(errno);
+  }
+  return {};
+}
+
+// Why a compiler that was waited for wrote no library: its exit status,
+// the signal that killed it, or no shared object.
+std::string compiler_failure(const std::string& compiler, int status) {
+  return "the compiler '" + compiler + "' " +
+         (WIFEXITED(status) ? (WEXITSTATUS(status) == 0 ? std::string("wrote no shared object")
+                                                        : "exited with status " + std::to_string(WEXITSTATUS(status)))
+          : WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                : std::string("ended abnormally"));
+}
+
+// Publishes the compiled so_tmp as `library` in two atomic steps: the
+// complete shared object renamed into place, then its side file
+// (valid_entry), written to sum_tmp and renamed after it; then removes the
+// temporaries src_tmp and log_tmp. On failure removes every temporary and
+// throws UsageError.
+void publish(const fs::path& so_tmp, const fs::path& library, const fs::path& sum_tmp, const fs::path& src_tmp,
+             const fs::path& log_tmp) {
+  const fs::path dir = library.parent_path();
+  std::error_code ec;
+  const std::string print = fingerprint(so_tmp);
+  const fs::path sum = sum_path(library);
+  if (!print.empty()) {
+    fs::rename(so_tmp, library, ec);
+    if (!ec) {
+      write_file(sum_tmp, print, dir);
+      fs::rename(sum_tmp, sum, ec);
+    }
+  }
+  if (print.empty() || ec) {
+    const std::string why = print.empty() ? std::string("cannot read the compiled ") + so_tmp.string() : ec.message();
+    fs::remove(so_tmp, ec);
+    fs::remove(sum_tmp, ec);
+    fs::remove(src_tmp, ec);
+    fs::remove(log_tmp, ec);
+    throw UsageError("cannot store the compiled field in the cache " + dir.string() + ": " + why);
+  }
+  fs::remove(src_tmp, ec);
+  fs::remove(log_tmp, ec);
+}
+
 // Compiles `source` into `library` (renamed into place); UsageError on failure.
 void compile_into(const std::string& source, const fs::path& library, const std::string& name) {
   const fs::path dir = library.parent_path();
@@ -191,62 +258,21 @@ void compile_into(const std::string& source, const fs::path& library, const std:
     a.insert(a.end(), {"-o", out.string(), src.string()});
     return a;
   };
-  const std::vector<std::string> run = command(so_tmp, src_tmp);
-  std::vector<char*> argv;
-  for (const auto& a : run) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, log_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, compiler.c_str(), &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
+  const int rc = spawn_compiler(compiler, command(so_tmp, src_tmp), log_tmp, pid);
 
   std::string failure;
   if (rc != 0) {
     failure = "cannot run the compiler '" + compiler + "' (" + std::strerror(rc) + ")";
   } else {
     int status = 0;
-    while (::waitpid(pid, &status, 0) < 0) {
-      if (errno != EINTR) {
-        failure = std::string("waiting for the compiler '") + compiler + "': " + std::strerror(errno);
-        break;
-      }
-    }
+    failure = wait_for_compiler(pid, compiler, status);
     std::error_code ec;
     if (failure.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0 && fs::is_regular_file(so_tmp, ec)) {
-      // Published in two atomic steps: the complete shared object renamed
-      // into place, then its side file (valid_entry), written to a
-      // temporary name and renamed after it.
-      const std::string print = fingerprint(so_tmp);
-      const fs::path sum = sum_path(library), sum_tmp = dir / (stem + tmp + ".sum");
-      if (!print.empty()) {
-        fs::rename(so_tmp, library, ec);
-        if (!ec) {
-          write_file(sum_tmp, print, dir);
-          fs::rename(sum_tmp, sum, ec);
-        }
-      }
-      if (print.empty() || ec) {
-        const std::string why = print.empty() ? std::string("cannot read the compiled ") + so_tmp.string() : ec.message();
-        fs::remove(so_tmp, ec);
-        fs::remove(sum_tmp, ec);
-        fs::remove(src_tmp, ec);
-        fs::remove(log_tmp, ec);
-        throw UsageError("cannot store the compiled field in the cache " + dir.string() + ": " + why);
-      }
-      fs::remove(src_tmp, ec);
-      fs::remove(log_tmp, ec);
+      publish(so_tmp, library, dir / (stem + tmp + ".sum"), src_tmp, log_tmp);
       return;
     }
-    if (failure.empty())
-      failure = "the compiler '" + compiler + "' " +
-                (WIFEXITED(status) ? (WEXITSTATUS(status) == 0 ? std::string("wrote no shared object")
-                                                               : "exited with status " + std::to_string(WEXITSTATUS(status)))
-                 : WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
-                                       : std::string("ended abnormally"));
+    if (failure.empty()) failure = compiler_failure(compiler, status);
   }
   // Keep the source and the log under stable names, for the command below.
   std::error_code ec;

@@ -32,6 +32,8 @@ class Differentiator {
   int c(double v) { return g_.constant(v); }
   int f(Op op, int a, int b = -1) { return g_.apply(op, a, b); }
 
+  // The derivative of node k (one id per input element, -1 for zero), from
+  // those of its operands, which precede it in d_.
   std::vector<int> rule(int k) {
     const Node n = g_.node(k);  // a copy: apply() may grow the node vector
     std::vector<int> out(static_cast<std::size_t>(count_), -1);
@@ -48,16 +50,26 @@ class Differentiator {
     }
     const std::vector<int> da = d_[static_cast<std::size_t>(n.a)];
     const std::vector<int> db = n.b >= 0 ? d_[static_cast<std::size_t>(n.b)] : std::vector<int>(out.size(), -1);
+    switch (n.op) {
+      case Op::Add:
+      case Op::Sub:
+      case Op::Mul:
+      case Op::Div:
+      case Op::Atan2:
+      case Op::Max:
+        binary_rule(n, k, da, db, out);
+        break;
+      default:
+        unary_rule(n, k, da, out);
+    }
+    return out;
+  }
+
+  // The derivative of node k = n.op(a, b), a binary operation, into out
+  // (da, db: the operands' derivatives).
+  void binary_rule(const Node& n, int k, const std::vector<int>& da, const std::vector<int>& db,
+                   std::vector<int>& out) {
     const int a = n.a, b = n.b;
-    // The factor g'(a) of a unary operation's derivative, made once.
-    int factor = -1;
-    const auto unary = [&](const auto& make_factor) {
-      for (std::size_t j = 0; j < out.size(); ++j) {
-        if (da[j] < 0) continue;
-        if (factor < 0) factor = make_factor();
-        out[j] = mul(factor, da[j]);
-      }
-    };
     switch (n.op) {
       case Op::Add:
         for (std::size_t j = 0; j < out.size(); ++j) out[j] = add(da[j], db[j]);
@@ -99,6 +111,26 @@ class Differentiator {
         }
         break;
       }
+      default:
+        break;
+    }
+  }
+
+  // The derivative of node k = n.op(a), a unary operation, into out (da:
+  // the operand's derivative): g'(a) da. TracingError for an operation
+  // without a rule.
+  void unary_rule(const Node& n, int k, const std::vector<int>& da, std::vector<int>& out) {
+    const int a = n.a;
+    // The factor g'(a) of a unary operation's derivative, made once.
+    int factor = -1;
+    const auto unary = [&](const auto& make_factor) {
+      for (std::size_t j = 0; j < out.size(); ++j) {
+        if (da[j] < 0) continue;
+        if (factor < 0) factor = make_factor();
+        out[j] = mul(factor, da[j]);
+      }
+    };
+    switch (n.op) {
       case Op::Neg:
         for (std::size_t j = 0; j < out.size(); ++j) out[j] = neg(da[j]);
         break;
@@ -123,7 +155,6 @@ class Differentiator {
       default:
         throw TracingError("codegen: no derivative rule for operation " + std::to_string(static_cast<int>(n.op)));
     }
-    return out;
   }
 
   Graph& g_;

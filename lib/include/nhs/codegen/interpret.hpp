@@ -25,6 +25,8 @@
 
 namespace nhs::codegen {
 
+struct GraphAnalysis;  // graph_analysis.hpp
+
 /// A Graph compiled for evaluation in S. Shapes: `arrays` input arrays
 /// (Node::array 0 .. arrays - 1, e.g. p and x), `outputs` the nodes written
 /// to out. Not thread-safe: run() writes the interpreter's registers (one
@@ -67,6 +69,14 @@ class Interpreter {
   struct GuardCheck {
     int reg, guard;
   };
+  /// The constructor's first pass: one register per needed node, in node
+  /// order, then a scratch register (regs_); the fixed nodes computed, the
+  /// input loads listed (loads_; TracingError for an array >= arrays).
+  /// Returns each node's register (-1: not needed); `operations` gets the
+  /// nodes that depend on the inputs, in node order.
+  std::vector<int> assign_registers(const Graph& graph, const GraphAnalysis& analysis, int arrays,
+                                    std::vector<int>& operations);
+
   std::vector<Run> runs_;
   std::vector<Instruction> code_;
   std::vector<Load> loads_;
