@@ -54,6 +54,22 @@ TEST(Codegen, SimplificationsAndSharing) {
   EXPECT_NE((Expr(3) * (x * (Expr(1) / Expr(3)))).id(), x.id());  // not exact: kept
 }
 
+// c1 (c2 x) = (c1 c2) x for powers of two c1, c2, also when the product
+// node is new: each merge appends nodes (the node vector grows and may move
+// while the rule reads the inner product's operands; ASAN build).
+TEST(Codegen, PowersOfTwoMergeWhileTheGraphGrows) {
+  Graph g;
+  const Recording rec(g);
+  for (int i = 0; i < 64; ++i) {
+    const Expr x = Expr::input(0, i);
+    const Expr half_x = x * Expr(0.5);
+    const int before = g.size();
+    const Expr merged = Expr(4) * half_x;  // 4 (x / 2) = 2 x
+    EXPECT_EQ(merged.id(), (Expr(2) * x).id()) << "input " << i << ", graph of " << before << " nodes";
+    EXPECT_EQ((Expr(0.25) * (Expr(8) * x)).id(), merged.id());
+  }
+}
+
 TEST(Codegen, ComparingTracedValuesIsRefused) {
   Graph g;
   const Recording rec(g);

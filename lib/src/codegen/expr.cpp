@@ -37,6 +37,92 @@ bool fits(__int128 v) {
          v <= std::numeric_limits<std::int64_t>::max();
 }
 
+// True for the integer constant v.
+bool is_integer(const Node& x, std::int64_t v) { return x.op == Op::Constant && x.num == v && x.den == 1; }
+
+// Exact folding of rationals (A and B: the Constant operands of op(a, b),
+// B unused for a unary op): the node of the result, or -1 when it does not
+// fit in 64-bit terms or op is a function other than |x| and max.
+int fold_constants(Graph& g, Op op, int a, int b, const Node& A, const Node& B) {
+  const __int128 an = A.num, ad = A.den, bn = B.num, bd = B.den;
+  int folded = -1;
+  switch (op) {
+    case Op::Add: folded = g.rational(an * bd + bn * ad, ad * bd); break;
+    case Op::Sub: folded = g.rational(an * bd - bn * ad, ad * bd); break;
+    case Op::Mul: folded = g.rational(an * bn, ad * bd); break;
+    case Op::Div: folded = bn == 0 ? -1 : g.rational(an * bd, ad * bn); break;
+    case Op::Neg: folded = g.rational(-an, ad); break;
+    case Op::Abs: folded = g.rational(an < 0 ? -an : an, ad); break;
+    case Op::Max: folded = an * bd >= bn * ad ? a : b; break;
+    default: break;
+  }
+  return folded;
+}
+
+// The simplifications of a product a b (A, B: its operands' nodes) to an
+// existing or simpler node, or -1 when none applies.
+int simplify_product(Graph& g, int a, int b, const Node& A, const Node& B) {
+  if (is_integer(A, 0) || is_integer(B, 0)) return g.constant(0);
+  // c1 (c2 x) = (c1 c2) x when c1 and c2 are powers of two: exact in any
+  // binary floating-point type (e.g. 2 (m / 2) = m, from T = m v^2 / 2).
+  for (const auto& [c, m] : {std::pair{a, b}, std::pair{b, a}}) {
+    // Copies: g.apply appends nodes, which may move the node vector.
+    const Node C = g.node(c);
+    const Node M = g.node(m);
+    if (!power_of_two(C) || M.op != Op::Mul) continue;
+    if (power_of_two(g.node(M.a))) return g.apply(Op::Mul, g.apply(Op::Mul, c, M.a), M.b);
+    if (power_of_two(g.node(M.b))) return g.apply(Op::Mul, g.apply(Op::Mul, c, M.b), M.a);
+  }
+  if (is_integer(A, 1)) return b;
+  if (is_integer(B, 1)) return a;
+  if (is_integer(A, -1)) return g.apply(Op::Neg, b);
+  if (is_integer(B, -1)) return g.apply(Op::Neg, a);
+  if (A.op == Op::Neg && B.op == Op::Neg) return g.apply(Op::Mul, A.a, B.a);
+  if (A.op == Op::Neg) return g.apply(Op::Neg, g.apply(Op::Mul, A.a, b));
+  if (B.op == Op::Neg) return g.apply(Op::Neg, g.apply(Op::Mul, a, B.a));
+  return -1;
+}
+
+// The simplifications of op(a, b) (A, B: the operands' nodes, B unused for
+// a unary op) to an existing or simpler node, or -1 when none applies.
+int simplify(Graph& g, Op op, int a, int b, const Node& A, const Node& B) {
+  switch (op) {
+    case Op::Add:
+      if (is_integer(A, 0)) return b;
+      if (is_integer(B, 0)) return a;
+      if (B.op == Op::Neg) return g.apply(Op::Sub, a, B.a);  // a + (-c) = a - c, exactly
+      if (A.op == Op::Neg) return g.apply(Op::Sub, b, A.a);
+      break;
+    case Op::Sub:
+      if (is_integer(B, 0)) return a;
+      if (is_integer(A, 0)) return g.apply(Op::Neg, b);
+      if (a == b) return g.constant(0);
+      if (B.op == Op::Neg) return g.apply(Op::Add, a, B.a);
+      break;
+    case Op::Mul:
+      return simplify_product(g, a, b, A, B);
+    case Op::Div:
+      if (is_integer(A, 0)) return g.constant(0);
+      if (is_integer(B, 1)) return a;
+      if (is_integer(B, -1)) return g.apply(Op::Neg, a);
+      // a / 2^k = a 2^-k: the same correctly rounded value in any binary
+      // floating-point type, at the cost of a product (a file's T = m/2 v^2
+      // gives m/2, which the C++ descriptions write m * (1/2)).
+      if (power_of_two(B))
+        if (const int inverse = g.rational(B.den, B.num); inverse >= 0) return g.apply(Op::Mul, a, inverse);
+      break;
+    case Op::Neg:
+      if (A.op == Op::Neg) return A.a;
+      break;
+    case Op::Max:
+      if (a == b) return a;
+      break;
+    default:
+      break;
+  }
+  return -1;
+}
+
 }  // namespace
 
 std::size_t Graph::KeyHash::operator()(const Key& k) const {
@@ -113,78 +199,13 @@ int Graph::apply(Op op, int a, int b) {
     throw TracingError("codegen: malformed operation (operand out of range)");
   const Node A = node(a);
   const Node B = binary ? node(b) : Node{};
-  const auto is = [&](const Node& x, std::int64_t v) {
-    return x.op == Op::Constant && x.num == v && x.den == 1;
-  };
 
   // Exact folding of rationals; an operation whose result does not fit in
   // 64-bit terms, and every function but |x| and max, stays unfolded.
   if (A.op == Op::Constant && (!binary || B.op == Op::Constant)) {
-    const __int128 an = A.num, ad = A.den, bn = B.num, bd = B.den;
-    int folded = -1;
-    switch (op) {
-      case Op::Add: folded = rational(an * bd + bn * ad, ad * bd); break;
-      case Op::Sub: folded = rational(an * bd - bn * ad, ad * bd); break;
-      case Op::Mul: folded = rational(an * bn, ad * bd); break;
-      case Op::Div: folded = bn == 0 ? -1 : rational(an * bd, ad * bn); break;
-      case Op::Neg: folded = rational(-an, ad); break;
-      case Op::Abs: folded = rational(an < 0 ? -an : an, ad); break;
-      case Op::Max: folded = an * bd >= bn * ad ? a : b; break;
-      default: break;
-    }
-    if (folded >= 0) return folded;
+    if (const int folded = fold_constants(*this, op, a, b, A, B); folded >= 0) return folded;
   }
-  switch (op) {
-    case Op::Add:
-      if (is(A, 0)) return b;
-      if (is(B, 0)) return a;
-      if (B.op == Op::Neg) return apply(Op::Sub, a, B.a);  // a + (-c) = a - c, exactly
-      if (A.op == Op::Neg) return apply(Op::Sub, b, A.a);
-      break;
-    case Op::Sub:
-      if (is(B, 0)) return a;
-      if (is(A, 0)) return apply(Op::Neg, b);
-      if (a == b) return constant(0);
-      if (B.op == Op::Neg) return apply(Op::Add, a, B.a);
-      break;
-    case Op::Mul:
-      if (is(A, 0) || is(B, 0)) return constant(0);
-      // c1 (c2 x) = (c1 c2) x when c1 and c2 are powers of two: exact in any
-      // binary floating-point type (e.g. 2 (m / 2) = m, from T = m v^2 / 2).
-      for (const auto& [c, m] : {std::pair{a, b}, std::pair{b, a}}) {
-        const Node& C = node(c);
-        const Node& M = node(m);
-        if (!power_of_two(C) || M.op != Op::Mul) continue;
-        if (power_of_two(node(M.a))) return apply(Op::Mul, apply(Op::Mul, c, M.a), M.b);
-        if (power_of_two(node(M.b))) return apply(Op::Mul, apply(Op::Mul, c, M.b), M.a);
-      }
-      if (is(A, 1)) return b;
-      if (is(B, 1)) return a;
-      if (is(A, -1)) return apply(Op::Neg, b);
-      if (is(B, -1)) return apply(Op::Neg, a);
-      if (A.op == Op::Neg && B.op == Op::Neg) return apply(Op::Mul, A.a, B.a);
-      if (A.op == Op::Neg) return apply(Op::Neg, apply(Op::Mul, A.a, b));
-      if (B.op == Op::Neg) return apply(Op::Neg, apply(Op::Mul, a, B.a));
-      break;
-    case Op::Div:
-      if (is(A, 0)) return constant(0);
-      if (is(B, 1)) return a;
-      if (is(B, -1)) return apply(Op::Neg, a);
-      // a / 2^k = a 2^-k: the same correctly rounded value in any binary
-      // floating-point type, at the cost of a product (a file's T = m/2 v^2
-      // gives m/2, which the C++ descriptions write m * (1/2)).
-      if (power_of_two(B))
-        if (const int inverse = rational(B.den, B.num); inverse >= 0) return apply(Op::Mul, a, inverse);
-      break;
-    case Op::Neg:
-      if (A.op == Op::Neg) return A.a;
-      break;
-    case Op::Max:
-      if (a == b) return a;
-      break;
-    default:
-      break;
-  }
+  if (const int simplified = simplify(*this, op, a, b, A, B); simplified >= 0) return simplified;
   if (commutative(op) || op == Op::Max) {
     if (a > b) std::swap(a, b);
   }
