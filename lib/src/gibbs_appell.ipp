@@ -5,6 +5,8 @@
 #include "nhs/gibbs_appell.hpp"
 #include "nhs/regularity.hpp"
 
+#include <Eigen/Geometry>  // omega x J omega: MatrixBase::cross
+
 namespace nhs {
 namespace gibbs_appell_detail {
 
