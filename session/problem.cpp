@@ -148,14 +148,15 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
   // SingularState naming the first of the system's own singular sets
   // (System::singular_margins) that (q, qd) is on: a margin of 0 or NaN
   // (require_margins at threshold 0, without sigma_min(dC/dqdot), which is
-  // the admission's to judge).
-  const auto refuse_on_own_singular_set = [&p](const Vec<S>& qd, const std::string& velocity) {
+  // the admission's to judge). velocity_text() gives the message's
+  // velocity part, formatted only for a refusal (not on every admission).
+  const auto refuse_on_own_singular_set = [&p](const Vec<S>& qd, const auto& velocity_text) {
     if (!p.sys.singular_margins) return;
     for (const Margin<S>& mg : p.sys.singular_margins(p.q, qd))
       if (!(mg.value > 0))
         throw SingularState(mg.condition, "the state is on a singular set: " + mg.condition + " (" + mg.name +
                                               " = " + to_string(mg.value) + " at q = " + to_string(p.q) +
-                                              velocity + ")");
+                                              velocity_text() + ")");
   };
   if (!spec.q) {
     const State<S> st = p.study->default_state(p.sys);
@@ -186,7 +187,7 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
         // psi is singular at q: on one of the system's own singular sets
         // (named; their margins taken at zero velocity, psi having none),
         // or elsewhere; either way a singular state.
-        refuse_on_own_singular_set(Vec<S>::Zero(p.sys.n), "; psi(q, z) = " + to_string(p.qdot));
+        refuse_on_own_singular_set(Vec<S>::Zero(p.sys.n), [&] { return "; psi(q, z) = " + to_string(p.qdot); });
         throw SingularState("parametrization psi singular", "psi(q, z) is not finite: " + to_string(p.qdot) +
                                                                 " at q = " + to_string(p.q) + ", z = " + to_string(z));
       }
@@ -195,7 +196,7 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
   // On one of the system's own singular sets (a margin of exactly 0): said
   // by name here, before the admission's projection meets the singularity
   // under another name (e.g. a singular metric g).
-  if (p.qdot.allFinite()) refuse_on_own_singular_set(p.qdot, ", qdot = " + to_string(p.qdot));
+  if (p.qdot.allFinite()) refuse_on_own_singular_set(p.qdot, [&] { return ", qdot = " + to_string(p.qdot); });
   p.qdot = admit_state(p.sys, p.q, p.qdot, tol);
 }
 
