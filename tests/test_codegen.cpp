@@ -56,7 +56,8 @@ TEST(Codegen, SimplificationsAndSharing) {
 
 // c1 (c2 x) = (c1 c2) x for powers of two c1, c2, also when the product
 // node is new: each merge appends nodes (the node vector grows and may move
-// while the rule reads the inner product's operands; ASAN build).
+// while the rule reads the inner product's operands: a fault that only a
+// sanitizer build would show; this test holds the result either way).
 TEST(Codegen, PowersOfTwoMergeWhileTheGraphGrows) {
   Graph g;
   const Recording rec(g);
