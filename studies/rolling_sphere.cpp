@@ -22,6 +22,7 @@
 // rolling_disc.cpp.
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/chart_state.hpp"
+#include "nhs/studies/sphere_on_plane.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <cmath>
@@ -33,11 +34,11 @@ namespace {
 enum Param { m, R };
 
 /// The description of docs/studies.md `rolling-sphere` for
-/// describe<S, RollingSphere>: n = 5, r = 2, m = 3. Every function is
-/// generic over the evaluation type T (S, AD1<S>, AD2<S>) except the chart
-/// (S only).
-struct RollingSphere {
-  static constexpr int n = 5;  // coordinates: derivations in fixed-size AD
+/// describe<S, RollingSphere>: n = 5, r = 2, m = 3. T, the bodies, the chart
+/// and the Euler-angle margin are the sphere's (sphere_on_plane.hpp). Every
+/// function is generic over the evaluation type T (S, AD1<S>, AD2<S>)
+/// except the chart (S only).
+struct RollingSphere : SphereOnPlane {
   static SystemInfo info() {
     return {.name = "rolling-sphere",
             .title = "homogeneous sphere rolling on a horizontal plane (Euler angles), linear constraints",
@@ -48,17 +49,6 @@ struct RollingSphere {
             .quasi_velocities = {"phid", "thetad", "psid"},
             .linear_constraints = true,
             .dependent_velocities = {3, 4}};
-  }
-  /// T = m/2 (xd^2 + yd^2) + (m R^2/5)(phid^2 + thetad^2 + psid^2
-  /// + 2 phid psid cos theta) (002 eq. 3); q, qd size 5.
-  template <class T>
-  static T kinetic_energy(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd) {
-    using std::cos;
-    T half = ratio<T>(1, 2);   // not const: Eigen's make_coherent resizes its derivatives
-    T fifth = ratio<T>(1, 5);  // likewise
-    T two = ratio<T>(2);       // likewise
-    const T rot = qd[0] * qd[0] + qd[1] * qd[1] + qd[2] * qd[2] + qd[0] * qd[2] * cos(q[1]) * two;
-    return (qd[3] * qd[3] + qd[4] * qd[4]) * half * p[m] + rot * fifth * p[m] * p[R] * p[R];
   }
   /// C1 = xd - R thetad sin phi + R psid sin theta cos phi,
   /// C2 = yd + R thetad cos phi + R psid sin theta sin phi (002 eq. 2); C size 2.
@@ -82,118 +72,7 @@ struct RollingSphere {
     qd[3] = (z[1] * sin(q[0]) - z[2] * sin(q[1]) * cos(q[0])) * p[R];
     qd[4] = -((z[1] * cos(q[0]) + z[2] * sin(q[1]) * sin(q[0])) * p[R]);
   }
-  /// Inverse chart z = (phid, thetad, psid); z size 3.
-  template <class S>
-  static void chart(const Params<S>&, const Vec<S>& q, const Vec<S>& qd, Vec<S>& z) {
-    (void)q;
-    z[0] = qd[0];
-    z[1] = qd[1];
-    z[2] = qd[2];
-  }
-  /// The study's own singular set: the Euler-angle chart, singular where
-  /// sin theta = 0 (det g is proportional to sin^2 theta).
-  template <class S>
-  static std::vector<Margin<S>> singular_margins(const Params<S>&, const Vec<S>& q,
-                                                 const Vec<S>&) {
-    using std::abs;
-    using std::sin;
-    return {{"margin_sin_theta", abs(sin(q[1])),
-             "Euler-angle chart singular (sin theta = 0: phi and psi turn about one axis)"}};
-  }
-  /// The bodies (bodies.hpp): the homogeneous sphere, mass m, centre
-  /// (x, y, R); omega in space components from the Euler rates (z-x-z):
-  /// (thetad cos phi + psid sin theta sin phi, thetad sin phi - psid sin theta
-  /// cos phi, phid + psid cos theta); J = (2/5) m R^2 1 (isotropic, so the
-  /// same in every frame).
-  template <class T>
-  static void bodies(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Bodies<T>& out) {
-    using std::cos;
-    using std::sin;
-    T wx = qd[1] * cos(q[0]) + qd[2] * sin(q[1]) * sin(q[0]);
-    T wy = qd[1] * sin(q[0]) - qd[2] * sin(q[1]) * cos(q[0]);
-    T wz = qd[0] + qd[2] * cos(q[1]);
-    Vector3<T> omega;
-    omega << wx, wy, wz;
-    T moment = p[m] * p[R];
-    moment = moment * p[R];
-    moment = moment * ratio<T>(2, 5);
-    T zero = ratio<T>(0);
-    Matrix3<T> J;
-    J << moment, zero, zero, zero, moment, zero, zero, zero, moment;
-    out.add_rigid_body(p[m], space_position(q[3], q[4], p[R]), omega, J);
-  }
 };
-
-template <class S>
-using Vec3 = Eigen::Matrix<S, 3, 1>;
-template <class S>
-using Mat3 = Eigen::Matrix<S, 3, 3>;
-
-/// The space components of the angular velocity (docs/special-motions.md
-/// rolling-sphere): omega_x = thetad cos phi + psid sin theta sin phi,
-/// omega_y = thetad sin phi - psid sin theta cos phi, omega_z = phid + psid
-/// cos theta; q, qd size 5.
-template <class S>
-Vec3<S> space_angular_velocity(const Vec<S>& q, const Vec<S>& qd) {
-  using std::cos;
-  using std::sin;
-  Vec3<S> w;
-  w << qd[1] * cos(q[0]) + qd[2] * sin(q[1]) * sin(q[0]),
-      qd[1] * sin(q[0]) - qd[2] * sin(q[1]) * cos(q[0]), qd[0] + qd[2] * cos(q[1]);
-  return w;
-}
-
-/// The Euler-angle rates (phid, thetad, psid) for the space angular velocity
-/// w at angles phi, theta (the inverse of space_angular_velocity):
-/// thetad = w . (cos phi, sin phi, 0), psid sin theta = w . (sin phi,
-/// -cos phi, 0), phid = w_z - psid cos theta. Needs sin theta != 0.
-template <class S>
-Vec3<S> euler_rates(const Vec3<S>& w, const S& phi, const S& theta) {
-  using std::cos;
-  using std::sin;
-  const S cp = cos(phi), sp = sin(phi);
-  const S psid = (w[0] * sp - w[1] * cp) / sin(theta);
-  Vec3<S> rates;
-  rates << w[2] - psid * cos(theta), w[0] * cp + w[1] * sp, psid;
-  return rates;
-}
-
-template <class S>
-Mat3<S> rot_z(const S& a) {
-  using std::cos;
-  using std::sin;
-  Mat3<S> r;
-  r << cos(a), -sin(a), S(0), sin(a), cos(a), S(0), S(0), S(0), S(1);
-  return r;
-}
-
-template <class S>
-Mat3<S> rot_x(const S& a) {
-  using std::cos;
-  using std::sin;
-  Mat3<S> r;
-  r << S(1), S(0), S(0), S(0), cos(a), -sin(a), S(0), sin(a), cos(a);
-  return r;
-}
-
-/// The z-x-z Euler angles (phi, theta, psi) of a rotation matrix
-/// Rm = Rz(phi) Rx(theta) Rz(psi), with theta in [0, pi]:
-/// cos theta = R33, (R13, R23) = sin theta (sin phi, -cos phi),
-/// (R31, R32) = sin theta (sin psi, cos psi). phi and psi are taken on the
-/// branch (the 2 pi multiple) nearest to `near`'s. Needs sin theta != 0.
-template <class S>
-Vec3<S> euler_zxz(const Mat3<S>& Rm, const Vec3<S>& near, const S& two_pi) {
-  using std::atan2;
-  using std::round;
-  using std::sqrt;
-  const S theta = atan2(sqrt(Rm(0, 2) * Rm(0, 2) + Rm(1, 2) * Rm(1, 2)), Rm(2, 2));
-  const S phi = atan2(Rm(0, 2), -Rm(1, 2));
-  const S psi = atan2(Rm(2, 0), Rm(2, 1));
-  Vec3<S> a;
-  a << phi + two_pi * round((near[0] - phi) / two_pi), theta,
-      psi + two_pi * round((near[2] - psi) / two_pi);
-  return a;
-}
 
 // docs/special-motions.md rolling-sphere: m = 1.3, R = 0.6,
 // (phi, theta, psi) = (0.3, 1.0, -0.4), (phid, thetad, psid) = (0, 0.36, 1.2),
@@ -224,15 +103,8 @@ Vec3<S> euler_zxz(const Mat3<S>& Rm, const Vec3<S>& near, const S& two_pi) {
 // euler_rates), xd = R omega_y, yd = -R omega_x.
 template <class S>
 SpecialMotion<S> constant_omega_motion() {
-  using std::abs;
-  using std::acos;
-  using std::ceil;
-  using std::cos;
-  using std::sin;
-  using std::sqrt;
   const S mass = from_string<S>("1.3"), rad = from_string<S>("0.6");
-  const S phi0 = from_string<S>("0.3"), theta0 = from_string<S>("1.0"),
-          psi0 = from_string<S>("-0.4");
+  const S phi0 = from_string<S>("0.3"), theta0 = from_string<S>("1.0"), psi0 = from_string<S>("-0.4");
   const S x0 = from_string<S>("0.2"), y0 = from_string<S>("-0.1");
   const S phid0 = S(0), thetad0 = from_string<S>("0.36"), psid0 = from_string<S>("1.2");
   SpecialMotion<S> mo;
@@ -241,42 +113,18 @@ SpecialMotion<S> constant_omega_motion() {
   mo.parameters = {mass, rad};
   Vec<S> q0(5);
   q0 << phi0, theta0, psi0, x0, y0;
-  mo.initial =
-      state_from_chart(describe<S, RollingSphere>(mo.parameters), q0, {phid0, thetad0, psid0});
+  mo.initial = state_from_chart(describe<S, RollingSphere>(mo.parameters), q0, {phid0, thetad0, psid0});
   mo.t_end = S(20);
 
-  const Vec3<S> w = space_angular_velocity<S>(mo.initial.q, mo.initial.qdot);
-  const S wn = sqrt(w.squaredNorm());
-  Mat3<S> K;  // [omega]x
-  K << S(0), -w[2], w[1], w[2], S(0), -w[0], -w[1], w[0], S(0);
-  const Mat3<S> K2 = K * K;
-  const Mat3<S> rot0 = rot_z(phi0) * rot_x(theta0) * rot_z(psi0);
-  const S two_pi = S(2) * acos(S(-1));
-  const S max_step = S(1) / S(4);
-  Vec3<S> angles0;
+  const Vector3<S> w = space_angular_velocity<S>(mo.initial.q, mo.initial.qdot);
+  const Matrix3<S> rot0 = rot_z(phi0) * rot_x(theta0) * rot_z(psi0);
+  Vector3<S> angles0;
   angles0 << phi0, theta0, psi0;
-
   mo.exact = [=](const S& t) {
-    // Rot(s) = (I + sin(|w| s)/|w| K + (1 - cos(|w| s))/|w|^2 K^2) Rot0.
-    const auto rotation = [&](const S& s) {
-      const Mat3<S> e =
-          Mat3<S>::Identity() + K * (sin(wn * s) / wn) + K2 * ((S(1) - cos(wn * s)) / (wn * wn));
-      return Mat3<S>(e * rot0);
-    };
-    const int steps = static_cast<int>(ceil(abs(t) / max_step));
-    Vec3<S> a = euler_zxz<S>(rotation(S(0)), angles0, two_pi);
-    S t_prev = 0;
-    for (int k = 1; k <= steps; ++k) {
-      const S tk = k == steps ? t : t * S(k) / S(steps);
-      const Vec3<S> predicted = a + euler_rates<S>(w, a[0], a[1]) * (tk - t_prev);
-      a = euler_zxz<S>(rotation(tk), predicted, two_pi);
-      const S miss = (a - predicted).cwiseAbs().maxCoeff();
-      if (!(miss <= S(1) / S(2)))
-        throw std::logic_error("rolling-sphere closed form: angle unwrapping step too coarse at t = " +
-                               to_string<S>(tk));
-      t_prev = tk;
-    }
-    const Vec3<S> rates = euler_rates<S>(w, a[0], a[1]);
+    const auto rotation = [&](const S& s) { return Matrix3<S>(rotation_exp<S>(w, s) * rot0); };
+    const auto omega = [&](const S&) { return w; };
+    const Vector3<S> a = follow_euler_zxz<S>(rotation, omega, angles0, t, "rolling-sphere");
+    const Vector3<S> rates = euler_rates<S>(w, a[0], a[1]);
     Vec<S> q(5), qd(5);
     q << a[0], a[1], a[2], x0 + rad * w[1] * t, y0 - rad * w[0] * t;
     qd << rates[0], rates[1], rates[2], rad * w[1], -(rad * w[0]);

@@ -934,6 +934,7 @@ void Loader::read_holonomic() {
     f_.info.constraint_names.push_back(name);
     f_.holonomic_names.push_back(name);
     f_.constraint_linear.push_back(true);
+    f_.constraint_affine.push_back(false);
     f_.constraint_homogeneous.push_back(true);
   }
   if (f_.holonomic_names.empty()) fail(*node, "[holonomic] has no constraint");
@@ -993,16 +994,14 @@ void Loader::read_constraints() {
     std::vector<GiNaC::ex> velocities;
     for (const auto& vn : qd) velocities.emplace_back(sym_.symbol(vn));
     // Linear in qdot with a term free of the velocities: affine, A(q) qdot
-    // + b(q) = 0 (a moving platform), which the library's linear
-    // constraints (homogeneous, A(q) qdot = 0) do not take.
-    if (linear) {
-      if (const auto b = velocity_free_term(C, velocities))
-        fail(v, "constraint " + name + " is affine in the velocities, not homogeneous: its term free of "
-                "the velocities, " + name + "(q, q_dot = 0) = " + short_text(*b) + ", is not 0. nhs "
-                "does not accept affine constraints (A(q) q_dot + b(q) = 0) yet: its linear constraints "
-                "are A(q) q_dot = 0");
-    }
+    // + a0(q) = 0 (a moving platform). Every formulation that takes a
+    // general C(q, qdot) takes it (its reaction, Chetaev's lambda_a A^a,
+    // does work -lambda_a a0^a); Voronec's split qdot_dep = a(q) qdot_indep
+    // and the discrete Lagrange-d'Alembert integrator need A(q) qdot = 0,
+    // so info.linear_constraints stays false (docs/affine-constraints.md).
+    const bool affine = linear && velocity_free_term(C, velocities).has_value();
     f_.constraint_linear.push_back(linear);
+    f_.constraint_affine.push_back(affine);
     f_.constraint_homogeneous.push_back(homogeneous_in(C, velocities));
   }
   read_holonomic();
@@ -1013,9 +1012,16 @@ void Loader::read_constraints() {
     fail(at, std::to_string(f_.info.constraint_names.size()) + " constraints on " +
                     std::to_string(q.size()) + " coordinates: at least one velocity must stay free");
   f_.info.linear_constraints =
-      std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; });
+      std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; }) &&
+      std::none_of(f_.constraint_affine.begin(), f_.constraint_affine.end(), [](bool b) { return b; });
   if (const auto* dep = root_.get("dependent_velocities")) {
     const auto names = names_of(*dep, "dependent_velocities");
+    for (std::size_t a = 0; a < f_.constraint_affine.size(); ++a)
+      if (f_.constraint_affine[a])
+        fail(*dep, "dependent_velocities (Voronec's split qdot_dep = a(q) qdot_indep) needs homogeneous linear "
+                   "constraints A(q) q_dot = 0, and constraint " + f_.info.constraint_names[a] +
+                   " is affine (it has a term free of the velocities); remove dependent_velocities: the other "
+                   "formulations take affine constraints");
     if (!f_.info.linear_constraints)
       fail(*dep, "dependent_velocities (Voronec's split) needs constraints linear in the velocities");
     if (names.size() != f_.info.constraint_names.size())

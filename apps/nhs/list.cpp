@@ -84,9 +84,12 @@ std::string classification_text(const std::string& system) {
   out += fmt::format("  classification (numerical, mp100, at {} points near the default q; docs/constraint-classification.md):\n",
              c.sample_points.size());
   for (const ConstraintKind& k : c.constraints)
-    out += fmt::format("    {}: {}, {}\n", k.name, k.linear ? "linear in qdot" : "non-linear in qdot",
-               k.homogeneous ? fmt::format("homogeneous of degree {:.12g}", k.degree)
-                             : std::string("not homogeneous in qdot"));
+    out += fmt::format("    {}: {}, {}\n", k.name,
+                       k.linear   ? "linear in qdot"
+                       : k.affine ? "affine in qdot (A(q) qdot + a0(q), a0 != 0: a moving support)"
+                                  : "non-linear in qdot",
+                       k.homogeneous ? fmt::format("homogeneous of degree {:.12g}", k.degree)
+                                     : std::string("not homogeneous in qdot"));
   if (!c.frobenius_done) {
     out += fmt::format("    Frobenius test: not done ({})\n", c.frobenius_skipped);
   } else {
@@ -137,13 +140,20 @@ void print_system_data(const std::string& system, const Study<double>& st, const
   fmt::print("  n = {} coordinates q = ({})\n", i.coordinates.size(), join(i.coordinates));
   fmt::print("  r = {} constraints: ", i.constraint_names.size());
   {
-    // Linearity of each C^a in qdot: a file's is detected symbolically; a
-    // study's is declared for all.
+    // Linearity of each C^a in qdot: a file's is detected symbolically
+    // (linear, affine or neither); a study's is declared for all, and the
+    // classification below tells an affine study's apart.
     std::vector<std::string> cs;
     std::vector<bool> linear(i.constraint_names.size(), i.linear_constraints);
-    if (is_system_file_name(system)) linear = cached_system_file(system)->constraint_linear;
+    std::vector<bool> affine(i.constraint_names.size(), false);
+    if (is_system_file_name(system)) {
+      linear = cached_system_file(system)->constraint_linear;
+      affine = cached_system_file(system)->constraint_affine;
+    }
     for (std::size_t a = 0; a < i.constraint_names.size(); ++a)
-      cs.push_back(i.constraint_names[a] + (linear[a] ? " (linear in qdot)" : " (non-linear in qdot)"));
+      cs.push_back(i.constraint_names[a] + (affine[a]   ? " (affine in qdot)"
+                                            : linear[a] ? " (linear in qdot)"
+                                                        : " (non-linear in qdot)"));
     fmt::print("{}\n", join(cs));
   }
   if (st.holonomic) {

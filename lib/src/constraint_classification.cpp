@@ -256,25 +256,31 @@ void classify_each_constraint(const System<S>& sys, const std::vector<Vec<S>>& p
   using boost::multiprecision::abs;
   using boost::multiprecision::log;
   const int r = sys.r;
-  Vec<S> c1(r), c2(r), c3(r), c4(r), cs(r);
+  Vec<S> c0(r), c1(r), c2(r), c3(r), c4(r), cs(r);
   out.constraints.resize(static_cast<std::size_t>(r));
-  std::vector<bool> linear(static_cast<std::size_t>(r), true), homogeneous(linear);
+  std::vector<bool> linear(static_cast<std::size_t>(r), true), homogeneous(linear), affine_linear(linear),
+      offset(static_cast<std::size_t>(r), false);
   std::vector<std::vector<S>> degrees(static_cast<std::size_t>(r));
   for (const Vec<S>& q : points) {
     const Vec<S> u = draw_unit(sys.n, rng), v = draw_unit(sys.n, rng);
     const S s("0.7");
+    sys.constraints(q, Vec<S>::Zero(sys.n), c0);
     sys.constraints(q, u, c1);
     sys.constraints(q, v, c2);
     sys.constraints(q, Vec<S>(u + s * v), cs);
     sys.constraints(q, Vec<S>(S(2) * u), c3);
     sys.constraints(q, Vec<S>(S(3) * u), c4);
-    if (!(c1.allFinite() && c2.allFinite() && c3.allFinite() && c4.allFinite() && cs.allFinite()))
+    if (!(c0.allFinite() && c1.allFinite() && c2.allFinite() && c3.allFinite() && c4.allFinite() && cs.allFinite()))
       throw NonFiniteValue("constraint classification: C(q, qdot) is not finite at q = " + point_text(q) +
                            " and random velocities");
     for (int a = 0; a < r; ++a) {
       const auto A = static_cast<std::size_t>(a);
       const S size = abs(c1[a]) + abs(c2[a]) + abs(cs[a]) + S("1e-80");
       if (abs(cs[a] - c1[a] - s * c2[a]) > S("1e-60") * size) linear[A] = false;
+      // C^a - a0^a linear, with a0^a = C^a(q, 0): affine (s a0 is counted
+      // once on each side).
+      if (abs(cs[a] - c1[a] - s * c2[a] + s * c0[a]) > S("1e-60") * (size + abs(c0[a]))) affine_linear[A] = false;
+      if (abs(c0[a]) > S("1e-60") * size) offset[A] = true;
       if (abs(c1[a]) < S("1e-50")) continue;  // no ratio at a zero of C^a
       const S r2 = c3[a] / c1[a], r3 = c4[a] / c1[a];
       if (r2 <= 0 || r3 <= 0) {
@@ -292,6 +298,7 @@ void classify_each_constraint(const System<S>& sys, const std::vector<Vec<S>>& p
     ConstraintKind& k = out.constraints[A];
     k.name = sys.info.constraint_names[A];
     k.linear = linear[A];
+    k.affine = !linear[A] && affine_linear[A] && offset[A];
     k.homogeneous = homogeneous[A] && !degrees[A].empty();
     for (const S& d : degrees[A])
       if (abs(d - degrees[A].front()) > S("1e-40")) k.homogeneous = false;
@@ -440,7 +447,12 @@ ConstraintClassification classify_constraints(const System<mp100>& sys, const Ve
   if (sys.r == 0) {
     out.frobenius_skipped = "no constraints";
   } else if (!out.all_linear) {
-    out.frobenius_skipped = "a constraint is not linear in qdot (the test is for A(q) qdot = 0)";
+    const auto affine = std::find_if(out.constraints.begin(), out.constraints.end(),
+                                     [](const ConstraintKind& k) { return k.affine; });
+    out.frobenius_skipped = affine != out.constraints.end()
+                                ? "constraint " + affine->name +
+                                      " is affine in qdot (the test is for the homogeneous A(q) qdot = 0)"
+                                : "a constraint is not linear in qdot (the test is for A(q) qdot = 0)";
   } else {
     out.frobenius_done = frobenius(sys, out.sample_points, options.max_frame_evaluations, out);
   }

@@ -320,8 +320,10 @@ class System(_core.System):
         mp100 at the default parameters, at 3 points near the default q.
 
         Returns a dict:
-          constraints: per constraint C^a (r), {name, linear, homogeneous,
-            degree} (degree: the k of C(q, s qdot) = s^k C(q, qdot), or None);
+          constraints: per constraint C^a (r), {name, linear, affine,
+            homogeneous, degree} (affine: A(q) qdot + a0(q) with a0 != 0, a
+            moving support, docs/affine-constraints.md; degree: the k of
+            C(q, s qdot) = s^k C(q, qdot), or None);
           frobenius: {done, skipped (why not done), frame (the independent
             velocities naming the fields X_alpha of ker A), growth (the growth
             vector), hidden_holonomic (how many holonomic constraints the

@@ -1177,6 +1177,7 @@ py::dict classification_dict(const SystemHandle& s) {
     py::dict d;
     d["name"] = k.name;
     d["linear"] = k.linear;
+    d["affine"] = k.affine;
     d["homogeneous"] = k.homogeneous;
     d["degree"] = k.homogeneous ? py::object(py::float_(k.degree)) : py::object(py::none());
     constraints.append(d);

@@ -35,6 +35,11 @@ struct ClassificationOptions {
 struct ConstraintKind {
   std::string name;
   bool linear = false;     ///< C^a(q, u + s v) = C^a(q, u) + s C^a(q, v)
+  /// C^a = A^a_i(q) qdot^i + a0^a(q) with a0^a = C^a(q, 0) != 0 at some
+  /// sample point: linear in qdot up to a velocity-free term (a moving
+  /// support, docs/affine-constraints.md). Then `linear` and `homogeneous`
+  /// are false.
+  bool affine = false;
   bool homogeneous = false;
   double degree = 0;       ///< k when homogeneous (an integer up to round-off, or not)
 };

@@ -65,8 +65,8 @@ namespace nhs {
 /// reason, naming what is missing.
 inline std::string dependent_velocity_reason(const SystemInfo& info) {
   if (!info.linear_constraints)
-    return "the constraints are not linear in qdot, so they cannot be solved as "
-           "qdot_dep = a(q) qdot_indep (002 eq. 8)";
+    return "the constraints are not linear and homogeneous in qdot (A(q) qdot = 0; non-linear or affine), so "
+           "they cannot be solved as qdot_dep = a(q) qdot_indep (002 eq. 8)";
   const std::size_t n = info.coordinates.size(), r = info.constraint_names.size();
   const auto& dep = info.dependent_velocities;
   if (dep.empty())

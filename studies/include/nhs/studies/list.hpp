@@ -19,4 +19,5 @@
   X(linear_bipendulum) /* 000 §13.7 */         \
   X(n_trailer)         /* N = 3; n-trailer-<N> for any N (n_trailer.cpp) */ \
   X(contact_oscillator) /* McLachlan & Perlmutter 2006, Ex. 5.2 */ \
-  X(massless_trailer)  /* g semidefinite: 003; Udwadia & Phohomsiri 2006 */
+  X(massless_trailer)  /* g semidefinite: 003; Udwadia & Phohomsiri 2006 */ \
+  X(turntable_ball)    /* affine constraints: docs/affine-constraints.md */

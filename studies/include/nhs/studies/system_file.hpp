@@ -105,6 +105,11 @@ struct SystemFile {
   std::string path;
   SystemInfo info;                       ///< linear_constraints: every C^a linear in qdot
   std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
+  /// Per C^a: linear with a term free of the velocities, C^a = A^a_i(q)
+  /// qdot^i + a0^a(q) with a0^a != 0 (GiNaC): a moving support. Such a
+  /// system has info.linear_constraints false (Voronec's split and the
+  /// discrete Lagrange-d'Alembert integrator need A(q) qdot = 0).
+  std::vector<bool> constraint_affine;
   /// Per C^a: homogeneous in qdot, sum_i qdot^i dC^a/dqdot^i = k C^a with k
   /// free of the velocities (proved by GiNaC: the degree read off the
   /// expression's structure, or the normalized ratio). Euler's theorem: the
