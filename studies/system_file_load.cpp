@@ -256,6 +256,25 @@ bool homogeneous_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities
   }
 }
 
+// Whether C is linear in `velocities` (symbols): every second derivative
+// d2C/dqdot^i dqdot^j is 0. A large power is taken as non-linear without
+// expanding it (its expansion would not end); so is a derivative GiNaC
+// cannot take.
+bool linear_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities) {
+  using namespace GiNaC;
+  for (std::size_t i = 0; i < velocities.size(); ++i)
+    for (std::size_t j = i; j < velocities.size(); ++j) {
+      try {
+        const ex d2 = C.diff(ex_to<symbol>(velocities[i])).diff(ex_to<symbol>(velocities[j]));
+        if (!d2.is_zero() && (has_large_power(d2) || (!d2.expand().is_zero() && !d2.normal().is_zero())))
+          return false;
+      } catch (const std::exception&) {
+        return false;
+      }
+    }
+  return true;
+}
+
 // C at q_dot = 0 when that is not 0 (the term of C free of the velocities:
 // b(q) of an affine constraint A(q) q_dot + b(q)); nullopt when it is 0, or
 // when GiNaC cannot decide it (a large power, an undefined value: left to
@@ -761,6 +780,7 @@ class Loader {
   void read_nonideal();
   void read_constraints();
   void read_holonomic();
+  void read_dependent_velocities();
   void read_parametrization();
   void read_domain(const toml::node& node, const Bindings& qz);
   void read_initial();
@@ -978,21 +998,9 @@ void Loader::read_constraints() {
       fail(v, "constraint " + name + " involves no velocity: it is holonomic (a relation between "
                                      "coordinates); give it in [holonomic] instead, where nhs takes its "
                                      "velocity form and keeps q on it");
-    // Linear in qdot: every second derivative in the velocities is 0.
-    bool linear = true;
-    for (std::size_t i = 0; i < qd.size() && linear; ++i)
-      for (std::size_t j = i; j < qd.size() && linear; ++j) {
-        try {
-          const GiNaC::ex d2 = C.diff(sym_.symbol(qd[i])).diff(sym_.symbol(qd[j]));
-          // A large power is taken as non-linear unexpanded (its expansion would not end).
-          if (!d2.is_zero() && (has_large_power(d2) || (!d2.expand().is_zero() && !d2.normal().is_zero())))
-            linear = false;
-        } catch (const std::exception&) {
-          linear = false;
-        }
-      }
     std::vector<GiNaC::ex> velocities;
     for (const auto& vn : qd) velocities.emplace_back(sym_.symbol(vn));
+    const bool linear = linear_in(C, velocities);
     // Linear in qdot with a term free of the velocities: affine, A(q) qdot
     // + a0(q) = 0 (a moving platform). Every formulation that takes a
     // general C(q, qdot) takes it (its reaction, Chetaev's lambda_a A^a,
@@ -1014,6 +1022,13 @@ void Loader::read_constraints() {
   f_.info.linear_constraints =
       std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; }) &&
       std::none_of(f_.constraint_affine.begin(), f_.constraint_affine.end(), [](bool b) { return b; });
+  read_dependent_velocities();
+}
+
+// Voronec's split: the dependent velocities, one per constraint (linear and
+// homogeneous constraints only).
+void Loader::read_dependent_velocities() {
+  const auto& q = f_.info.coordinates;
   if (const auto* dep = root_.get("dependent_velocities")) {
     const auto names = names_of(*dep, "dependent_velocities");
     for (std::size_t a = 0; a < f_.constraint_affine.size(); ++a)
