@@ -162,15 +162,7 @@ Study<S> rolling_sphere_study() {
     return inv;
   };
   st.special_motions = [] { return std::vector<SpecialMotion<S>>{constant_omega_motion<S>()}; };
-  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
-    using std::abs;
-    using std::sin;
-    const S floor = S(1) / S(5);
-    for (;;) {
-      State<S> s = random_state_from_chart(sys, rng);
-      if (abs(sin(s.q[1])) >= floor) return s;
-    }
-  };
+  st.random_state = random_sphere_state<S>;
   return st;
 }
 

@@ -22,6 +22,7 @@
 #include "nhs/studies/chart_state.hpp"
 #include "nhs/studies/sphere_on_plane.hpp"
 #include "nhs/studies/traced.hpp"
+#include "nhs/studies/turntable.hpp"
 
 #include <cmath>
 
@@ -51,23 +52,14 @@ struct TurntableBall : SphereOnPlane {
   /// table); C size 2.
   template <class T>
   static void constraints(const Params<T>& p, const Vec<T>& q, const Vec<T>& qd, Vec<T>& C) {
-    using std::cos;
-    using std::sin;
-    C[0] = qd[3] - qd[1] * sin(q[0]) * p[R] + qd[2] * sin(q[1]) * cos(q[0]) * p[R] + q[4] * p[Omega];
-    C[1] = qd[4] + qd[1] * cos(q[0]) * p[R] + qd[2] * sin(q[1]) * sin(q[0]) * p[R] - q[3] * p[Omega];
+    turntable_contact(p[R], p[Omega], q, qd, C);
   }
   /// qdot = psi(q, z) = (z1, z2, z3, R (z2 sin phi - z3 sin theta cos phi)
   /// - Omega y, -R (z2 cos phi + z3 sin theta sin phi) + Omega x), z =
   /// (phid, thetad, psid): affine in z; z size 3, qd size 5.
   template <class T>
   static void parametrization(const Params<T>& p, const Vec<T>& q, const Vec<T>& z, Vec<T>& qd) {
-    using std::cos;
-    using std::sin;
-    qd[0] = z[0];
-    qd[1] = z[1];
-    qd[2] = z[2];
-    qd[3] = (z[1] * sin(q[0]) - z[2] * sin(q[1]) * cos(q[0])) * p[R] - q[4] * p[Omega];
-    qd[4] = q[3] * p[Omega] - (z[1] * cos(q[0]) + z[2] * sin(q[1]) * sin(q[0])) * p[R];
+    turntable_parametrization(p[R], p[Omega], q, z, qd);
   }
 };
 
@@ -168,15 +160,7 @@ Study<S> turntable_ball_study() {
   st.invariants = [](const System<S>& sys) { return turntable_invariants<S>(sys); };
   st.conserves_energy = [](const System<S>& sys) { return sys.parameters[Omega] == 0; };
   st.special_motions = [] { return std::vector<SpecialMotion<S>>{centred_orbit_motion<S>()}; };
-  st.random_state = [](const System<S>& sys, std::mt19937_64& rng) {
-    using std::abs;
-    using std::sin;
-    const S floor = S(1) / S(5);
-    for (;;) {
-      State<S> s = random_state_from_chart(sys, rng);
-      if (abs(sin(s.q[1])) >= floor) return s;
-    }
-  };
+  st.random_state = random_sphere_state<S>;
   return st;
 }
 

@@ -20,4 +20,5 @@
   X(n_trailer)         /* N = 3; n-trailer-<N> for any N (n_trailer.cpp) */ \
   X(contact_oscillator) /* McLachlan & Perlmutter 2006, Ex. 5.2 */ \
   X(massless_trailer)  /* g semidefinite: 003; Udwadia & Phohomsiri 2006 */ \
-  X(turntable_ball)    /* affine constraints: docs/affine-constraints.md */
+  X(turntable_ball)    /* affine constraints: docs/affine-constraints.md */ \
+  X(spinup_turntable_ball) /* Omega(t), clock coordinate: docs/affine-constraints.md */

@@ -17,8 +17,10 @@
 #include "nhs/scalar.hpp"
 #include "nhs/singular_set.hpp"
 #include "nhs/system.hpp"
+#include "nhs/studies/study.hpp"
 
 #include <cmath>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -193,6 +195,20 @@ Vector3<S> follow_euler_zxz(const Rotation& rotation, const Omega& omega, const 
     t_prev = tk;
   }
   return a;
+}
+
+/// A random state of a sphere study: the standard chart draw
+/// (random_state_from_chart), redrawn while |sin theta| < 1/5 (theta =
+/// q[1]; the metric is singular at sin theta = 0 and loses digits near it).
+template <class S>
+State<S> random_sphere_state(const System<S>& sys, std::mt19937_64& rng) {
+  using std::abs;
+  using std::sin;
+  const S floor = S(1) / S(5);
+  for (;;) {
+    State<S> s = random_state_from_chart(sys, rng);
+    if (abs(sin(s.q[1])) >= floor) return s;
+  }
 }
 
 }  // namespace nhs
