@@ -608,6 +608,10 @@ FileError description_error(const SystemFile& f, const std::string& message) {
   if (member("linear_constraints"))
     return FileError(f.where("constraints"),
                      "a constraint found linear in q_dot symbolically is not A(q) q_dot numerically: " + detail);
+  if (member("affine_constraints"))
+    return FileError(f.where("constraints"),
+                     "a constraint found affine in q_dot symbolically is not A(q) q_dot + a0(q) numerically: " +
+                         detail);
   return FileError(f.path, message);
 }
 

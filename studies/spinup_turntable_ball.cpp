@@ -15,8 +15,9 @@
 // all affine in qdot. T is the sphere's plus the clock's m/2 taud^2: with no
 // cross term in taud and taud = 1 on C, the clock's term changes nothing in
 // the sphere's equations (its reaction, on tau alone, absorbs it) and keeps
-// g regular. Voronec and the discrete integrator need A(q) qdot = 0 and do
-// not apply (info.linear_constraints is false).
+// g regular. Voronec solves them for (xd, yd, taud) (affine split, A6-A7,
+// with a0_tau = 1); the discrete integrator and the naive reduced
+// Lagrangian need A(q) qdot = 0 and do not apply (info.affine_constraints).
 //
 // For every Omega(t), v - (2/7) Omega(t) J r is conserved (the centre's
 // acceleration is (2/7) J d/dt(Omega r)), and omega_z is: the invariants
@@ -56,7 +57,9 @@ struct SpinupTurntableBall : SphereOnPlane {
                            {"Omega0", "1", "angular velocity of the table at t = 0"},
                            {"alpha", "0.5", "angular acceleration of the table"}},
             .constraint_names = {"C1", "C2", "C3"},
-            .quasi_velocities = {"phid", "thetad", "psid"}};
+            .quasi_velocities = {"phid", "thetad", "psid"},
+            .affine_constraints = true,
+            .dependent_velocities = {3, 4, 5}};
   }
   /// T = the sphere's T (SphereOnPlane) + m/2 taud^2; q, qd size 6.
   template <class T>

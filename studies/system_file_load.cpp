@@ -1004,9 +1004,11 @@ void Loader::read_constraints() {
     // Linear in qdot with a term free of the velocities: affine, A(q) qdot
     // + a0(q) = 0 (a moving platform). Every formulation that takes a
     // general C(q, qdot) takes it (its reaction, Chetaev's lambda_a A^a,
-    // does work -lambda_a a0^a); Voronec's split qdot_dep = a(q) qdot_indep
-    // and the discrete Lagrange-d'Alembert integrator need A(q) qdot = 0,
-    // so info.linear_constraints stays false (docs/affine-constraints.md).
+    // does work -lambda_a a0^a), and Voronec's split becomes qdot_dep =
+    // a(q) qdot_indep + a0(q) (A6); the discrete Lagrange-d'Alembert
+    // integrator and the naive reduced Lagrangian need A(q) qdot = 0, so
+    // info.linear_constraints is false and info.affine_constraints true
+    // (docs/affine-constraints.md).
     const bool affine = linear && velocity_free_term(C, velocities).has_value();
     f_.constraint_linear.push_back(linear);
     f_.constraint_affine.push_back(affine);
@@ -1019,26 +1021,24 @@ void Loader::read_constraints() {
   if (f_.info.constraint_names.size() >= q.size())
     fail(at, std::to_string(f_.info.constraint_names.size()) + " constraints on " +
                     std::to_string(q.size()) + " coordinates: at least one velocity must stay free");
-  f_.info.linear_constraints =
-      std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; }) &&
-      std::none_of(f_.constraint_affine.begin(), f_.constraint_affine.end(), [](bool b) { return b; });
+  const bool all_linear =
+      std::all_of(f_.constraint_linear.begin(), f_.constraint_linear.end(), [](bool b) { return b; });
+  const bool any_affine =
+      std::any_of(f_.constraint_affine.begin(), f_.constraint_affine.end(), [](bool b) { return b; });
+  f_.info.linear_constraints = all_linear && !any_affine;
+  f_.info.affine_constraints = all_linear && any_affine;
   read_dependent_velocities();
 }
 
-// Voronec's split: the dependent velocities, one per constraint (linear and
-// homogeneous constraints only).
+// Voronec's split: the dependent velocities, one per constraint (linear or
+// affine constraints only).
 void Loader::read_dependent_velocities() {
   const auto& q = f_.info.coordinates;
   if (const auto* dep = root_.get("dependent_velocities")) {
     const auto names = names_of(*dep, "dependent_velocities");
-    for (std::size_t a = 0; a < f_.constraint_affine.size(); ++a)
-      if (f_.constraint_affine[a])
-        fail(*dep, "dependent_velocities (Voronec's split qdot_dep = a(q) qdot_indep) needs homogeneous linear "
-                   "constraints A(q) q_dot = 0, and constraint " + f_.info.constraint_names[a] +
-                   " is affine (it has a term free of the velocities); remove dependent_velocities: the other "
-                   "formulations take affine constraints");
-    if (!f_.info.linear_constraints)
-      fail(*dep, "dependent_velocities (Voronec's split) needs constraints linear in the velocities");
+    if (!f_.info.linear_constraints && !f_.info.affine_constraints)
+      fail(*dep, "dependent_velocities (Voronec's split qdot_dep = a(q) qdot_indep + a0(q)) needs constraints "
+                 "linear in the velocities (A(q) q_dot + a0(q) = 0)");
     if (names.size() != f_.info.constraint_names.size())
       fail(*dep, "dependent_velocities names " + std::to_string(names.size()) +
                      " coordinates, expected one per constraint (" +

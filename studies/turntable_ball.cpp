@@ -9,9 +9,11 @@
 //   C2 = yd + R (thetad cos phi + psid sin theta sin phi) - Omega x = 0:
 // affine in qdot (A(q) qdot + a0(q) with a0 = Omega (y, -x)), so the
 // reaction does work (-lambda_a a0^a) and T is not conserved; the Jacobi
-// integral T - Omega L_z is. Voronec's split and the discrete
-// Lagrange-d'Alembert integrator need A(q) qdot = 0 and do not apply
-// (info.linear_constraints is false).
+// integral T - Omega L_z is. Voronec solves them for the centre's
+// velocity, (xd, yd) = a(q) (phid, thetad, psid) + a0(q) (affine split,
+// A6-A7); the discrete Lagrange-d'Alembert integrator and the naive
+// reduced Lagrangian need A(q) qdot = 0 and do not apply
+// (info.affine_constraints, not linear_constraints).
 //
 // The centre moves on a circle at the angular velocity nu = 2 Omega / 7
 // (a = nu J v, J the rotation by +pi/2), about c = r + J v / nu; the
@@ -44,7 +46,9 @@ struct TurntableBall : SphereOnPlane {
             .coordinates = {"phi", "theta", "psi", "x", "y"},
             .parameters = {{"m", "1", "mass"}, {"R", "1", "radius"}, {"Omega", "1", "angular velocity of the table"}},
             .constraint_names = {"C1", "C2"},
-            .quasi_velocities = {"phid", "thetad", "psid"}};
+            .quasi_velocities = {"phid", "thetad", "psid"},
+            .affine_constraints = true,
+            .dependent_velocities = {3, 4}};
   }
   /// C1 = xd - R (thetad sin phi - psid sin theta cos phi) + Omega y,
   /// C2 = yd + R (thetad cos phi + psid sin theta sin phi) - Omega x

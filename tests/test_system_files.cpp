@@ -667,24 +667,12 @@ std::vector<BadFile> bad_files() {
   {
     const std::string t = edit(good, "C1 = \"x_dot*sin(theta)", "C1 = \"x_dot^2*sin(theta)");
     cases.push_back({"split_nonlinear", t, position_of(t, "[\"y\"]", "dependent_velocities"),
-                     {"dependent_velocities (Voronec's split) needs constraints linear in the velocities"}});
+                     {"dependent_velocities (Voronec's split", "needs constraints linear in the velocities"}});
   }
   // An affine constraint (a term free of the velocities, a moving support)
-  // is accepted by every formulation but Voronec's: a file that asks for
-  // Voronec's split is refused at dependent_velocities, naming the affine
-  // constraint.
-  {
-    const std::string t = edit(good, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"", "C1 = \"x_dot - 1\"");
-    cases.push_back({"affine_constraint_split", t, position_of(t, "[\"y\"]", "dependent_velocities"),
-                     {"needs homogeneous linear constraints A(q) q_dot = 0, and constraint C1 is affine",
-                      "remove dependent_velocities"}});
-  }
-  {
-    const std::string t = edit(good, "C1 = \"x_dot*sin(theta) - y_dot*cos(theta)\"",
-                               "C1 = \"x_dot*sin(theta) - y_dot*cos(theta) + m*sin(x)\"");
-    cases.push_back({"affine_constraint_in_q_split", t, position_of(t, "[\"y\"]", "dependent_velocities"),
-                     {"constraint C1 is affine"}});
-  }
+  // with dependent_velocities is accepted: Voronec's split is qdot_dep =
+  // a(q) qdot_indep + a0(q) (examples/turntable-ball.toml; the generic
+  // tests cross-check it).
   {
     // Two dependent constraints with psi: dC/dq_dot has rank 1 < r = 2
     // (describe()'s "description member `quasi_velocities`", now at [constraints]).

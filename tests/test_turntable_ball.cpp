@@ -11,7 +11,10 @@
 //      -lambda_a a0^a (A4), with dT/dt from the accelerations of another
 //      formulation;
 //  (e) a state off C is refused with its residuals; the classification
-//      reports both constraints affine and skips the Frobenius test by name.
+//      reports both constraints affine and skips the Frobenius test by name;
+//  (f) Voronec's affine split (A6-A7) solved for (xd, yd): a0 = Omega (-y, x)
+//      and b0 = Omega (a_y, -a_x), written out by hand from (A7) (a depends
+//      on the angles only, a0 on the centre only).
 // The cross-formulation agreement and the special motion in every
 // formulation are the generic tests' (every study of the registry).
 // ctest-labels: unit study
@@ -24,6 +27,7 @@
 #include "nhs/manifold.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/chart_state.hpp"
+#include "nhs/voronec.hpp"
 
 #include <iostream>
 #include <random>
@@ -167,7 +171,9 @@ TYPED_TEST(TurntableBall, ExampleFileIsTheBuiltInStudy) {
   const Study<S>& file = find_study<S>(kFile);
   ASSERT_EQ(file.info.coordinates, builtin.info.coordinates);
   ASSERT_FALSE(file.info.linear_constraints);
-  ASSERT_TRUE(file.info.dependent_velocities.empty());
+  ASSERT_TRUE(file.info.affine_constraints);
+  ASSERT_EQ(file.info.affine_constraints, builtin.info.affine_constraints);
+  ASSERT_EQ(file.info.dependent_velocities, builtin.info.dependent_velocities);  // Voronec's split (x, y)
   ASSERT_FALSE(file.energy_is_conserved(file.build(file.default_parameters())));
   const Formulation<S>& f = find_formulation<S>("second-kind");
   std::mt19937_64 rng(7);
@@ -224,6 +230,34 @@ TYPED_TEST(TurntableBall, EnergyRateIsThePowerOfTheMovingSupport) {
     if (abs(power) > largest_rate) largest_rate = abs(power);
   }
   EXPECT_GT(largest_rate, S(1) / S(10));  // T is not conserved: the support does work
+}
+
+// (A7) for the turntable: u = (x, y), s = (phi, theta, psi), a0 = Omega (-y,
+// x). da/du = 0 and da0/ds = 0 leave b0_nu,i = -sum_mu a_mu,i da0_nu/du_mu:
+// b0_x,i = Omega a_y,i, b0_y,i = -Omega a_x,i.
+TYPED_TEST(TurntableBall, VoronecAffineSplitByHand) {
+  using S = TypeParam;
+  const Study<S>& st = find_study<S>("turntable-ball");
+  std::mt19937_64 rng(36);
+  for (int k = 0; k < 10; ++k) {
+    const System<S> sys = st.build(randomized_parameters(st, rng));
+    const State<S> x = st.random_state(sys, rng);
+    const S table = sys.parameter("Omega");
+    const DependentVelocities<S> dv = dependent_velocities(sys, x.q);
+    ASSERT_EQ(dv.a0.size(), 2);
+    Vec<S> a0(2);
+    a0 << -(table * x.q[4]), table * x.q[3];
+    EXPECT_LE(max_abs<S>(dv.a0 - a0), Tolerance<S>::cross * (S(1) + max_abs(a0))) << "a0, state " << k;
+    Mat<S> b0(2, 3);
+    b0.row(0) = table * dv.a.row(1);
+    b0.row(1) = -table * dv.a.row(0);
+    const Mat<S> got = voronec_affine_coefficients(dv);
+    EXPECT_LE(max_abs<S>(Vec<S>((got - b0).reshaped())), Tolerance<S>::cross * (S(1) + max_abs<S>(Vec<S>(b0.reshaped()))))
+        << "b0, state " << k;
+    // The split reproduces qdot on C.
+    EXPECT_LE(max_abs<S>(full_velocity(dv, Vec<S>(x.qdot.head(3))) - x.qdot), Tolerance<S>::cross * (S(1) + max_abs(x.qdot)))
+        << "qdot = P qdot_indep + a0, state " << k;
+  }
 }
 
 TEST(TurntableBall, StateOffTheManifoldIsRefusedWithItsResiduals) {

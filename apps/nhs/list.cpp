@@ -141,11 +141,11 @@ void print_system_data(const std::string& system, const Study<double>& st, const
   fmt::print("  r = {} constraints: ", i.constraint_names.size());
   {
     // Linearity of each C^a in qdot: a file's is detected symbolically
-    // (linear, affine or neither); a study's is declared for all, and the
-    // classification below tells an affine study's apart.
+    // (linear, affine or neither); a study's is declared for all (an affine
+    // study's C^a are all "affine"; the classification below tells them apart).
     std::vector<std::string> cs;
-    std::vector<bool> linear(i.constraint_names.size(), i.linear_constraints);
-    std::vector<bool> affine(i.constraint_names.size(), false);
+    std::vector<bool> linear(i.constraint_names.size(), i.linear_constraints || i.affine_constraints);
+    std::vector<bool> affine(i.constraint_names.size(), i.affine_constraints);
     if (is_system_file_name(system)) {
       linear = cached_system_file(system)->constraint_linear;
       affine = cached_system_file(system)->constraint_affine;

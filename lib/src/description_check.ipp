@@ -79,16 +79,20 @@ void check_description(const System<S>& sys) {
                          state_context(q, qd));
     }
 
-    if (sys.info.linear_constraints && sys.r > 0) {
+    if ((sys.info.linear_constraints || sys.info.affine_constraints) && sys.r > 0) {
       const Mat<S> J = constraint_jacobians(sys, q, qd).C_qdot;
+      const char* flag = sys.info.linear_constraints ? "`linear_constraints`" : "`affine_constraints`";
+      // Affine: C(q, qdot) - C(q, 0) = (dC/dqdot) qdot.
+      const Vec<S> C0 = sys.info.affine_constraints ? constraint_residuals(sys, q, Vec<S>(Vec<S>::Zero(sys.n)))
+                                                    : Vec<S>(Vec<S>::Zero(sys.r));
       for (const Vec<S>* v : {&qd, &w}) {
-        const Vec<S> C = constraint_residuals(sys, q, *v);
+        const Vec<S> C = constraint_residuals(sys, q, *v) - C0;
         const Vec<S> Jv = J * *v;
         const S scale = (J.cwiseAbs() * v->cwiseAbs()).maxCoeff() + C.cwiseAbs().maxCoeff();
         const S gap = (C - Jv).cwiseAbs().maxCoeff();
         if (finite(scale) && J.allFinite() && !(gap <= tol * scale))
-          throw UsageError(who + "`linear_constraints` is declared, but C is not linear in qdot: "
-                                 "C(q, qdot) = " + to_string(C) + ", (dC/dqdot) qdot = " +
+          throw UsageError(who + flag + " is declared, but C is not linear in qdot: "
+                                 "C(q, qdot) - C(q, 0) = " + to_string(C) + ", (dC/dqdot) qdot = " +
                            to_string(Jv) + " " + state_context(q, *v));
       }
     }

@@ -201,8 +201,8 @@ class Voronec final : public Formulation<S> {
   bool round_off_grows_with_speed() const override { return true; }
   std::string summary() const override {
     return "Voronec's equations: reduced Lagrangian Lbar(q, qdot_indep), b coefficients by AD, "
-           "state (q, qdot_indep); needs linear constraints and declared dependent velocities "
-           "(002 eqs. 8-11)";
+           "state (q, qdot_indep); needs linear or affine constraints and declared dependent velocities "
+           "(002 eqs. 8-11; docs/affine-constraints.md A6-A7)";
   }
   std::string not_applicable_reason(const System<S>& sys) const override {
     return dependent_velocity_reason(sys.info);
@@ -244,6 +244,9 @@ class NaiveReduced final : public Formulation<S> {
   }
   bool is_negative_control() const override { return true; }
   std::string not_applicable_reason(const System<S>& sys) const override {
+    if (sys.info.affine_constraints)
+      return "the constraints are affine in qdot (A(q) qdot + a0(q) = 0), and the naive reduced Lagrangian "
+             "is written for the homogeneous split qdot_dep = a(q) qdot_indep only";
     return dependent_velocity_reason(sys.info);
   }
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,

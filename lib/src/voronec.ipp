@@ -31,12 +31,18 @@ DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& 
   // The constraints are linear, C^a = C^a_i(q) qdot^i: at qdot = e_i, C is
   // the column C^a_i(q) and dC/dq its q-derivative. C_qdot is the same at
   // every qdot.
+  // Affine constraints, C^a = C^a_i(q) qdot^i + a0^a(q): at qdot = 0, C is
+  // the velocity-free term and dC/dq its q-derivative, taken off each column.
+  const bool affine = sys.info.affine_constraints;
+  const Vec<S> zero = Vec<S>::Zero(n);
+  const Mat<S> C0_q = affine ? constraint_jacobians<S>(sys, q, zero).C_q : Mat<S>();
   Mat<S> Cqd;
   std::vector<Mat<S>> Cqd_q(static_cast<std::size_t>(n), Mat<S>(r, n));  // [k](a, i) = dC^a_i/dq^k
   for (Eigen::Index i = 0; i < n; ++i) {
     const ConstraintJacobians<S> J = constraint_jacobians<S>(sys, q, Vec<S>::Unit(n, i));
     if (i == 0) Cqd = J.C_qdot;
-    for (Eigen::Index k = 0; k < n; ++k) Cqd_q[static_cast<std::size_t>(k)].col(i) = J.C_q.col(k);
+    for (Eigen::Index k = 0; k < n; ++k)
+      Cqd_q[static_cast<std::size_t>(k)].col(i) = affine ? Vec<S>(J.C_q.col(k) - C0_q.col(k)) : Vec<S>(J.C_q.col(k));
   }
   const Mat<S> C_dep = Cqd(Eigen::all, dv.dependent);
   const Mat<S> C_indep = Cqd(Eigen::all, dv.independent);
@@ -50,6 +56,15 @@ DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& 
     const Mat<S> dC_dep = Cqd_q[k](Eigen::all, dv.dependent);
     const Mat<S> dC_indep = Cqd_q[k](Eigen::all, dv.independent);
     dv.a_q[k] = -lu.solve(Mat<S>(dC_indep + dC_dep * dv.a));
+  }
+  if (affine) {
+    // C_dep a0 + C(q, 0) = 0 and its q-derivative (A6).
+    dv.a0 = -lu.solve(constraint_residuals<S>(sys, q, zero));
+    dv.a0_q.resize(r, n);
+    for (Eigen::Index k = 0; k < n; ++k) {
+      const Mat<S> dC_dep = Cqd_q[static_cast<std::size_t>(k)](Eigen::all, dv.dependent);
+      dv.a0_q.col(k) = -lu.solve(Vec<S>(C0_q.col(k) + dC_dep * dv.a0));
+    }
   }
   return dv;
 }
@@ -78,6 +93,7 @@ Vec<S> full_velocity(const DependentVelocities<S>& dv, const Vec<S>& qd_indep) {
   Vec<S> qd(r + m);
   qd(dv.independent) = qd_indep;
   qd(dv.dependent) = dv.a * qd_indep;
+  if (dv.a0.size()) qd(dv.dependent) += dv.a0;
   return qd;
 }
 
@@ -105,8 +121,9 @@ ReducedKineticEnergy<S> reduced_kinetic_energy(const System<S>& sys,
     seed.qd_inner(i, j) = S(1);
     seed.qd_outer(i, n + j) = S(1);
   }
-  // qdot_dep_l = a_l(q) . qdot_indep + w_l: value and inner derivative a_l;
-  // d/dq^k: (da_l/dq^k) . qdot_indep with inner derivative da_l/dq^k;
+  // qdot_dep_l = a_l(q) . qdot_indep (+ a0_l(q)) + w_l: value and inner
+  // derivative a_l; d/dq^k: (da_l/dq^k) . qdot_indep (+ da0_l/dq^k) with
+  // inner derivative da_l/dq^k;
   // d/dqdot_indep_j: a_lj; d/dw_l: 1.
   for (Eigen::Index l = 0; l < r; ++l) {
     const Eigen::Index i = dv.dependent[static_cast<std::size_t>(l)];
@@ -114,7 +131,7 @@ ReducedKineticEnergy<S> reduced_kinetic_energy(const System<S>& sys,
     seed.qd_inner.row(i) = dv.a.row(l);
     for (Eigen::Index k = 0; k < n; ++k) {
       const auto row = dv.a_q[static_cast<std::size_t>(k)].row(l);
-      seed.qd_outer(i, k) = row.dot(qd_indep);
+      seed.qd_outer(i, k) = dv.a0.size() ? S(row.dot(qd_indep) + dv.a0_q(l, k)) : S(row.dot(qd_indep));
       outer_inner.row(k) = row;
     }
     for (Eigen::Index j = 0; j < m; ++j) seed.qd_outer(i, n + j) = dv.a(l, j);
@@ -162,6 +179,23 @@ std::vector<Mat<S>> voronec_coefficients(const DependentVelocities<S>& dv) {
 }
 
 template <class S>
+Mat<S> voronec_affine_coefficients(const DependentVelocities<S>& dv) {
+  const Eigen::Index r = static_cast<Eigen::Index>(dv.dependent.size());
+  const Eigen::Index m = static_cast<Eigen::Index>(dv.independent.size());
+  Mat<S> b0 = Mat<S>::Zero(r, m);
+  if (!dv.a0.size()) return b0;
+  const auto dep = [&](Eigen::Index mu) { return dv.dependent[static_cast<std::size_t>(mu)]; };
+  for (Eigen::Index nu = 0; nu < r; ++nu)
+    for (Eigen::Index i = 0; i < m; ++i) {
+      S v = -dv.a0_q(nu, dv.independent[static_cast<std::size_t>(i)]);
+      for (Eigen::Index mu = 0; mu < r; ++mu)
+        v += dv.a_q[static_cast<std::size_t>(dep(mu))](nu, i) * dv.a0[mu] - dv.a(mu, i) * dv.a0_q(nu, dep(mu));
+      b0(nu, i) = v;
+    }
+  return b0;
+}
+
+template <class S>
 VoronecField<S> voronec(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd_indep) {
   const DependentVelocities<S> dv = dependent_velocities(sys, q);
   const Eigen::Index r = sys.r;
@@ -182,15 +216,19 @@ VoronecField<S> voronec(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd_
                + aT * K.Tbar_q(dv.dependent);            // sum_nu dTbar/dq_{m+nu} a_nu,i
   for (Eigen::Index nu = 0; nu < r; ++nu)                // sum_nu,j dT/dqdot_{m+nu} b^nu_ij qdot_j
     rhs += K.p_dep[nu] * (b[static_cast<std::size_t>(nu)] * qd_indep);
+  if (dv.a0.size())  // sum_nu dT/dqdot_{m+nu} b0_nu,i (A7)
+    rhs += voronec_affine_coefficients(dv).transpose() * K.p_dep;
   const auto G = factor_positive_definite<S>(K.G, "singular reduced metric Gbar", context);
   out.qddot_indep = G.solve(rhs);
 
-  // qddot_dep = d/dt (a qdot_indep) = a qddot_indep + (da/dq^k qdot^k) qdot_indep.
+  // qddot_dep = d/dt (a qdot_indep + a0) = a qddot_indep + (da/dq^k qdot^k) qdot_indep
+  // (+ da0/dq^k qdot^k).
   Mat<S> adot = Mat<S>::Zero(r, dv.a.cols());
   for (Eigen::Index k = 0; k < sys.n; ++k) adot += dv.a_q[static_cast<std::size_t>(k)] * out.qdot[k];
   out.qddot.resize(sys.n);
   out.qddot(dv.independent) = out.qddot_indep;
   out.qddot(dv.dependent) = dv.a * out.qddot_indep + adot * qd_indep;
+  if (dv.a0.size()) out.qddot(dv.dependent) += dv.a0_q * out.qdot;  // + d/dt a0
   return out;
 }
 

@@ -27,7 +27,7 @@ def parse_list(text):
             out["n"], out["coordinates"] = int(m[1]), m[2].split(", ")
         elif m := re.match(r"  r = (\d+) constraints: (.*)$", line):
             out["r"] = int(m[1])
-            out["constraints"] = re.findall(r"(?:^|, )(\S+) \((?:non-)?linear in qdot\)", m[2])
+            out["constraints"] = re.findall(r"(?:^|, )(\S+) \((?:non-linear|linear|affine) in qdot\)", m[2])
         elif m := re.match(r"  m = (\d+) quasi-velocities z = \((.*)\)", line):
             out["m"], out["quasi_velocities"] = int(m[1]), m[2].split(", ")
         elif line.startswith("  parameters: "):

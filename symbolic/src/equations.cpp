@@ -342,44 +342,88 @@ FormulationEquations udwadia_kalaba_equations(const SymbolicSystem& s, const Mec
   return f;
 }
 
-// Voronec's equations (002 eqs. 8-11), as voronec.hpp solves them: the
-// split qdot_dep = a(q) qdot_indep of linear constraints, a = -C_dep^-1
-// C_indep; Tbar = T(q, qdot_indep, a qdot_indep); for each independent i
-//   d/dt dTbar/dqdot_i - dTbar/dq_i - a_nu,i dTbar/dq_dep,nu
-//     - p_nu b^nu_ij qdot_j = A_i + a_nu,i A_dep,nu,
-// p_nu = dT/dqdot_dep,nu on the split, b^nu_ij = da_nu,i/dq_j - da_nu,j/dq_i
-// + da_nu,i/dq_dep,mu a_mu,j - da_nu,j/dq_dep,mu a_mu,i (002 eq. 11).
-FormulationEquations voronec_equations(const SymbolicSystem& s, const Mechanics& k) {
-  const std::vector<int>& dep = s.info.dependent_velocities;
-  if (!s.info.linear_constraints || static_cast<int>(dep.size()) != s.r)
-    throw NotApplicable("formulation 'voronec' does not apply to '" + s.info.name +
-                        "': it needs linear constraints and the r dependent velocities they are solved for "
-                        "(dependent_velocities)");
+// Voronec's split of linear or affine constraints (002 eq. 8; A6): the
+// independent indices, a = -C_dep^-1 C_indep (r x m) and a0 = -C_dep^-1
+// C(q, 0) (r x 1, zero for homogeneous constraints).
+struct VoronecSplit {
   std::vector<int> ind;
+  GiNaC::matrix a, a0;
+};
+
+VoronecSplit voronec_split(const SymbolicSystem& s, const Mechanics& k) {
+  const std::vector<int>& dep = s.info.dependent_velocities;
+  if ((!s.info.linear_constraints && !s.info.affine_constraints) || static_cast<int>(dep.size()) != s.r)
+    throw NotApplicable("formulation 'voronec' does not apply to '" + s.info.name +
+                        "': it needs linear or affine constraints and the r dependent velocities they are solved "
+                        "for (dependent_velocities)");
+  VoronecSplit out;
   for (int i = 0; i < s.n; ++i)
-    if (std::find(dep.begin(), dep.end(), i) == dep.end()) ind.push_back(i);
-  const int m = static_cast<int>(ind.size()), r = s.r;
+    if (std::find(dep.begin(), dep.end(), i) == dep.end()) out.ind.push_back(i);
+  const int m = static_cast<int>(out.ind.size()), r = s.r;
   GiNaC::matrix Cdep(u(r), u(r)), Cind(u(r), u(m));
   for (int a = 0; a < r; ++a) {
     for (int nu = 0; nu < r; ++nu) Cdep(u(a), u(nu)) = k.Cqd(u(a), u(dep[u(nu)]));
-    for (int j = 0; j < m; ++j) Cind(u(a), u(j)) = k.Cqd(u(a), u(ind[u(j)]));
+    for (int j = 0; j < m; ++j) Cind(u(a), u(j)) = k.Cqd(u(a), u(out.ind[u(j)]));
   }
-  const GiNaC::matrix a = solve_symbolic(Cdep, Cind.mul_scalar(-1), "the dependent block of dC/dqdot", "voronec",
-                                         s.info.name);
-  const auto A = [&](int nu, int j) { return a(u(nu), u(j)); };
+  out.a = solve_symbolic(Cdep, Cind.mul_scalar(-1), "the dependent block of dC/dqdot", "voronec", s.info.name);
+  out.a0 = GiNaC::matrix(u(r), 1);
+  if (s.info.affine_constraints) {
+    GiNaC::exmap still;
+    for (const ex& v : s.qdot) still[v] = 0;
+    GiNaC::matrix C0(u(r), 1);
+    for (int c = 0; c < r; ++c) C0(u(c), 0) = -s.C[u(c)].subs(still);
+    out.a0 = solve_symbolic(Cdep, C0, "the dependent block of dC/dqdot", "voronec", s.info.name);
+  }
+  return out;
+}
+
+// Voronec's equations (002 eqs. 8-11), as voronec.hpp solves them: the
+// split qdot_dep = a(q) qdot_indep + a0(q) of linear or affine constraints
+// (voronec_split); Tbar = T(q, qdot_indep, a qdot_indep + a0); for each
+// independent i
+//   d/dt dTbar/dqdot_i - dTbar/dq_i - a_nu,i dTbar/dq_dep,nu
+//     - p_nu (b^nu_ij qdot_j + b0^nu_i) = A_i + a_nu,i A_dep,nu,
+// p_nu = dT/dqdot_dep,nu on the split, b^nu_ij = da_nu,i/dq_j - da_nu,j/dq_i
+// + da_nu,i/dq_dep,mu a_mu,j - da_nu,j/dq_dep,mu a_mu,i (002 eq. 11), and
+// b0^nu_i = da_nu,i/dq_dep,mu a0_mu - da0_nu/dq_i - a_mu,i da0_nu/dq_dep,mu
+// (docs/affine-constraints.md A7; 0 for homogeneous constraints).
+FormulationEquations voronec_equations(const SymbolicSystem& s, const Mechanics& k) {
+  const std::vector<int>& dep = s.info.dependent_velocities;
+  const VoronecSplit sp = voronec_split(s, k);
+  const std::vector<int>& ind = sp.ind;
+  const int m = static_cast<int>(ind.size()), r = s.r;
+  const GiNaC::matrix& a0 = sp.a0;
+  const auto A = [&](int nu, int j) { return sp.a(u(nu), u(j)); };
   const auto qi = [&](int j) { return s.q[u(ind[u(j)])]; };
   const auto qdep = [&](int nu) { return s.q[u(dep[u(nu)])]; };
 
   FormulationEquations f;
-  f.title = "Voronec's equations for the split qdot_dep = a(q) qdot_indep, with the reduced kinetic energy "
-            "Tbar and the coefficients b^nu_ij (002 eqs. 8-11)";
+  f.title = std::string("Voronec's equations for the split qdot_dep = a(q) qdot_indep") +
+            (s.info.affine_constraints ? " + a0(q)" : "") + ", with the reduced kinetic energy Tbar and the " +
+            (s.info.affine_constraints ? "coefficients b^nu_ij, b0^nu_i (002 eqs. 8-11; A7)" : "coefficients b^nu_ij (002 eqs. 8-11)");
   GiNaC::exmap split;
   for (int nu = 0; nu < r; ++nu) {
     ex v = 0;
     for (int j = 0; j < m; ++j) v += A(nu, j) * s.qdot[u(ind[u(j)])];
+    v += a0(u(nu), 0);
     split[s.qdot[u(dep[u(nu)])]] = v;
     f.definitions.push_back({s.qdot[u(dep[u(nu)])], v, "the dependent velocities from the constraints (002 eq. 8)"});
   }
+  // The affine part b0_nu,i (A7) as symbols b0_<dep>_<i>, 0 where it vanishes.
+  GiNaC::matrix b0(u(r), u(m));
+  if (s.info.affine_constraints)
+    for (int nu = 0; nu < r; ++nu)
+      for (int i = 0; i < m; ++i) {
+        ex v = -d(a0(u(nu), 0), qi(i));
+        for (int mu = 0; mu < r; ++mu)
+          v += d(A(nu, i), qdep(mu)) * a0(u(mu), 0) - A(mu, i) * d(a0(u(nu), 0), qdep(mu));
+        v = GiNaC::normal(v);
+        if (v.is_zero()) continue;
+        const std::string nd = name_of(qdep(nu)), ni = name_of(qi(i));
+        const GiNaC::realsymbol bs("b0_" + nd + "_" + ni, "b^{" + tex_of_name(nd) + "}_{" + tex_of_name(ni) + "\\,0}");
+        f.definitions.push_back({bs, v, "the affine part of Voronec's coefficients, b0^nu_i (docs/affine-constraints.md A7)"});
+        b0(u(nu), u(i)) = bs;
+      }
   // b^nu_ij as symbols b_<dep>_<i>_<j> for i < j (antisymmetric), 0 where it vanishes.
   std::vector<GiNaC::matrix> b(u(r), GiNaC::matrix(u(m), u(m)));
   for (int nu = 0; nu < r; ++nu)
@@ -406,6 +450,7 @@ FormulationEquations voronec_equations(const SymbolicSystem& s, const Mechanics&
       lhs -= A(nu, i) * d(Tbar, qdep(nu));
       const ex p_nu = d(s.T, s.qdot[u(dep[u(nu)])]).subs(split);
       for (int j = 0; j < m; ++j) lhs -= p_nu * b[u(nu)](u(i), u(j)) * s.qdot[u(ind[u(j)])];
+      lhs -= p_nu * b0(u(nu), u(i));
       rhs += A(nu, i) * k.A[u(dep[u(nu)])].subs(split);
     }
     f.equations.push_back({lhs, rhs});
@@ -417,7 +462,7 @@ FormulationEquations voronec_equations(const SymbolicSystem& s, const Mechanics&
   }
   Exs bs;  // Voronec's coefficients, collected after the velocities
   for (const Definition& def : f.definitions)
-    if (name_of(def.symbol).rfind("b_", 0) == 0) bs.push_back(def.symbol);
+    if (name_of(def.symbol).rfind("b_", 0) == 0 || name_of(def.symbol).rfind("b0_", 0) == 0) bs.push_back(def.symbol);
   f.unknowns = qdd;
   f.collect_in = concat({&qdd, &qd, &bs});
   return f;

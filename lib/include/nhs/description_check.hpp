@@ -17,7 +17,8 @@ namespace nhs {
 ///   the Appellian from the bodies, every other formulation from T;
 /// - `linear_constraints`: when declared, C^a(q, qdot) = (dC^a/dqdot) qdot at
 ///   two velocities (linear and homogeneous in qdot: Voronec's split,
-///   002 eq. 8, needs it), to 1000 eps of the terms' size.
+///   002 eq. 8, needs it), to 1000 eps of the terms' size;
+/// - `affine_constraints`: likewise C(q, qdot) - C(q, 0) = (dC/dqdot) qdot.
 /// A check whose values are not finite at the state is skipped (the
 /// parameters may overflow; the formulations report that by name).
 /// Called by describe() for every scalar type except the tracing one.

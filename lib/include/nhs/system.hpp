@@ -38,10 +38,17 @@ struct SystemInfo {
   std::vector<Parameter> parameters;          ///< by name, with defaults
   std::vector<std::string> constraint_names;  ///< C^a names, size r
   std::vector<std::string> quasi_velocities;  ///< z^alpha names, size m (empty: no psi)
-  bool linear_constraints = false;            ///< C^a linear in qdot
-  /// Indices (into q) of the r velocities that linear constraints are solved
-  /// for, qdot_dep = a(q) qdot_indep (Voronec, 002 eq. 8; the naive reduced
-  /// Lagrangian). Empty: the system declares no such split.
+  bool linear_constraints = false;            ///< C^a linear and homogeneous in qdot: A(q) qdot
+  /// Every C^a linear in qdot, and at least one with a term free of the
+  /// velocities: C = A(q) qdot + a0(q), a0 != 0 (a moving support, or time
+  /// as a clock coordinate; docs/affine-constraints.md). linear_constraints
+  /// is then false: what needs A(q) qdot = 0 (the discrete
+  /// Lagrange-d'Alembert integrator, the naive reduced Lagrangian) refuses.
+  bool affine_constraints = false;
+  /// Indices (into q) of the r velocities that linear or affine constraints
+  /// are solved for, qdot_dep = a(q) qdot_indep + a0(q) (Voronec, 002 eq. 8
+  /// and its affine extension, docs/affine-constraints.md A6; the naive
+  /// reduced Lagrangian). Empty: the system declares no such split.
   std::vector<int> dependent_velocities = {};
   /// The metric g_ij = d^2T/dqdot^i dqdot^j is only positive semidefinite
   /// (massless parts): the constraints determine qddot ([g; A] has full

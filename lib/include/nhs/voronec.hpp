@@ -44,6 +44,10 @@
 // without one of them tripping: integrate watches split_margin instead, at
 // the same threshold as the system's margins in every precision.
 //
+// Affine constraints, A(q) qdot + a0(q) = 0 (docs/affine-constraints.md
+// A6-A7): qdot_dep = a qdot_indep + a0 with a0 = -(C_dep)^-1 C(q, 0), Tbar
+// taken on that split, and eq. 10 gains sum_nu p_nu b0_nu,i on its right.
+//
 // Not applicable (NotApplicable) to non-linear constraints or a system
 // without declared dependent velocities; there is no fallback to another
 // formulation.
@@ -60,13 +64,14 @@
 namespace nhs {
 
 /// Empty when sys's constraints can be solved as qdot_dep = a(q) qdot_indep
-/// (002 eq. 8): linear constraints (SystemInfo::linear_constraints) and r
-/// distinct, in-range dependent velocity indices declared. Otherwise the
-/// reason, naming what is missing.
+/// + a0(q) (002 eq. 8; a0 = 0 unless affine): linear or affine constraints
+/// (SystemInfo::linear_constraints, affine_constraints) and r distinct,
+/// in-range dependent velocity indices declared. Otherwise the reason,
+/// naming what is missing.
 inline std::string dependent_velocity_reason(const SystemInfo& info) {
-  if (!info.linear_constraints)
-    return "the constraints are not linear and homogeneous in qdot (A(q) qdot = 0; non-linear or affine), so "
-           "they cannot be solved as qdot_dep = a(q) qdot_indep (002 eq. 8)";
+  if (!info.linear_constraints && !info.affine_constraints)
+    return "the constraints are not linear in qdot (A(q) qdot + a0(q) = 0), so they cannot be solved as "
+           "qdot_dep = a(q) qdot_indep + a0(q) (002 eq. 8)";
   const std::size_t n = info.coordinates.size(), r = info.constraint_names.size();
   const auto& dep = info.dependent_velocities;
   if (dep.empty())
@@ -99,18 +104,23 @@ inline std::vector<int> independent_velocities(const SystemInfo& info) {
   return out;
 }
 
-/// The solution of linear constraints for the dependent velocities at a
-/// configuration q (002 eq. 8), with its q-derivatives (for eq. 11).
+/// The solution of linear or affine constraints for the dependent
+/// velocities at a configuration q (002 eq. 8; A6), with its q-derivatives
+/// (for eq. 11 and A7).
 template <class S>
 struct DependentVelocities {
   std::vector<int> dependent;    ///< indices into q of qdot_{m+l}, l = 1..r (declared order)
   std::vector<int> independent;  ///< indices into q of qdot_j, j = 1..m = n - r (increasing)
-  Mat<S> a;                      ///< a_lj, r x (n - r): qdot_dep = a qdot_indep
+  Mat<S> a;                      ///< a_lj, r x (n - r): qdot_dep = a qdot_indep (+ a0)
   std::vector<Mat<S>> a_q;       ///< a_q[k] = da/dq^k (r x (n - r)) for k = 0..n-1
+  Vec<S> a0;                     ///< size r, the affine term; empty for homogeneous constraints (a0 = 0)
+  Mat<S> a0_q;                   ///< r x n, column k = da0/dq^k; empty with a0
 };
 
 /// a(q) = -(C_dep)^-1 C_indep and da/dq at q (size n), with C_qdot =
-/// dC/dqdot by AD (constraint_jacobians at the unit velocities). Throws
+/// dC/dqdot by AD (constraint_jacobians at the unit velocities); for
+/// affine constraints (SystemInfo::affine_constraints) also a0(q) =
+/// -(C_dep)^-1 C(q, 0) and da0/dq. Throws
 /// NotApplicable (dependent_velocity_reason) and SingularState("singular
 /// dependent block of dC/dqdot", with q and the singular values) where
 /// C_dep (r x r) loses rank.
@@ -136,9 +146,9 @@ DependentVelocities<S> dependent_velocities(const System<S>& sys, const Vec<S>& 
 template <class S>
 Margin<S> split_margin(const System<S>& sys, const Vec<S>& q);
 
-/// The full velocity qdot = P qdot_indep: qdot_indep in the independent
-/// slots, a qdot_indep in the dependent ones. qd_indep: size n - r; returns
-/// size n.
+/// The full velocity qdot = P qdot_indep (+ a0): qdot_indep in the
+/// independent slots, a qdot_indep + a0 in the dependent ones. qd_indep:
+/// size n - r; returns size n.
 template <class S>
 Vec<S> full_velocity(const DependentVelocities<S>& dv, const Vec<S>& qd_indep);
 
@@ -168,6 +178,15 @@ ReducedKineticEnergy<S> reduced_kinetic_energy(const System<S>& sys,
 template <class S>
 std::vector<Mat<S>> voronec_coefficients(const DependentVelocities<S>& dv);
 
+/// The affine part of Voronec's coefficients (docs/affine-constraints.md
+/// A7): b0(nu, i) = sum_mu da_nu,i/dq_{m+mu} a0_mu - da0_nu/dq_i
+/// - sum_mu a_mu,i da0_nu/dq_{m+mu}, r x (n - r) (i indexes
+/// dv.independent); zero (r x (n - r)) for homogeneous constraints. With
+/// time as a clock coordinate tau (a0_tau = 1) its first sum holds
+/// Neimark-Fufaev's da/dt.
+template <class S>
+Mat<S> voronec_affine_coefficients(const DependentVelocities<S>& dv);
+
 /// Voronec's field at (q, qdot_indep).
 template <class S>
 struct VoronecField {
@@ -177,10 +196,11 @@ struct VoronecField {
                        ///< d/dt (a qdot_indep) = a qddot_indep + (da/dq^k qdot^k) qdot_indep
 };
 
-/// Solves Voronec's equations (002 eq. 10, b from eq. 11) at q (size n),
+/// Solves Voronec's equations (002 eq. 10, b from eq. 11; with affine
+/// constraints A7, b0 from voronec_affine_coefficients) at q (size n),
 /// qdot_indep (size n - r) for the independent accelerations:
 ///   Gbar qddot_indep = A_indep + a^T A_dep - G_q qdot + dTbar/dq_indep
-///                      + a^T dTbar/dq_dep + sum_nu p_nu b^nu qdot_indep,
+///                      + a^T dTbar/dq_dep + sum_nu p_nu (b^nu qdot_indep + b0_nu),
 /// A the active forces at qdot = P qdot_indep. Throws NotApplicable,
 /// SingularState ("singular dependent block of dC/dqdot"; "singular reduced
 /// metric Gbar" when d^2 Tbar/dqdot_indep^2 is not positive definite).
@@ -206,6 +226,7 @@ void from_reduced_state(const System<S>& sys, const Vec<S>& x, Vec<S>& q, Vec<S>
   EXTERN template ReducedKineticEnergy<S> reduced_kinetic_energy<S>(                          \
       const System<S>&, const DependentVelocities<S>&, const Vec<S>&, const Vec<S>&);         \
   EXTERN template std::vector<Mat<S>> voronec_coefficients<S>(const DependentVelocities<S>&); \
+  EXTERN template Mat<S> voronec_affine_coefficients<S>(const DependentVelocities<S>&);       \
   EXTERN template VoronecField<S> voronec<S>(const System<S>&, const Vec<S>&, const Vec<S>&); \
   EXTERN template Vec<S> reduced_state<S>(const System<S>&, const Vec<S>&, const Vec<S>&);    \
   EXTERN template void from_reduced_state<S>(const System<S>&, const Vec<S>&, Vec<S>&,        \

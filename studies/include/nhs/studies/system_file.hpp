@@ -103,12 +103,13 @@ struct FileDomainCondition {
 /// the parametrization) by the quasi-velocities' names, parameters by name.
 struct SystemFile {
   std::string path;
-  SystemInfo info;                       ///< linear_constraints: every C^a linear in qdot
+  SystemInfo info;                       ///< linear_constraints / affine_constraints from the per-C^a flags below
   std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
   /// Per C^a: linear with a term free of the velocities, C^a = A^a_i(q)
   /// qdot^i + a0^a(q) with a0^a != 0 (GiNaC): a moving support. Such a
-  /// system has info.linear_constraints false (Voronec's split and the
-  /// discrete Lagrange-d'Alembert integrator need A(q) qdot = 0).
+  /// system has info.linear_constraints false and, when every C^a is
+  /// linear, info.affine_constraints true (the discrete
+  /// Lagrange-d'Alembert integrator needs A(q) qdot = 0; Voronec takes it).
   std::vector<bool> constraint_affine;
   /// Per C^a: homogeneous in qdot, sum_i qdot^i dC^a/dqdot^i = k C^a with k
   /// free of the velocities (proved by GiNaC: the degree read off the
