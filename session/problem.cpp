@@ -119,10 +119,43 @@ std::string names_text(const std::vector<std::string>& names) {
 template <class S>
 void require_input_size(const Vec<S>& v, const std::string& name, const SystemInfo& info,
                         const std::vector<std::string>& names, const char* dimension) {
-  if (static_cast<std::size_t>(v.size()) != names.size())
-    throw UsageError(name + " has " + count_of(static_cast<std::size_t>(v.size()), "value") + ", study '" +
-                     info.name + "' has " + dimension + " = " + std::to_string(names.size()) + " (" +
-                     names_text(names) + ")");
+  const auto size = static_cast<std::size_t>(v.size());
+  const bool clock = info.clock_coordinate >= 0 && &names == &info.coordinates;
+  if (size == names.size() || (clock && size + 1 == names.size())) return;
+  throw UsageError(name + " has " + count_of(size, "value") + ", study '" + info.name + "' has " + dimension +
+                   " = " + std::to_string(names.size()) + " (" + names_text(names) + ")" +
+                   (clock ? ", or " + std::to_string(names.size() - 1) + " without its clock coordinate " +
+                                names[static_cast<std::size_t>(info.clock_coordinate)]
+                          : std::string()));
+}
+
+template <class S>
+ProblemSpec<S> with_time(ProblemSpec<S> spec, const SystemInfo& info) {
+  const int clock = info.clock_coordinate;
+  const InputNames& names = spec.names;
+  if (clock < 0) {
+    if (spec.t)
+      throw UsageError(names.t + ": study '" + info.name + "' does not depend on the time t (scleronomic: no "
+                                 "clock coordinate), so a state has no time to set");
+    return spec;
+  }
+  const auto n = static_cast<Eigen::Index>(info.coordinates.size());
+  // v with `value` put in at the clock's index, when v leaves the clock out.
+  const auto insert = [&](std::optional<Vec<S>>& v, const S& value) {
+    if (!v || v->size() != n - 1) return false;
+    Vec<S> out(n);
+    out << v->head(clock), value, v->tail(n - 1 - clock);
+    v = std::move(out);
+    return true;
+  };
+  const bool q_without_clock = insert(spec.q, spec.t ? *spec.t : S(0));
+  if (spec.q && spec.q->size() == n && !q_without_clock && spec.t)
+    throw UsageError(names.t + " sets t, which " + names.q + " gives already as its clock coordinate " +
+                     info.coordinates[static_cast<std::size_t>(clock)] + " (entry " + std::to_string(clock + 1) +
+                     "): give " + names.q + " without it (" + std::to_string(n - 1) + " values) or leave out " +
+                     names.t);
+  insert(spec.qdot, S(1));
+  return spec;
 }
 
 namespace {
@@ -162,6 +195,7 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
     const State<S> st = p.study->default_state(p.sys);
     p.q = st.q;
     p.qdot = st.qdot;
+    if (spec.t) p.q[p.sys.info.clock_coordinate] = *spec.t;  // with_time: a rheonomic system's
     // The default state at other parameters may fall where psi is singular
     // (e.g. a division by a parameter set to 0): a singular state, not a
     // malformed input.
@@ -203,17 +237,18 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
 }  // namespace
 
 template <class S>
-Problem<S> make_problem(const ProblemSpec<S>& spec) {
-  const InputNames& names = spec.names;
+Problem<S> make_problem(const ProblemSpec<S>& given) {
   Problem<S> p;
-  p.system = spec.system;
-  p.study = &find_study<S>(spec.system);
-  p.formulation_name = spec.formulation.empty() ? default_formulation_name<S>(spec.system) : spec.formulation;
+  p.system = given.system;
+  p.study = &find_study<S>(given.system);
+  p.formulation_name = given.formulation.empty() ? default_formulation_name<S>(given.system) : given.formulation;
   p.formulation = &find_formulation<S>(p.formulation_name);
   // The state's form and sizes, checked against the study's shapes before
   // anything is built or reads it.
   const SystemInfo& info = p.study->info;
-  require_state_form(spec.q.has_value(), spec.qdot.has_value(), spec.z.has_value(), info, names);
+  require_state_form(given.q.has_value(), given.qdot.has_value(), given.z.has_value(), info, given.names);
+  const ProblemSpec<S> spec = with_time(given, info);
+  const InputNames& names = spec.names;
   if (spec.q) require_input_size(*spec.q, names.q, info, info.coordinates, "n");
   if (spec.qdot) require_input_size(*spec.qdot, names.qdot, info, info.coordinates, "n");
   if (spec.z) require_input_size(*spec.z, names.z, info, info.quasi_velocities, "m");
@@ -240,6 +275,7 @@ Problem<S> make_problem(const ProblemSpec<S>& spec) {
   template std::shared_ptr<const Formulation<S>> default_field<S>(const std::string&, const Formulation<S>&); \
   template std::shared_ptr<const Formulation<S>> requested_field<S>(const std::string&, const Formulation<S>&, \
                                                                     FieldBackend, const std::string&);       \
+  template ProblemSpec<S> with_time<S>(ProblemSpec<S>, const SystemInfo&);                                  \
   template void require_input_size<S>(const Vec<S>&, const std::string&, const SystemInfo&,                  \
                                       const std::vector<std::string>&, const char*);                         \
   template Problem<S> make_problem<S>(const ProblemSpec<S>&);

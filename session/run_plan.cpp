@@ -49,15 +49,15 @@ std::optional<S> known_t_end(const RunSpec<S>& spec) {
 
 void refuse_state_with_motion(const std::string& motion, bool state_or_parameters_given, const RunNames& names) {
   if (!motion.empty() && state_or_parameters_given)
-    throw UsageError(names.motion + " sets the parameters and the initial state: give no --param, --q, --qdot "
-                     "or --z with it");
+    throw UsageError(names.motion + " sets the parameters and the initial state: give no --param, --q, --qdot, "
+                     "--z or --t0 with it");
 }
 
 template <class S>
 void require_run_options(const RunSpec<S>& spec) {
   const RunNames& names = spec.names;
   const ProblemSpec<S>& p = spec.problem;
-  refuse_state_with_motion(spec.motion, p.q || p.qdot || p.z || !p.parameters.empty(), names);
+  refuse_state_with_motion(spec.motion, p.q || p.qdot || p.z || p.t || !p.parameters.empty(), names);
   const std::optional<S> t_end = known_t_end(spec);
   if (t_end) require_sign(names.t_end, *t_end);
   require_sign(names.dt_out, spec.dt_out);

@@ -59,6 +59,7 @@ struct SpinupTurntableBall : SphereOnPlane {
             .constraint_names = {"C1", "C2", "C3"},
             .quasi_velocities = {"phid", "thetad", "psid"},
             .affine_constraints = true,
+            .clock_coordinate = 5,
             .dependent_velocities = {3, 4, 5}};
   }
   /// T = the sphere's T (SphereOnPlane) + m/2 taud^2; q, qd size 6.
@@ -181,7 +182,10 @@ Study<S> spinup_turntable_ball_study() {
     return state_from_chart<S>(sys, q, {S(1), S(1) / S(2), S(1) / S(4)});
   };
   st.invariants = [](const System<S>& sys) { return spinup_invariants<S>(sys); };
-  st.conserves_energy = [](const System<S>&) { return false; };
+  // A table at rest for all t (Omega0 = alpha = 0) does no work; otherwise it does.
+  st.conserves_energy = [](const System<S>& sys) {
+    return sys.parameter("Omega0") == 0 && sys.parameter("alpha") == 0;
+  };
   st.special_motions = [] { return std::vector<SpecialMotion<S>>{spinup_centred_orbit_motion<S>()}; };
   st.random_state = random_sphere_state<S>;
   return st;

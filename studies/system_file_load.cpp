@@ -68,6 +68,55 @@ bool is_identifier(const std::string& s) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
+// True when the expression text names t: an identifier token "t" (numbers,
+// with their exponents, and longer names skipped). A text that does not
+// parse is the parser's to report later; here it only has to be scanned.
+bool names_time(const std::string& text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (std::isdigit(c) || c == '.') {
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+        const char e = text[i++];
+        if ((e == 'e' || e == 'E') && i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+      }
+    } else if (std::isalpha(c) || c == '_') {
+      const std::size_t start = i;
+      while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+      if (i - start == 1 && text[start] == 't') return true;
+    } else {
+      ++i;
+    }
+  }
+  return false;
+}
+
+// True when an expression anywhere under `n` (tables, arrays) names t; a
+// `meaning` is prose, not an expression.
+bool names_time(const toml::node& n) {
+  if (const auto* s = n.as_string()) return names_time(s->get());
+  if (const auto* a = n.as_array())
+    return std::any_of(a->begin(), a->end(), [](const toml::node& e) { return names_time(e); });
+  if (const auto* t = n.as_table())
+    return std::any_of(t->begin(), t->end(),
+                       [](const auto& kv) { return kv.first.str() != "meaning" && names_time(kv.second); });
+  return false;
+}
+
+// The system's own expressions name t (not [initial], [[exact]] or
+// [[steady]]): the system is rheonomic, and the loader adds the clock
+// coordinate (docs/affine-constraints.md A5).
+bool system_names_time(const toml::table& root) {
+  for (const char* key : {"dynamics", "constraints", "holonomic", "nonideal", "parametrization", "chart", "bodies",
+                          "invariants", "singular"})
+    if (const toml::node* n = root.get(key); n && names_time(*n)) return true;
+  return false;
+}
+
+// The clock coordinate that t becomes, its velocity and its constraint.
+const std::string kClock = "time";
+const std::string kClockConstraint = "clock";
+
 // --- GiNaC: symbolic checks ---------------------------------------------------
 
 // Every name of a file is a real quantity: real symbols, so that GiNaC
@@ -618,6 +667,11 @@ class Loader {
   Symbolic sym_;
   std::set<std::string> names_;  // every name in use, for uniqueness
 
+  // The system names t: q ends with the clock coordinate kClock.
+  bool clocked() const { return f_.info.clock_coordinate >= 0; }
+  // The coordinates the file lists (q without the clock).
+  std::size_t file_coordinates() const { return f_.info.coordinates.size() - (clocked() ? 1 : 0); }
+
   std::string where(const toml::source_region& r) const {
     return path_ + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column);
   }
@@ -671,7 +725,11 @@ class Loader {
       return r;
     }();
     if (reserved.count(name)) fail(at, role + " '" + name + "' is a reserved name (pi, t and the functions)");
-    if (!names_.insert(name).second) fail(at, role + " '" + name + "' is already in use as a name");
+    if (!names_.insert(name).second)
+      fail(at, role + " '" + name + "' is already in use as a name" +
+                   (clocked() && (name == kClock || name == kClock + "_dot")
+                        ? " (the clock coordinate that nhs adds for t, which the system's expressions use)"
+                        : ""));
   }
 
   // A decimal of the file (a parameter's default, an [[exact]] override or
@@ -709,13 +767,15 @@ class Loader {
       // The string's first character is one column after its opening quote
       // (single-line strings without escapes; otherwise approximate).
       const auto r = n.source();
-      // Time is a name of [[exact]] only: the systems are autonomous.
+      // Time is a name of the system's expressions and [[exact]], not of
+      // values such as [initial]'s or a body's mass.
       const bool time = e.reason.rfind("unknown name 't' ", 0) == 0;
       throw FileError(path_ + ":" + std::to_string(r.begin.line) + ":" +
                           std::to_string(r.begin.column + 1 + offset + e.position),
                       what + ": " + e.reason +
-                          (time ? "; t may appear only in [[exact]] motions (nhs's systems are "
-                                  "autonomous: no time-dependent forces or constraints)"
+                          (time ? "; the time t may appear in the system's expressions (T, V, forces, "
+                                  "constraints, psi and its chart, [nonideal], a body's position and angular "
+                                  "velocity, invariants, singular margins) and in [[exact]] motions, not here"
                                 : ""));
     }
   }
@@ -731,8 +791,10 @@ class Loader {
     Bindings b;
     for (std::size_t i = 0; i < f_.info.parameters.size(); ++i)
       b[f_.info.parameters[i].name] = {-1, static_cast<int>(i)};
-    for (const auto& [names, array] : arrays)
+    for (const auto& [names, array] : arrays) {
       for (std::size_t i = 0; i < names->size(); ++i) b[(*names)[i]] = {array, static_cast<int>(i)};
+      if (clocked() && names == &f_.info.coordinates) b["t"] = {array, f_.info.clock_coordinate};
+    }
     if (velocities_of_coordinates)
       for (std::size_t i = 0; i < f_.info.coordinates.size(); ++i)
         b[f_.info.coordinates[i] + "_dot"] = {1, static_cast<int>(i)};
@@ -780,6 +842,7 @@ class Loader {
   void read_nonideal();
   void read_constraints();
   void read_holonomic();
+  void add_clock_constraint(const toml::node& at);
   void read_dependent_velocities();
   void read_parametrization();
   void read_domain(const toml::node& node, const Bindings& qz);
@@ -835,6 +898,20 @@ void Loader::read_header() {
   if (info.coordinates.empty()) fail(*coords, "coordinates is empty: a system has at least one");
   for (const auto& c : info.coordinates) claim(*coords, c, "coordinate");
   for (const auto& c : info.coordinates) claim(*coords, c + "_dot", "velocity of coordinate");
+  if (system_names_time(root_)) {
+    // t as the clock coordinate, after the file's: q = (file's, time), with
+    // the constraint clock = time_dot - 1 = 0 and 1/2 time_dot^2 in T (A5).
+    info.clock_coordinate = static_cast<int>(info.coordinates.size());
+    if (std::count(info.coordinates.begin(), info.coordinates.end(), kClock))
+      fail(*coords, "coordinate '" + kClock + "': the system's expressions use the time t, which nhs adds as the "
+                    "clock coordinate '" + kClock + "': rename this coordinate");
+    info.coordinates.push_back(kClock);
+    claim(*coords, kClock, "clock coordinate");
+    claim(*coords, kClock + "_dot", "velocity of the clock coordinate");
+    // t and the clock are one symbol in the symbolic checks (a body's
+    // velocity dr/dq qdot, a holonomic constraint's velocity form).
+    sym_.symbols.emplace("t", sym_.symbol(kClock));
+  }
   if (const auto* n = root_.get("quasi_velocities")) {
     info.quasi_velocities = names_of(*n, "quasi_velocities");
     for (const auto& z : info.quasi_velocities) claim(*n, z, "quasi-velocity");
@@ -874,7 +951,17 @@ void Loader::read_dynamics() {
   known_keys(t, "dynamics", {"kinetic_energy", "potential", "forces"});
   if (const auto* T = t.get("kinetic_energy")) {
     f_.locations["dynamics.kinetic_energy"] = where(*T);
-    expression_into(*T, "kinetic_energy", qqd, f_.kinetic_energy);
+    Program file_T;
+    expression_into(*T, "kinetic_energy", qqd, file_T);  // its errors at their character
+    if (!clocked()) {
+      f_.kinetic_energy = std::move(file_T);
+    } else {  // T + 1/2 time_dot^2: the clock's unit mass (A5)
+      Ast sum;
+      sum.kind = Kind::Add;
+      sum.args.push_back(expression::parse(string_of(*T, "kinetic_energy")));
+      sum.args.push_back(expression::parse(kClock + "_dot^2/2"));
+      f_.kinetic_energy.add(sum, qqd);
+    }
   } else if (!bodies) {
     fail(*node, "missing key 'kinetic_energy' in [dynamics] (or give [[bodies]])");
   }
@@ -898,6 +985,9 @@ Program Loader::by_coordinate(const toml::node& node, const std::string& what) {
     const auto it = std::find(q.begin(), q.end(), c);
     if (it == q.end())
       throw FileError(where(k.source()), what + ": '" + c + "' is not a coordinate (coordinates: " + join(q) + ")");
+    if (clocked() && c == kClock)
+      throw FileError(where(k.source()), what + ": '" + c + "' is the clock coordinate that nhs adds for t; it "
+                                                "takes no entry here");
     by_coordinate[static_cast<std::size_t>(it - q.begin())] = &v;
   }
   Program p;
@@ -976,6 +1066,20 @@ void Loader::read_holonomic() {
   }
 }
 
+// The clock's constraint, clock = time_dot - 1 = 0 (affine, A5), after the
+// file's constraints; FileError at `at` when a constraint has its name.
+void Loader::add_clock_constraint(const toml::node& at) {
+  auto& names = f_.info.constraint_names;
+  if (std::count(names.begin(), names.end(), kClockConstraint))
+    fail(at, "constraint '" + kClockConstraint + "': the system's expressions use the time t, and nhs adds the "
+             "constraint '" + kClockConstraint + "' = " + kClock + "_dot - 1 for it: rename this constraint");
+  f_.constraints.add(expression::parse(kClock + "_dot - 1"), bind({{&f_.info.coordinates, 0}}, true));
+  names.push_back(kClockConstraint);
+  f_.constraint_linear.push_back(true);
+  f_.constraint_affine.push_back(true);
+  f_.constraint_homogeneous.push_back(false);
+}
+
 void Loader::read_constraints() {
   const toml::node* node = root_.get("constraints");
   if (!node && root_.get("holonomic")) node = nullptr;
@@ -1016,6 +1120,7 @@ void Loader::read_constraints() {
   }
   read_holonomic();
   const toml::node& at = node ? *node : *root_.get("holonomic");
+  if (clocked()) add_clock_constraint(at);
   if (f_.info.constraint_names.empty())
     fail(at, "[constraints] is empty: a non-holonomic system has at least one constraint");
   if (f_.info.constraint_names.size() >= q.size())
@@ -1039,18 +1144,23 @@ void Loader::read_dependent_velocities() {
     if (!f_.info.linear_constraints && !f_.info.affine_constraints)
       fail(*dep, "dependent_velocities (Voronec's split qdot_dep = a(q) qdot_indep + a0(q)) needs constraints "
                  "linear in the velocities (A(q) q_dot + a0(q) = 0)");
-    if (names.size() != f_.info.constraint_names.size())
+    // The clock's own constraint is solved for time_dot (a0 = 1), added here.
+    const std::size_t expected = f_.info.constraint_names.size() - (clocked() ? 1 : 0);
+    if (names.size() != expected)
       fail(*dep, "dependent_velocities names " + std::to_string(names.size()) +
-                     " coordinates, expected one per constraint (" +
-                     std::to_string(f_.info.constraint_names.size()) + ")");
+                     " coordinates, expected one per constraint (" + std::to_string(expected) + ")");
     for (const auto& name : names) {
       const auto it = std::find(q.begin(), q.end(), name);
       if (it == q.end()) fail(*dep, "dependent_velocities: '" + name + "' is not a coordinate (coordinates: " + join(q) + ")");
+      if (clocked() && name == kClock)
+        fail(*dep, "dependent_velocities: '" + kClock + "' is the clock coordinate, solved for by its own "
+                   "constraint (nhs adds it): name one coordinate per constraint of the file");
       const int index = static_cast<int>(it - q.begin());
       if (std::count(f_.info.dependent_velocities.begin(), f_.info.dependent_velocities.end(), index))
         fail(*dep, "dependent_velocities names '" + name + "' twice");
       f_.info.dependent_velocities.push_back(index);
     }
+    if (clocked()) f_.info.dependent_velocities.push_back(f_.info.clock_coordinate);
   }
 }
 
@@ -1085,12 +1195,19 @@ void Loader::read_parametrization() {
     if (it == qd.end())
       throw FileError(where(k.source()), "[parametrization]: unknown key '" + key + "' (expected: " + join(qd) +
                                              ", domain)");
+    if (clocked() && key == kClock + "_dot")
+      throw FileError(where(k.source()), "[parametrization]: " + key + " is the clock's velocity, 1 (nhs adds "
+                                             "it): leave it out");
     rows[static_cast<std::size_t>(it - qd.begin())] = &v;
   }
   Program p;
   const Bindings qz = bind({{&q, 0}, {&z, 1}});
   if (domain) read_domain(*domain, qz);
   for (std::size_t i = 0; i < q.size(); ++i) {
+    if (clocked() && static_cast<int>(i) == f_.info.clock_coordinate) {
+      p.add(expression::parse("1"), qz);  // time_dot = 1
+      continue;
+    }
     if (!rows[i]) fail(*psi, "[parametrization] has no entry for " + qd[i]);
     expression_into(*rows[i], "parametrization " + qd[i], qz, p);
   }
@@ -1162,17 +1279,23 @@ void Loader::read_initial() {
   f_.locations["initial"] = where(*node);
   if (!node->is_table()) fail(*node, "[initial] must be a table with q and qdot, or q and z");
   const toml::table& t = *node->as_table();
-  known_keys(t, "initial", {"q", "qdot", "z", "excluded"});
+  if (clocked()) known_keys(t, "initial", {"q", "qdot", "z", "t", "excluded"});
+  else known_keys(t, "initial", {"q", "qdot", "z", "excluded"});
   if (const auto* ex = t.get("excluded")) f_.initial_excluded = excluded_of(*ex, "initial excluded");
   const Bindings params = bind({});
-  array_into(*required(t, "q", "initial", *node), "initial q", q.size(), params, f_.initial_q);
+  array_into(*required(t, "q", "initial", *node), "initial q", file_coordinates(), params, f_.initial_q);
+  if (clocked()) {  // the clock's value: [initial] t, else 0
+    if (const auto* t0 = t.get("t")) expression_into(*t0, "initial t", params, f_.initial_q);
+    else f_.initial_q.add(expression::parse("0"), params);
+  }
   const toml::node* qd = t.get("qdot");
   const toml::node* z = t.get("z");
   if ((qd != nullptr) == (z != nullptr))
     fail(*node, "[initial] needs exactly one of qdot (n values) and z (m values, through psi)");
   if (qd) {
     Program p;
-    array_into(*qd, "initial qdot", q.size(), params, p);
+    array_into(*qd, "initial qdot", file_coordinates(), params, p);
+    if (clocked()) p.add(expression::parse("1"), params);  // the clock's velocity
     f_.initial_qdot = std::move(p);
   } else {
     if (!f_.parametrization) fail(*z, "initial z needs [parametrization]");
@@ -1201,6 +1324,12 @@ void Loader::read_bodies() {
     f_.body_layout.push_back(terms.body);
     if (!derive_T) continue;
     add_body_energy(b, what, terms, k, T);
+  }
+  if (clocked()) {  // the clock's unit mass at (time, 0), whose T is 1/2 time_dot^2 (A5)
+    const toml::table clock{{"mass", "1"}, {"position", toml::array{kClock, "0"}}};
+    const BodyTerms terms = read_body(clock, "the clock body", names, p);
+    f_.body_layout.push_back(terms.body);
+    if (derive_T) add_body_energy(clock, "the clock body", terms, ++k, T);
   }
   f_.bodies = std::move(p);
   if (derive_T) {
@@ -1392,8 +1521,12 @@ void Loader::read_exact() {
     check_decimal(*te, what + " t_end", m.t_end);
     if (!(from_string<mp100>(m.t_end) > 0)) fail(*te, what + " t_end must be > 0");
     const Bindings tb = bind({{&t_name, 0}});
-    array_into(*required(t, "q", what, e), what + " q", q.size(), tb, m.q);
-    if (const auto* qd = t.get("qdot")) array_into(*qd, what + " qdot", q.size(), tb, m.qdot);
+    array_into(*required(t, "q", what, e), what + " q", file_coordinates(), tb, m.q);
+    if (clocked()) m.q.add(expression::parse("t"), tb);  // the clock is t
+    if (const auto* qd = t.get("qdot")) {
+      array_into(*qd, what + " qdot", file_coordinates(), tb, m.qdot);
+      if (clocked()) m.qdot.add(expression::parse("1"), tb);
+    }
     f_.locations["exact." + std::to_string(k - 1)] = where(e);
     f_.exact.push_back(std::move(m));
   }
@@ -1403,6 +1536,9 @@ void Loader::read_steady() {
   const toml::node* node = root_.get("steady");
   if (!node) return;
   if (!node->is_array_of_tables()) fail(*node, "steady must be an array of tables [[steady]]");
+  if (clocked())
+    fail(*node, "[[steady]]: the system depends on the time t (rheonomic), and a family of steady motions "
+                "q(mu), qdot(mu) is a system's without t");
   const auto& q = f_.info.coordinates;
   std::set<std::string> family_names;
   int k = 0;
@@ -1655,10 +1791,14 @@ std::shared_ptr<const SystemFile> Loader::load() {
 
 std::string energy_not_conserved_reason(const SystemFile& file) {
   std::vector<std::string> reasons;
+  const bool clocked = file.info.clock_coordinate >= 0;
+  if (clocked) reasons.push_back("the system depends on the time t (rheonomic)");
   if (file.forces) reasons.push_back("non-conservative forces do work");
   if (file.nonideal) reasons.push_back("the non-ideal constraint force [nonideal] does work");
   std::vector<std::string> names;
-  for (std::size_t a = 0; a < file.constraint_homogeneous.size(); ++a)
+  // The clock's constraint (the last one) is the time dependence's, said above.
+  const std::size_t r = file.constraint_homogeneous.size() - (clocked ? 1 : 0);
+  for (std::size_t a = 0; a < r; ++a)
     if (!file.constraint_homogeneous[a]) names.push_back(file.info.constraint_names[a]);
   if (names.size() == 1)
     reasons.push_back("constraint " + names[0] + " is not homogeneous in the velocities: its reaction does work");

@@ -5,6 +5,7 @@
 // singular at sin theta = 0; the closed form of the constant-omega motion
 // (docs/special-motions.md rolling-sphere) is a consistent rotation.
 // ctest-labels: unit study
+#include "euler_angles.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/derivatives.hpp"
@@ -203,22 +204,9 @@ TYPED_TEST(RollingSphere, ClosedFormIsTheConstantOmegaRotation) {
   using std::sin;
   using std::sqrt;
   using M3 = Eigen::Matrix<S, 3, 3>;
-  const auto rz = [](const S& a) {
-    M3 r;
-    r << cos(a), -sin(a), S(0), sin(a), cos(a), S(0), S(0), S(0), S(1);
-    return r;
-  };
-  const auto rx = [](const S& a) {
-    M3 r;
-    r << S(1), S(0), S(0), S(0), cos(a), -sin(a), S(0), sin(a), cos(a);
-    return r;
-  };
-  const auto omega = [](const Vec<S>& q, const Vec<S>& qd) {
-    Eigen::Matrix<S, 3, 1> w;
-    w << qd[1] * cos(q[0]) + qd[2] * sin(q[1]) * sin(q[0]),
-        qd[1] * sin(q[0]) - qd[2] * sin(q[1]) * cos(q[0]), qd[0] + qd[2] * cos(q[1]);
-    return w;
-  };
+  const auto rz = [](const S& a) { return test::rot_z<S>(a); };
+  const auto rx = [](const S& a) { return test::rot_x<S>(a); };
+  const auto omega = [](const Vec<S>& q, const Vec<S>& qd) { return test::space_omega<S>(q, qd); };
   const Study<S>& st = find_study<S>("rolling-sphere");
   const std::vector<SpecialMotion<S>> motions = st.special_motions();
   ASSERT_EQ(motions.size(), 1u);

@@ -876,6 +876,35 @@ std::vector<BadFile> bad_files() {
     const std::string t = with_potential(expr);
     cases.push_back({name, t, position_of(t, needle, "potential"), reasons});
   }
+  // A file that names t (a push k t): the loader's clock coordinate `time`
+  // and constraint `clock` are names of the system, and t is not a name of
+  // values ([initial]) (docs/system-files.md, "Time").
+  const std::string timed = edit(good, "I/2*theta_dot^2\"\n", "I/2*theta_dot^2\"\nforces = { x = \"t\" }\n");
+  {
+    const std::string t = edit(timed, "I = \"0.5\"", "I = \"0.5\"\ntime = \"1\"");
+    cases.push_back({"time_parameter_with_t", t, position_of(t, "\"1\"", "time = "),
+                     {"parameter 'time' is already in use as a name", "the clock coordinate that nhs adds for t"}});
+  }
+  {
+    const std::string t = edit(timed, "q = [\"0\", \"0\", \"0\"]", "q = [\"t\", \"0\", \"0\"]");
+    cases.push_back({"t_in_initial", t, position_of(t, "t\", \"0\"", "q = ["),
+                     {"initial q[1]: unknown name 't'", "the time t may appear in the system's expressions"}});
+  }
+  {
+    const std::string t = edit(timed, "theta_dot = \"omega\"", "theta_dot = \"omega\"\ntime_dot = \"1\"");
+    cases.push_back({"clock_velocity_in_psi", t, position_of(t, "time_dot = "),
+                     {"time_dot is the clock's velocity, 1", "leave it out"}});
+  }
+  {
+    const std::string t = edit(timed, "dependent_velocities = [\"y\"]", "dependent_velocities = [\"time\"]");
+    cases.push_back({"clock_as_dependent_velocity", t, position_of(t, "[\"time\"]"),
+                     {"'time' is the clock coordinate, solved for by its own constraint"}});
+  }
+  {
+    const std::string t = edit(timed, "forces = { x = \"t\" }", "forces = { x = \"t\", time = \"1\" }");
+    cases.push_back({"force_on_the_clock", t, position_of(t, "time = \"1\""),
+                     {"forces: 'time' is the clock coordinate that nhs adds for t"}});
+  }
   return cases;
 }
 

@@ -18,6 +18,7 @@
 // The cross-formulation agreement and the special motion in every
 // formulation are the generic tests' (every study of the registry).
 // ctest-labels: unit study
+#include "euler_angles.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/constraint_classification.hpp"
@@ -50,15 +51,10 @@ const std::string kFile = std::string(NHS_SOURCE_DIR) + "/examples/turntable-bal
 template <class S>
 using V3 = Eigen::Matrix<S, 3, 1>;
 
-// Space angular velocity from the z-x-z Euler rates (docs/studies.md).
+// Space angular velocity from the z-x-z Euler rates (euler_angles.hpp).
 template <class S>
 V3<S> omega_of(const Vec<S>& q, const Vec<S>& qd) {
-  using std::cos;
-  using std::sin;
-  V3<S> w;
-  w << qd[1] * cos(q[0]) + qd[2] * sin(q[1]) * sin(q[0]), qd[1] * sin(q[0]) - qd[2] * sin(q[1]) * cos(q[0]),
-      qd[0] + qd[2] * cos(q[1]);
-  return w;
+  return test::space_omega<S>(q, qd);
 }
 
 TYPED_TEST(TurntableBall, CentreMovesOnTheTwoSeventhsCircle) {
@@ -121,16 +117,8 @@ TYPED_TEST(TurntableBall, CentredOrbitIsTheTurningRotation) {
   using std::cos;
   using std::sin;
   using M3 = Eigen::Matrix<S, 3, 3>;
-  const auto rz = [](const S& a) {
-    M3 r;
-    r << cos(a), -sin(a), S(0), sin(a), cos(a), S(0), S(0), S(0), S(1);
-    return r;
-  };
-  const auto rx = [](const S& a) {
-    M3 r;
-    r << S(1), S(0), S(0), S(0), cos(a), -sin(a), S(0), sin(a), cos(a);
-    return r;
-  };
+  const auto rz = [](const S& a) { return test::rot_z<S>(a); };
+  const auto rx = [](const S& a) { return test::rot_x<S>(a); };
   const Study<S>& st = find_study<S>("turntable-ball");
   const std::vector<SpecialMotion<S>> motions = st.special_motions();
   ASSERT_EQ(motions.size(), 1u);

@@ -156,6 +156,14 @@ void print_system_data(const std::string& system, const Study<double>& st, const
                                                         : " (non-linear in qdot)"));
     fmt::print("{}\n", join(cs));
   }
+  if (i.clock_coordinate >= 0) {
+    const std::string& c = i.coordinates[static_cast<std::size_t>(i.clock_coordinate)];
+    fmt::print("  time: rheonomic (depends on t): t is the clock coordinate {}, with {}_dot = 1 on C; "
+               "`nhs accel --t` and `nhs run --t0` set it\n", c, c);
+  } else {
+    fmt::print("  time: scleronomic (no explicit t){}\n",
+               i.affine_constraints ? ", with affine constraints (a support moving steadily)" : "");
+  }
   if (st.holonomic) {
     std::string dep;
     for (const int k : st.holonomic->dependent) dep += (dep.empty() ? "" : ", ") + i.coordinates[static_cast<std::size_t>(k)];

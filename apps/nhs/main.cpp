@@ -26,7 +26,7 @@ const std::set<std::string> kValueOptions = {
     "--formulation", "--precision", "--param", "--q",      "--qdot",      "--manifold-tol",
     "--t-end",       "--dt-out",    "--rtol",  "--atol",   "--stepper",   "--max-rhs-calls", "--step",
     "--max-rows",
-    "--out",         "--out-dir",   "--states", "--z", "--singular-margin", "--motion"};
+    "--out",         "--out-dir",   "--states", "--z", "--singular-margin", "--motion", "--t", "--t0"};
 
 std::vector<std::string> glue_negative_values(int argc, char** argv) {
   std::vector<std::string> args;
@@ -128,6 +128,9 @@ Command add_list_command(CLI::App& app, CommandOptions& o) {
 Command add_accel_command(CLI::App& app, CommandOptions& o) {
   auto* cmd = app.add_subcommand("accel", "accelerations (and multipliers, reaction) at a state, as JSON");
   add_state_options(cmd, o.accel);
+  cmd->add_option("--t", o.accel.t,
+                  "the time t of the state, for a system that depends on t (its clock coordinate; then --q and "
+                  "--qdot may leave the clock out); default: q's clock entry, or 0");
   cmd->add_flag("--jacobian", o.accel.jacobian,
                 "also the Jacobian of the first-order field at the state, by forward differentiation of the "
                 "traced field (second-kind: x = (q, qdot); first-kind, gibbs-appell: x = (q, z))");
@@ -138,6 +141,10 @@ Command add_run_command(CLI::App& app, CommandOptions& o) {
   RunOptions& run = o.run;
   auto* cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
   add_state_options(cmd, run);
+  run.t_option = "--t0";
+  cmd->add_option("--t0", run.t,
+                  "the time t at the start, for a system that depends on t (its clock coordinate; the t column "
+                  "stays the time since the start); default: q's clock entry, or 0");
   cmd->add_option("--t-end", run.t_end, "final time (default 10, or the motion's with --motion)");
   cmd->add_option("--motion", run.motion,
                   "run a special motion (`nhs list SYSTEM` names them; name or 1-based number): its "

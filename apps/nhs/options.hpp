@@ -28,6 +28,10 @@ struct StateOptions {
   std::string q, qdot;              ///< comma-separated; empty: the study's default state
   std::string z;                    ///< with --q instead of --qdot: qdot = psi(q, z)
   std::string manifold_tol;         ///< empty: default_manifold_tolerance<S>()
+  /// The state's time t (ProblemSpec::t; a rheonomic system only): --t of
+  /// accel, --t0 of run (t_option). Empty: q's clock entry, or 0.
+  std::string t;
+  std::string t_option = "--t";
   /// States whose margin to a singular set (singular_set.hpp) is <= this are
   /// refused (exit 3); a run stops before reaching one. Empty: the command's
   /// default (accel: 100 epsilon; run: 1e-6).

@@ -87,7 +87,7 @@ RunSpec<S> run_spec(const RunOptions& opts) {
   // system takes a minute to build in mp50): a usage error comes at once.
   require_run_options(spec);
   refuse_state_with_motion(opts.motion, !opts.q.empty() || !opts.qdot.empty() || !opts.z.empty() ||
-                                            !opts.params.empty(), spec.names);
+                                            !opts.t.empty() || !opts.params.empty(), spec.names);
   spec.problem = problem_spec<S>(opts);
   return spec;
 }

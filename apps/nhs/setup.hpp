@@ -50,6 +50,8 @@ ProblemSpec<S> problem_spec(const StateOptions& o) {
   spec.q = vector(spec.names.q, o.q, info.coordinates, "n");
   spec.qdot = vector(spec.names.qdot, o.qdot, info.coordinates, "n");
   spec.z = vector(spec.names.z, o.z, info.quasi_velocities, "m");
+  spec.names.t = o.t_option;
+  if (!o.t.empty()) spec.t = parse_number<S>(spec.names.t, o.t);
   if (!o.manifold_tol.empty()) spec.manifold_tol = parse_number<S>(spec.names.manifold_tol, o.manifold_tol);
   spec.parameters = parameter_overrides<S>(st, parse_params(o.params));
   return spec;

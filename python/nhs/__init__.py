@@ -222,7 +222,7 @@ class System(_core.System):
     def run(self, t_end=None, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
             field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None,
-            motion=None, max_rows=None, max_wall_time=None):
+            motion=None, max_rows=None, max_wall_time=None, t0=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end (t_end: 10 by
@@ -236,7 +236,10 @@ class System(_core.System):
         default 0.01, for linear constraints). rtol, atol: per-step
         tolerances (default: the precision's, docs/numerics.md). project:
         project (q, qdot) onto C after every step. q0 and qdot0 or z0: the
-        initial state (default: the system's). The other arguments are as
+        initial state (default: the system's). t0: the time at the start,
+        for a system that depends on t (`nhs run --t0`: its clock
+        coordinate's initial value; the column t stays the time since the
+        start). The other arguments are as
         in accel; singular_margin defaults to 1e-6 here. A built-in study
         runs its generated field where it has one (field="library" for the
         library's formulation), a system file its traced field.
@@ -267,7 +270,7 @@ class System(_core.System):
         """
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
                         q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step, motion, max_rows, max_wall_time)
+                        manifold_tol, step, motion, max_rows, max_wall_time, t0)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:

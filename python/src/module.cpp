@@ -695,12 +695,14 @@ class ProblemArgs {
  public:
   ProblemArgs(const std::string& system, const py::object& formulation, const std::string& precision,
               const py::object& params, const std::array<py::object, 3>& state,
-              const std::array<const char*, 3>& names, const py::object& field, const py::object& manifold_tol)
-      : system_(system), precision_(precision), names_(names) {
+              const std::array<const char*, 3>& names, const py::object& field, const py::object& manifold_tol,
+              const py::object& t = py::none(), const char* t_option = "--t")
+      : system_(system), precision_(precision), names_(names), t_option_(t_option) {
     if (!formulation.is_none()) formulation_ = str_arg(formulation, "formulation");
     params_ = param_pairs(params);
     for (std::size_t k = 0; k < 3; ++k) state_[k] = vector_text(state[k], names[k]);
     manifold_tol_ = option_text(manifold_tol, "manifold_tol");
+    t_ = option_text(t, t_option[3] == '0' ? "t0" : "t");
     if (!field.is_none()) {
       const std::string f = str_arg(field, "field");
       if (f != "default") field_ = parse_field_backend(f, "field");
@@ -726,6 +728,8 @@ class ProblemArgs {
     for (std::size_t k = 0; k < 3; ++k)
       if (!state_[k].empty()) *state[k] = parse_vector<S>(*option[k], state_[k]);
     if (!manifold_tol_.empty()) spec.manifold_tol = parse_number<S>(spec.names.manifold_tol, manifold_tol_);
+    spec.names.t = t_option_;
+    if (!t_.empty()) spec.t = parse_number<S>(spec.names.t, t_);
     return spec;
   }
 
@@ -735,6 +739,8 @@ class ProblemArgs {
   std::vector<std::pair<std::string, std::string>> params_;  ///< name, exact decimal text
   std::array<std::string, 3> state_;                          ///< vector_text's, "" when not given
   std::string manifold_tol_;
+  std::string t_;  ///< the state's time t (t, t0), "" when not given
+  const char* t_option_;
   std::optional<FieldBackend> field_;
 };
 
@@ -1005,10 +1011,10 @@ class SystemHandle {
   AccelResult accel(const py::object& q, const py::object& qdot, const py::object& z,
                     const py::object& formulation, const py::object& precision_arg, const py::object& params,
                     const py::object& field, const py::object& manifold_tol,
-                    const py::object& singular_margin, const py::object& jacobian) const {
+                    const py::object& singular_margin, const py::object& jacobian, const py::object& t) const {
     const std::string precision = str_arg(precision_arg, "precision");
     const ProblemArgs args(name_, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field,
-                           manifold_tol);
+                           manifold_tol, t, "--t");
     const bool with_jacobian = bool_arg(jacobian, "jacobian");
     std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
@@ -1066,10 +1072,10 @@ class SystemHandle {
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
                const py::object& manifold_tol, const py::object& step, const py::object& motion,
-               const py::object& max_rows, const py::object& max_wall_time) const {
+               const py::object& max_rows, const py::object& max_wall_time, const py::object& t0) const {
     const std::string precision = str_arg(precision_arg, "precision");
     RunArgs args{.problem = ProblemArgs(name_, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"},
-                                        field, manifold_tol)};
+                                        field, manifold_tol, t0, "--t0")};
     args.t_end = option_text(t_end, "t_end");
     if (!motion.is_none()) {
       if (!PyUnicode_Check(motion.ptr()) && (PyBool_Check(motion.ptr()) || !PyLong_Check(motion.ptr())))
@@ -1276,7 +1282,10 @@ const char* const kAccelDoc = R"doc(The accelerations at a state, as `nhs accel`
         study's generated code, a file's traced field, else the library's
         formulation), "library", "generated", "traced" or "compiled" (as the
         CLI's --library, --generated, --compiled). singular_margin: states within
-        it of a singular set are refused (default 100 epsilon).
+        it of a singular set are refused (default 100 epsilon). t: the
+        state's time, for a system that depends on t (`nhs accel --t`: the
+        clock coordinate's value; q and qdot may then leave the clock out);
+        nhs.UsageError for a system without t.
 
         Returns an nhs.Acceleration: .qddot (n), .multipliers lambda_a (r)
         and .reaction R_i (n) where the formulation defines them (else
@@ -1390,7 +1399,9 @@ void bind_field(py::module_& m) {
   using namespace pybind11::literals;
   py::class_<FieldHandle>(m, "Field", "A formulation's vector field at fixed parameters (System.field).")
       .def("__call__", [](const FieldHandle& f, const py::object&, const py::object& x) { return f.impl().call(x); },
-           "t"_a, "x"_a, "(qdot, qddot) at x = (q, qdot); t is not read (autonomous systems)")
+           "t"_a, "x"_a,
+           "(qdot, qddot) at x = (q, qdot); t is not read (a system that depends on t carries it in x, as its "
+           "clock coordinate)")
       .def("accel_batch", [](const FieldHandle& f, const py::object& q, const py::object& qdot) {
              return f.impl().batch(q, qdot);
            }, "Q"_a, "Qdot"_a, "qddot at each row of Q, Qdot (shape (N, n)); shape (N, n)")
@@ -1469,11 +1480,11 @@ void bind_system_commands(py::class_<SystemHandle>& c) {
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),
-           "jacobian"_a = false, kAccelDoc)
+           "jacobian"_a = false, "t"_a = py::none(), kAccelDoc)
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
-           "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none())
+           "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none(), "t0"_a = py::none())
       .def("motions", [](const SystemHandle& s) {
         const nhs::Study<double>& st = nhs::find_study<double>(s.name());
         py::list out;

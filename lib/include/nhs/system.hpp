@@ -45,6 +45,16 @@ struct SystemInfo {
   /// is then false: what needs A(q) qdot = 0 (the discrete
   /// Lagrange-d'Alembert integrator, the naive reduced Lagrangian) refuses.
   bool affine_constraints = false;
+  /// Index (into q) of the clock coordinate, or -1. A rheonomic system (its
+  /// T, V, forces or constraints depend on the time t) is written with t as
+  /// this coordinate, under the affine constraint t_dot - 1 = 0 and with a
+  /// kinetic term 1/2 t_dot^2, so that every formulation, field backend and
+  /// stepper takes it unchanged (docs/affine-constraints.md A5). A system
+  /// file that uses t gets it from the loader (named "time", after the
+  /// others); a built-in study declares its own. -1: scleronomic (no
+  /// explicit t). The state's t is q[clock_coordinate]; `nhs accel --t`,
+  /// `nhs run --t0` and ProblemSpec::t set it.
+  int clock_coordinate = -1;
   /// Indices (into q) of the r velocities that linear or affine constraints
   /// are solved for, qdot_dep = a(q) qdot_indep + a0(q) (Voronec, 002 eq. 8
   /// and its affine extension, docs/affine-constraints.md A6; the naive

@@ -28,6 +28,8 @@ namespace nhs {
 /// "z", or "q0", "qdot0", "z0" for a run).
 struct InputNames {
   std::string q = "--q", qdot = "--qdot", z = "--z", manifold_tol = "--manifold-tol";
+  /// The state's time t: "--t" (accel), "--t0" (run); Python's "t", "t0".
+  std::string t = "--t";
 };
 
 /// The request for a problem, typed.
@@ -47,8 +49,15 @@ struct ProblemSpec {
   /// (parameters_with).
   std::vector<std::pair<std::string, S>> parameters;
   /// The state: q with qdot (each of size n), or q with z (size m; qdot =
-  /// psi(q, z)), or none of them for the study's default state.
+  /// psi(q, z)), or none of them for the study's default state. For a
+  /// rheonomic system (SystemInfo::clock_coordinate >= 0) q and qdot may
+  /// leave out the clock coordinate (size n - 1): its value is then t (0 if
+  /// not given) and its velocity 1 (with_time).
   std::optional<Vec<S>> q, qdot, z;
+  /// The state's time t, for a rheonomic system only: the value of its
+  /// clock coordinate (in the default state, or in a q of size n - 1).
+  /// Empty: q's own clock entry, or the default state's (0 for a file).
+  std::optional<S> t;
   /// The admission's tolerance on |C| (admit_state); empty: its default
   /// (default_manifold_tolerance<S>). Must be >= 0.
   std::optional<S> manifold_tol;
@@ -127,9 +136,22 @@ std::shared_ptr<const Formulation<S>> requested_field(const std::string& system,
 /// when z is given for a system `info` without quasi-velocities (no psi).
 void require_state_form(bool q, bool qdot, bool z, const SystemInfo& info, const InputNames& names);
 
+/// `spec` with the clock coordinate of a rheonomic system `info`
+/// (SystemInfo::clock_coordinate) put into q and qdot where they leave it
+/// out (size n - 1): q's clock entry t (spec.t, else 0) and qdot's 1, at
+/// the clock's index. Unchanged for q, qdot of size n (the sizes are
+/// require_input_size's to judge). Throws UsageError naming names.t when
+/// t is given for a scleronomic system (no clock: nothing depends on t),
+/// or together with a q of size n that has its own clock entry.
+/// Source: docs/affine-constraints.md, "Time as a coordinate" (A5).
+template <class S>
+ProblemSpec<S> with_time(ProblemSpec<S> spec, const SystemInfo& info);
+
 /// v as the input `name` of a system `info` whose dimension `dimension`
 /// ("n" or "m") has the names `names`: UsageError "<name> has k values,
-/// study '<id>' has n = 3 (x, y, theta)" when v.size() differs.
+/// study '<id>' has n = 3 (x, y, theta)" when v.size() differs. For a
+/// rheonomic system, q and qdot (`names` being info.coordinates) may also
+/// have n - 1 values, without the clock coordinate (with_time).
 template <class S>
 void require_input_size(const Vec<S>& v, const std::string& name, const SystemInfo& info,
                         const std::vector<std::string>& names, const char* dimension);
@@ -149,9 +171,10 @@ void require_singular_margin(const S& margin) {
 /// C within manifold_tol (admit_state: qdot projected onto C); the study's
 /// default state when none is given. What needs no system (the state's
 /// form and sizes, the tolerance) is checked before the system is built
-/// (n-trailer-200 takes a minute to build in mp50). Throws UsageError (an
+/// (n-trailer-200 takes a minute to build in mp50). A rheonomic system's
+/// clock coordinate is put in by with_time. Throws UsageError (an
 /// unknown system, formulation or parameter, a state of the wrong form or
-/// size, a negative tolerance, a field that cannot be had), SingularState
+/// size, a time t for a scleronomic system, a negative tolerance, a field that cannot be had), SingularState
 /// (a state on one of the system's own singular sets, psi not finite, a
 /// default state not finite at these parameters), InvalidState (off C),
 /// NotApplicable (a formulation that does not apply to the system).
