@@ -5,7 +5,7 @@
 // q = (phi, theta, psi, ...).
 #pragma once
 
-#include "nhs/scalar.hpp"
+#include "nhs/autodiff.hpp"  // Vec
 
 #include <Eigen/Dense>
 

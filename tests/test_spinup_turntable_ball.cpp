@@ -32,6 +32,7 @@
 
 #include "nhs/session/problem.hpp"
 
+#include "nhs/derivatives.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/studies/all.hpp"
@@ -322,6 +323,8 @@ TEST(SpinupTurntableBallTime, WorkEnergyBalanceAlongARun) {
   const auto [push, push_work] = work_energy_defect(s, skate.default_state(s), 5.0);
   EXPECT_GT(push_work, 1.0);
   EXPECT_LE(push, 1e-9 * (1 + push_work));
+  std::cout << "[ balance  ] spun-up table: max |E - E0 - W| = " << ball << " (max |W| = " << ball_work
+            << "); pushed skate: " << push << " (max |W| = " << push_work << ")\n";
 }
 
 }  // namespace
