@@ -28,6 +28,7 @@
 // (T6) and the energy rate -lambda_a a0^a are the generic tests' (every
 // study of the registry).
 // ctest-labels: unit study
+#include "file_is_study.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/session/problem.hpp"
@@ -158,25 +159,7 @@ TYPED_TEST(SpinupTurntableBall, ExampleFileIsTheBuiltInStudy) {
   EXPECT_EQ(file.info.clock_coordinate, builtin.info.clock_coordinate);
   EXPECT_TRUE(file.info.affine_constraints);
   EXPECT_EQ(file.info.dependent_velocities, builtin.info.dependent_velocities);
-  const Formulation<S>& f = find_formulation<S>("second-kind");
-  std::mt19937_64 rng(36);
-  for (int k = 0; k < 20; ++k) {
-    const std::vector<S> p = randomized_parameters(builtin, rng);  // (m, R, Omega0, alpha) in both
-    const System<S> a = builtin.build(p), b = file.build(p);
-    const State<S> x = builtin.random_state(a, rng);
-    ASSERT_LE(max_abs(constraint_residuals(b, x.q, x.qdot)), Tolerance<S>::cross) << "state " << k;
-    // The clock's mass is m in the study, 1 in the file: qddot is the same
-    // (tau_ddot = 0 either way), the clock's multiplier is not compared.
-    const Vec<S> qa = f.acceleration(a, x.q, x.qdot).qddot, qb = f.acceleration(b, x.q, x.qdot).qddot;
-    EXPECT_LE(max_abs<S>(qa - qb), Tolerance<S>::cross * (S(1) + max_abs(qa))) << "state " << k;
-    const auto ia = builtin.invariants(a), ib = file.invariants(b);
-    ASSERT_EQ(ia.size(), ib.size());
-    for (std::size_t i = 0; i < ia.size(); ++i) {
-      EXPECT_EQ(ia[i].name, ib[i].name);
-      const S va = ia[i].value(x.q, x.qdot), vb = ib[i].value(x.q, x.qdot);
-      EXPECT_LE(abs(va - vb), Tolerance<S>::cross * (S(1) + abs(va))) << ia[i].name << " state " << k;
-    }
-  }
+  test::expect_file_is_the_study(builtin, file, 36);
 }
 
 TEST(SpinupTurntableBallTime, TheStatesTimeIsTheClock) {

@@ -19,6 +19,7 @@
 // formulation are the generic tests' (every study of the registry).
 // ctest-labels: unit study
 #include "euler_angles.hpp"
+#include "file_is_study.hpp"
 #include "scalar_test.hpp"
 
 #include "nhs/constraint_classification.hpp"
@@ -163,23 +164,7 @@ TYPED_TEST(TurntableBall, ExampleFileIsTheBuiltInStudy) {
   ASSERT_EQ(file.info.affine_constraints, builtin.info.affine_constraints);
   ASSERT_EQ(file.info.dependent_velocities, builtin.info.dependent_velocities);  // Voronec's split (x, y)
   ASSERT_FALSE(file.energy_is_conserved(file.build(file.default_parameters())));
-  const Formulation<S>& f = find_formulation<S>("second-kind");
-  std::mt19937_64 rng(7);
-  for (int k = 0; k < 20; ++k) {
-    const std::vector<S> p = randomized_parameters(builtin, rng);  // (m, R, Omega) in both
-    const System<S> a = builtin.build(p), b = file.build(p);
-    const State<S> x = builtin.random_state(a, rng);
-    ASSERT_LE(max_abs(constraint_residuals(b, x.q, x.qdot)), Tolerance<S>::cross) << "state " << k;
-    const Vec<S> qa = f.acceleration(a, x.q, x.qdot).qddot, qb = f.acceleration(b, x.q, x.qdot).qddot;
-    EXPECT_LE(max_abs<S>(qa - qb), Tolerance<S>::cross * (S(1) + max_abs(qa))) << "state " << k;
-    const auto ia = builtin.invariants(a), ib = file.invariants(b);
-    ASSERT_EQ(ia.size(), ib.size());
-    for (std::size_t i = 0; i < ia.size(); ++i) {
-      EXPECT_EQ(ia[i].name, ib[i].name);
-      const S va = ia[i].value(x.q, x.qdot), vb = ib[i].value(x.q, x.qdot);
-      EXPECT_LE(abs(va - vb), Tolerance<S>::cross * (S(1) + abs(va))) << ia[i].name << " state " << k;
-    }
-  }
+  test::expect_file_is_the_study(builtin, file, 7);
 }
 
 // (A4): dT/dt = -lambda_a a0^a, with a0 = C(q, 0), lambda from KKT (the
