@@ -1274,7 +1274,6 @@ void Loader::read_domain(const toml::node& node, const Bindings& qz) {
 }
 
 void Loader::read_initial() {
-  const auto& q = f_.info.coordinates;
   const toml::node* node = required(root_, "initial", "", root_);
   f_.locations["initial"] = where(*node);
   if (!node->is_table()) fail(*node, "[initial] must be a table with q and qdot, or q and z");
@@ -1489,7 +1488,6 @@ void Loader::read_exact() {
   const toml::node* node = root_.get("exact");
   if (!node) return;
   if (!node->is_array_of_tables()) fail(*node, "exact must be an array of tables [[exact]]");
-  const auto& q = f_.info.coordinates;
   const std::vector<std::string> t_name = {"t"};
   int k = 0;
   for (const toml::node& e : *node->as_array()) {

@@ -696,13 +696,13 @@ class ProblemArgs {
   ProblemArgs(const std::string& system, const py::object& formulation, const std::string& precision,
               const py::object& params, const std::array<py::object, 3>& state,
               const std::array<const char*, 3>& names, const py::object& field, const py::object& manifold_tol,
-              const py::object& t = py::none(), const char* t_option = "--t")
-      : system_(system), precision_(precision), names_(names), t_option_(t_option) {
+              const py::object& t = py::none(), const char* t_name = "t")
+      : system_(system), precision_(precision), names_(names), t_option_(std::string("--") + t_name) {
     if (!formulation.is_none()) formulation_ = str_arg(formulation, "formulation");
     params_ = param_pairs(params);
     for (std::size_t k = 0; k < 3; ++k) state_[k] = vector_text(state[k], names[k]);
     manifold_tol_ = option_text(manifold_tol, "manifold_tol");
-    t_ = option_text(t, t_option[3] == '0' ? "t0" : "t");
+    t_ = option_text(t, t_name);
     if (!field.is_none()) {
       const std::string f = str_arg(field, "field");
       if (f != "default") field_ = parse_field_backend(f, "field");
@@ -740,7 +740,7 @@ class ProblemArgs {
   std::array<std::string, 3> state_;                          ///< vector_text's, "" when not given
   std::string manifold_tol_;
   std::string t_;  ///< the state's time t (t, t0), "" when not given
-  const char* t_option_;
+  std::string t_option_;  ///< the tool's option for t_name: --t, --t0
   std::optional<FieldBackend> field_;
 };
 
@@ -1014,7 +1014,7 @@ class SystemHandle {
                     const py::object& singular_margin, const py::object& jacobian, const py::object& t) const {
     const std::string precision = str_arg(precision_arg, "precision");
     const ProblemArgs args(name_, formulation, precision, params, {q, qdot, z}, {"q", "qdot", "z"}, field,
-                           manifold_tol, t, "--t");
+                           manifold_tol, t, "t");
     const bool with_jacobian = bool_arg(jacobian, "jacobian");
     std::shared_ptr<AccelResult::Answer> answer;
     with_precision(precision, [&]<class S>() {
@@ -1075,7 +1075,7 @@ class SystemHandle {
                const py::object& max_rows, const py::object& max_wall_time, const py::object& t0) const {
     const std::string precision = str_arg(precision_arg, "precision");
     RunArgs args{.problem = ProblemArgs(name_, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"},
-                                        field, manifold_tol, t0, "--t0")};
+                                        field, manifold_tol, t0, "t0")};
     args.t_end = option_text(t_end, "t_end");
     if (!motion.is_none()) {
       if (!PyUnicode_Check(motion.ptr()) && (PyBool_Check(motion.ptr()) || !PyLong_Check(motion.ptr())))
