@@ -57,7 +57,8 @@ except Exception as e:  # ImportError, or a broken installation
 decimal.getcontext().prec = 120  # beyond mp100's digits: differences are exact enough
 
 LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1))]
-KIND_ORDER = ["run completed", "error vs exact", "energy drift", "max |C|", "invariant drift"]
+KIND_ORDER = ["run completed", "error vs exact", "energy drift", "work-energy balance", "max |C|",
+              "invariant drift"]
 
 
 def slug(s):
@@ -196,7 +197,8 @@ def guess_columns(header):
 def series(d, run):
     """The quantities of one run against t: dict name -> (t list, y list),
     with the non-finite samples left out. Names: "error", "max |C|",
-    "energy", and "invariant <name>"."""
+    "energy", "balance" (|E - E0 - W|, where the CSV has a work column) and
+    "invariant <name>"."""
     header, rows = read_csv_text(os.path.join(d, run["csv"]))
     if not header or not rows or "t" not in header:
         return {}, header
@@ -246,6 +248,12 @@ def series(d, run):
 
     if "energy" in idx and run.get("energy_checked") is not False:
         add("energy", drift("energy"))
+    if "energy" in idx and "work" in idx:  # the work-energy balance E - E0 - W
+        E = [to_decimal(r[idx["energy"]]) for r in rows]
+        W = [to_decimal(r[idx["work"]]) for r in rows]
+        E0 = next((e for e in E if e is not None), None)
+        add("balance", [None if e is None or w is None or E0 is None else float(abs(e - E0 - w))
+                        for e, w in zip(E, W)])
     for name in cols.get("invariants", []):
         if name in idx:
             add("invariant " + name, drift(name))
@@ -256,6 +264,8 @@ QUANTITY_TEXT = {
     "error": ("error", "max-norm error of (q, q_dot) vs the exact motion", "error"),
     "max |C|": ("constraint", "constraint residual max_a |C^a|", "max_a |C^a|"),
     "energy": ("energy", "energy drift |E - E0|", "|E - E0|"),
+    "balance": ("balance", "work-energy balance |E - E0 - W| (W: work of the forces and reactions)",
+                "|E - E0 - W|"),
 }
 
 

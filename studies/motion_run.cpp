@@ -14,6 +14,7 @@ MotionRun<S> run_motion(const System<S>& sys, const Formulation<S>& f, const Sta
   MotionFigures<S> figures(sys, reference);
   MotionCheck<S>& m = figures.figures();
   MotionRun<S> run;
+  if (reference.power && !options.power) options.power = reference.power;  // the work W along the run
   if (observers.watch)
     options.on_step = [&, step = std::move(options.on_step)](const S& t, const IntegrationStats& stats) {
       if (step) step(t, stats);

@@ -644,7 +644,7 @@ SweepSpec SpecReader::read() {
 
 const std::vector<std::string>& sweep_metrics() {
   static const std::vector<std::string> m = {"status", "t_reached", "steps", "rhs_calls", "max_C",
-                                             "energy_drift", "invariants", "error", "margin", "singular",
+                                             "energy_drift", "balance_drift", "invariants", "error", "margin", "singular",
                                              "final_state", "wall_time"};
   return m;
 }

@@ -7,6 +7,7 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/singular_set.hpp"
+#include "nhs/work_energy.hpp"
 
 #include <boost/multiprecision/number.hpp>
 
@@ -87,6 +88,8 @@ MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
   if (st.invariants) ref.invariants = st.invariants(sys);
   ref.energy_conserved = st.energy_is_conserved(sys);
   ref.exact = std::move(exact);
+  if (!ref.energy_conserved)
+    ref.power = [&sys](const Vec<S>& q, const Vec<S>& qd) { return power_of_forces_and_reactions(sys, q, qd); };
   return ref;
 }
 
@@ -121,6 +124,7 @@ void MotionFigures<S>::fold(const Sample<S>& s) {
     require_finite("constraint " + (name.empty() ? "C" + std::to_string(a + 1) : name), C[a]);
   }
   for (const Margin<S>& mg : margins) require_finite(mg.name, mg.value);
+  if (s.work) require_finite("work W", *s.work);
   MotionCheck<S>& m = m_;
   if (m.samples == 0) m.E0 = E;
   ++m.samples;
@@ -158,6 +162,12 @@ void MotionFigures<S>::fold(const Sample<S>& s) {
   if (sys_.nonideal_constraint_force) {  // a non-ideal constraint's power C . qdot
     const Vec<S> C = nonideal_constraint_force(sys_, s.q, s.qdot);
     m.nonconservative_power = max(m.nonconservative_power, abs(S(C.dot(s.qdot))));
+  }
+  if (s.work) {
+    ++m.work_samples;
+    m.last_balance_error = abs(E - m.E0 - *s.work);
+    m.balance_drift = max(m.balance_drift, m.last_balance_error);
+    m.work_scale = max(m.work_scale, abs(*s.work));
   }
   for (const Margin<S>& mg : margins)
     if (m.min_margin_name.empty() || !(mg.value >= m.min_margin)) {

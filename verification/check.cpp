@@ -118,7 +118,8 @@ struct Figures {
 
 /// The figures of one run (m, of run `id`) against their bounds (set):
 /// the error against the closed form (with `exact`), the energy drift
-/// where energy is a first integral, max |C|, the conserved invariants'
+/// where energy is a first integral, the work-energy balance where the run
+/// carried the work W (MotionCheck::balance_checked), max |C|, the conserved invariants'
 /// drifts; each a check of the report, folded into fig, a failure when
 /// over its bound; the notes where energy or an invariant is not checked
 /// (energy_reason: check_run's).
@@ -155,6 +156,7 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
   // Energy is checked where the study declares it a first integral and the
   // non-conservative forces (if any) did no work at any sample.
   const bool declared = m.energy_declared;
+  const std::string instead = m.balance_checked() ? "; the work-energy balance E - E0 = W is checked instead" : "";
   if (declared && m.nonconservative_power != 0)
     add_line(report.notes, what + ": the study declares energy conserved, but the "
                            "non-conservative force does work (max |F . qdot| = " +
@@ -167,10 +169,18 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
       fail("energy drift " + short_figure(m.energy_drift) + " > " + short_figure(bound));
   } else if (!declared && energy_reason.empty()) {
     add_line(report.notes, what + ": energy not conserved (non-conservative forces do work); "
-                           "drift " + short_figure(m.energy_drift) + " not checked");
+                           "drift " + short_figure(m.energy_drift) + " not checked" + instead);
   } else if (!declared) {
     add_line(report.notes, what + ": energy not checked: " + energy_reason + " (drift " +
-                               short_figure(m.energy_drift) + ")");
+                               short_figure(m.energy_drift) + ")" + instead);
+  }
+  if (m.balance_checked()) {  // E - E0 = W, W the work of the forces and reactions (work_energy.hpp)
+    if (!m.energy_checked()) Figures<S>::raise(fig.energy, m.balance_drift);
+    const S bound = m.balance_bound(set.invariants);
+    check("work-energy balance", m.balance_drift, bound, m.balance_drift <= bound);
+    if (!(m.balance_drift <= bound))
+      fail("work-energy balance max |E - E0 - W| " + short_figure(m.balance_drift) + " > " + short_figure(bound) +
+           " (max |W| = " + short_figure(m.work_scale) + ")");
   }
   Figures<S>::raise(fig.constraint, m.max_C);
   const S c_bound = m.constraint_bound(set.invariants);
@@ -215,7 +225,8 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st,
     add_line(report.failures, what + ": " + msg);
   };
   const MotionReference<S> ref = motion_reference(st, sys, exact);
-  CsvRecorder<S> rec(sys, ref.invariants, file.get(), exact, "'" + csv.string() + "'");  // the figures are check_motion's
+  CsvRecorder<S> rec(sys, ref.invariants, file.get(), exact, "'" + csv.string() + "'",
+                     bool(ref.power));  // the figures are check_motion's
   IntegrationOptions<S> io;
   io.t_end = t_end;
   io.dt_out = dt_out;

@@ -286,7 +286,9 @@ void write_check_summaries(const CheckReport& report, const CheckSpec& opts, con
         "error over (q, qdot) at the output samples (every 0.5) of each special motion, "
         "integrated to its t_end; its bound is scaled by (1 + the largest max-norm of the exact "
         "(q, qdot) along the motion), as the integrators scale theirs (atol + rtol |x|). *energy drift* = max |E - E0| over the runs that conserve "
-        "energy; *max |C|* and *invariant drift* (the study's conserved invariants) over the "
+        "energy, and where forces or moving constraints do work (a push, friction, a turntable, a clock) "
+        "max |E - E0 - W| (the work-energy balance, W the work of the forces and reactions integrated along "
+        "the run; bound scaled by 1 + max |T| + |V| + max |W|); *max |C|* and *invariant drift* (the study's conserved invariants) over the "
         "special motions and the default-state run to t = 20. Trajectories: `trajectories/*.csv`.\n\n"
      << "Thresholds and settings:\n\n";
   for (const auto& s : report.settings) md << "- " << s.line << "\n";

@@ -42,6 +42,9 @@ void print_run_summary(const char* how, const MotionCheck<S>& rec, const RunPlan
   if (!rec.energy_checked())
     energy += rec.nonconservative_power != 0 ? " (not a first integral here: non-conservative forces do work)"
                                              : " (not a first integral of this system)";
+  if (rec.balance_checked())
+    energy += fmt::format("; work-energy balance max |E - E0 - W| = {} (max |W| = {})",
+                          short_figure(rec.balance_drift), short_figure(rec.work_scale));
   const std::string margin =
       rec.samples == 0 ? std::string("no sample, so no singular margin")
       : rec.min_margin_name.empty()
@@ -110,7 +113,8 @@ int run_command(const RunOptions& opts) {
 
   const MotionReference<S> reference = plan_reference(plan);
   CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact,
-                     opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
+                     opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'",
+                     bool(reference.power));
   // Progress: on a terminal, one line rewritten in place (not into CSV on
   // the same terminal); otherwise, for long runs, a line every 10 s.
   const bool tty = isatty(STDERR_FILENO) != 0;

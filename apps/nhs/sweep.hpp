@@ -52,7 +52,7 @@ class SweepCases {
   const std::string& system() const { return system_; }
   /// The header: case, one column per axis (its name as written), then
   /// the metrics' columns (sweep_metrics: status, reason, t_reached, steps,
-  /// rhs_calls, max_C, energy_drift, drift_<invariant>..., max_error,
+  /// rhs_calls, max_C, energy_drift, balance_drift, drift_<invariant>..., max_error,
   /// min_margin, margin_name, singular_set, t_singular,
   /// final_<coordinate>..., final_<coordinate>_dot..., wall_s).
   const std::vector<std::string>& columns() const { return columns_; }

@@ -75,7 +75,7 @@ SweepCases::SweepCases(std::string system, const std::string& spec_path) : syste
     return std::find(spec_.metrics.begin(), spec_.metrics.end(), m) != spec_.metrics.end();
   };
   columns_.insert(columns_.end(), {"status", "reason"});
-  for (const char* m : {"t_reached", "steps", "rhs_calls", "max_C", "energy_drift"})
+  for (const char* m : {"t_reached", "steps", "rhs_calls", "max_C", "energy_drift", "balance_drift"})
     if (wants(m)) columns_.push_back(m);
   if (wants("invariants"))
     for (const auto& name : invariants_) columns_.push_back("drift_" + name);
@@ -178,6 +178,7 @@ constexpr double kMaxSeriesSamples = 1e6;
 
 /// The figures of a case's motion into its row (through put(column,
 /// text)): max_C, the energy drift where energy is a first integral, the
+/// work-energy balance where the run carried the work W, the
 /// conserved invariants' drifts, the error against a closed form, the
 /// smallest singular margin, and the last sample's state (`last`, null
 /// when none) as final_<coordinate> and final_<coordinate>_dot.
@@ -187,6 +188,7 @@ void put_figures(const Put& put, const MotionCheck<S>& m, const Sample<S>* last,
   if (m.samples > 0) {
     put("max_C", cell(m.max_C));
     if (m.energy_checked()) put("energy_drift", cell(m.energy_drift));
+    if (m.balance_checked()) put("balance_drift", cell(m.balance_drift));
     for (const InvariantDrift<S>& inv : m.invariants)
       if (inv.conserved) put(("drift_" + inv.name).c_str(), cell(inv.drift));
     if (m.exact) put("max_error", cell(m.max_error));

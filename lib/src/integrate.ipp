@@ -82,12 +82,18 @@ Vec<S> to_vec(const OdeState<S>& x) {
 // The margins to the singular sets are not checked here but on the accepted
 // steps (SingularSetWatch): a stage state is a trial, and checking every
 // call cost 75-90% of a generated-field run.
+//
+// With a power P (IntegrationOptions::power) the state is x = (x_f, W), x_f
+// the formulation's (size `size`), and dW/dt = P(q, qdot) at (q, qdot) =
+// f.from_state(x_f).
 template <class S>
 struct Rhs {
   const System<S>& sys;
   const Formulation<S>& f;
   IntegrationStats& stats;
   std::uint64_t max_calls;
+  const std::function<S(const Vec<S>&, const Vec<S>&)>& power;
+  Eigen::Index size;  ///< of the formulation's state x_f
 
   void operator()(const OdeState<S>& x, OdeState<S>& dx, const S& t) {
     if (++stats.rhs_calls > max_calls)
@@ -105,8 +111,15 @@ struct Rhs {
                                to_string<S>(t) + ", x = " + to_string(to_vec(x)));
     }
     Vec<S> d;
+    S P(0);
     try {
-      d = f.field(sys, to_vec(x));
+      const Vec<S> xf = Eigen::Map<const Vec<S>>(x.data(), size);
+      d = f.field(sys, xf);
+      if (power) {
+        Vec<S> q, qd;
+        f.from_state(sys, xf, q, qd);
+        P = power(q, qd);
+      }
     } catch (const SingularState& e) {
       throw SingularState(e.condition, std::string(e.what()) + " (reached at t = " +
                                            to_string<S>(t) + ")", to_string<S>(t));
@@ -116,7 +129,13 @@ struct Rhs {
     if (!d.allFinite())
       throw NonFiniteValue("non-finite value: the vector field of " + f.name() + " at t = " +
                            to_string<S>(t) + ", x = " + to_string(to_vec(x)));
+    using boost::multiprecision::isfinite;
+    using std::isfinite;
+    if (power && !isfinite(P))
+      throw NonFiniteValue("non-finite value: the power of the forces and reactions P = " + to_string<S>(P) +
+                           " at t = " + to_string<S>(t) + ", x = " + to_string(to_vec(x)));
     dx.assign(d.data(), d.data() + d.size());
+    if (power) dx.push_back(P);
   }
 };
 
@@ -203,8 +222,10 @@ class SingularSetWatch {
   // f: the formulation whose state x is, and whose own margins are watched
   // too; nullptr for the discrete steppers (the system's margins only: they
   // do not use a formulation's field).
-  SingularSetWatch(const System<S>& sys, const Formulation<S>* f, const S& threshold)
-      : sys_(sys), f_(f), threshold_(threshold) {
+  // size: of f's state x_f (the interpolated state may carry the work W
+  // after it, which is left out); -1 for the discrete steppers.
+  SingularSetWatch(const System<S>& sys, const Formulation<S>* f, const S& threshold, Eigen::Index size = -1)
+      : sys_(sys), f_(f), threshold_(threshold), size_(size) {
     active_ = threshold > 0 && (sys.r > 0 || static_cast<bool>(sys.singular_margins));
   }
   bool active() const { return active_; }
@@ -229,6 +250,7 @@ class SingularSetWatch {
       if (!x_.allFinite())  // e.g. Odeint's Bulirsch-Stoer interpolant on steps ~1e-300
         throw NonFiniteValue("non-finite value: the state interpolated within a step at t = " +
                              to_string<S>(t) + ", x = " + to_string(x_));
+      if (x_.size() > size_) x_.conservativeResize(size_);
       f_->from_state(sys_, x_, q, qd);
     });
   }
@@ -349,6 +371,7 @@ class SingularSetWatch {
   const System<S>& sys_;
   const Formulation<S>* f_;
   S threshold_;
+  Eigen::Index size_;
   bool active_ = false;
   bool have_last_ = false;
   S last_t_{0}, last_g_{0};
@@ -720,7 +743,7 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
     ahead = method.step(q, p, h, first.v, first.lambda, mu, &st.rhs_calls);
   }
   DiscreteStepCheck<S> check_step{method, watch, S(0), q0, method.velocity(q0, p)};
-  observe(Sample<S>{S(0), q0, qd0});
+  observe(Sample<S>{S(0), q0, qd0, std::nullopt});
   for (std::uint64_t i = 0; i + 1 < times.size(); ++i) {
     const auto [count, h] = discrete_steps(times, i, requested);
     for (std::uint64_t j = 0; j < count; ++j) {
@@ -744,7 +767,7 @@ void run_discrete(const System<S>& sys, Stepper stepper, const Vec<S>& q0, const
       require_discrete_budget(st, opts, times[i + 1]);
       p_node = (p + ahead->p0_plus) / S(2);
     }
-    observe(Sample<S>{times[i + 1], q, method.velocity(q, p_node)});
+    observe(Sample<S>{times[i + 1], q, method.velocity(q, p_node), std::nullopt});
   }
 }
 
@@ -832,28 +855,31 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
     run_discrete<S>(sys, stepper, q0, qd0, opts, times, observe, st, watch);
     return;
   }
-  SingularSetWatch<S> watch(sys, &f, opts.singular_margin);
+  const Vec<S> x0 = f.to_state(sys, q0, qd0);
+  const Eigen::Index size = x0.size();  // of f's state; the work W, when carried, after it
+  SingularSetWatch<S> watch(sys, &f, opts.singular_margin, size);
   if (watch.active()) watch.require(q0, qd0);
 
-  const Vec<S> x0 = f.to_state(sys, q0, qd0);
-  OdeState<S> x(x0.data(), x0.data() + x0.size());
-  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls};
+  OdeState<S> x(x0.data(), x0.data() + size);
+  if (opts.power) x.push_back(S(0));
+  Rhs<S> rhs{sys, f, st, opts.max_rhs_calls, opts.power, size};
   auto observer = [&](const OdeState<S>& xs, const S& t) {
     const Vec<S> xv = to_vec(xs);
     if (!xv.allFinite())
       throw NonFiniteValue("non-finite value: the state at t = " + to_string<S>(t) + ", x = " +
                            to_string(xv));
-    Sample<S> s{t, {}, {}};
-    f.from_state(sys, xv, s.q, s.qdot);
+    Sample<S> s{t, {}, {}, std::nullopt};
+    f.from_state(sys, xv.head(size), s.q, s.qdot);
+    if (opts.power) s.work = xv[size];
     observe(s);
   };
   const S dt0 = opts.dt_out < opts.t_end ? opts.dt_out / S(16) : opts.t_end / S(16);
 
   std::function<void(OdeState<S>&)> project;
   if (opts.project)
-    project = [&](OdeState<S>& xs) {
-      const Vec<S> xp = project_state(sys, f, to_vec(xs));
-      xs.assign(xp.data(), xp.data() + xp.size());
+    project = [&](OdeState<S>& xs) {  // x_f projected; the work W kept
+      const Vec<S> xp = project_state(sys, f, Vec<S>(to_vec(xs).head(size)));
+      std::copy(xp.data(), xp.data() + size, xs.begin());
       ++st.projections;
     };
   Loop<S> loop{rhs, times, observer, project, watch, opts.on_step, st};

@@ -937,6 +937,12 @@ py::dict run_summary(const RunPlan<S>& plan, const MotionCheck<S>& f, const RunF
   sm["E0"] = scalar<S>(f.E0);
   sm["energy_drift"] = scalar<S>(f.energy_drift);
   sm["energy_conserved"] = f.energy_checked();
+  if (f.balance_checked()) {  // the work-energy balance max |E - E0 - W| and max |W| (work_energy.hpp)
+    py::dict balance;
+    balance["drift"] = scalar<S>(f.balance_drift);
+    balance["work_scale"] = scalar<S>(f.work_scale);
+    sm["work_balance"] = balance;
+  }
   py::dict inv;
   for (const InvariantDrift<S>& i : f.invariants) {
     py::dict d;
@@ -1130,7 +1136,7 @@ class SystemHandle {
       const Problem<S>& s = plan->problem;
       const MotionReference<S> reference = plan_reference(*plan);
       std::optional<MotionTable<S>> table;
-      table.emplace(s.sys, reference.invariants, reference.exact);
+      table.emplace(s.sys, reference.invariants, reference.exact, bool(reference.power));
       rows.columns = table->columns();
       rows.reserve(planned_rows(plan->options, rows.columns.size(), max_rows, args.problem.precision()));
       SignalCheck check_signals;

@@ -65,3 +65,23 @@ def test_run_from_t0_keeps_the_closed_forms_impulse():
     assert np.max(np.abs(time - (3 + t))) <= 1e-12
     impulse = np.asarray(run["impulse"], dtype=float)
     assert np.max(np.abs(impulse - impulse[0])) <= 1e-10
+
+
+def test_run_carries_the_work_of_the_push():
+    """The run carries W, the work of the push k t along the blade (the
+    last column, `work`): from t0 = 3, W = m/2 (s^2 - s(0)^2) with
+    s = s(0) + k ((3 + t)^2 - 9)/(2 m), the closed form, and the summary's
+    work-energy balance is within the drift bound."""
+    skate = nhs.load(SKATE)
+    run = skate.run(t_end=2, dt_out=0.5, t0=3)
+    assert run.columns[-1] == "work"
+    m, k = 1.0, 0.5  # the file's defaults
+    theta = np.asarray(run["theta"], dtype=float)
+    s0 = float(run["x_dot"][0]) * math.cos(theta[0]) + float(run["y_dot"][0]) * math.sin(theta[0])
+    t = np.asarray(run["t"], dtype=float)
+    s = s0 + k * ((3 + t) ** 2 - 9) / (2 * m)
+    work = np.asarray(run["work"], dtype=float)
+    assert np.max(np.abs(work - m / 2 * (s**2 - s0**2))) <= 1e-9 * (1 + np.max(np.abs(work)))
+    balance = run.summary["work_balance"]
+    assert balance["work_scale"] > 1
+    assert balance["drift"] <= 1e-9 * (1 + balance["work_scale"] + np.max(np.abs(run["energy"])))

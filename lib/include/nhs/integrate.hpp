@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,18 @@ struct IntegrationOptions {
   /// equal steps not longer than this. 0: 1/100 (or the interval, if
   /// shorter).
   S step = S(0);
+  /// The power P(q, qdot) of the forces and reactions on the motion (size
+  /// n each; e.g. power_of_forces_and_reactions, nhs/work_energy.hpp). When
+  /// set, the continuous steppers carry the work W(t) = integral of P from 0
+  /// to t as one more component of their state, under the same error
+  /// control and dense output as the rest (and kept as it is by the
+  /// projection), and every Sample gives it (Sample::work). The discrete
+  /// steppers (dla, nh-rattle, nh-midpoint) do not carry it: their samples
+  /// leave work empty. What P throws at a trial stage ends the run as a
+  /// field's error does. Empty (the default): no work, and the steppers'
+  /// state is the formulation's alone. Source: the work-energy balance
+  /// E(t) - E(0) = W(t), docs/affine-constraints.md (A8).
+  std::function<S(const Vec<S>&, const Vec<S>&)> power;
 };
 
 /// One output sample of a motion.
@@ -105,6 +118,9 @@ struct Sample {
   S t;
   Vec<S> q;     ///< size n
   Vec<S> qdot;  ///< size n
+  /// W(t), the work of IntegrationOptions::power since t = 0; empty when no
+  /// power is given or the stepper is a discrete one.
+  std::optional<S> work = std::nullopt;
 };
 
 /// Integrates the motion from (q0, qdot0) (on C; see admit_state) from t = 0

@@ -24,14 +24,16 @@ namespace nhs {
 /// written: a non-finite energy, constraint residual or margin throws
 /// NonFiniteValue (exit 4) before its row (MotionTable::values); an
 /// invariant that is not finite (defined on part of the state space only)
-/// leaves its cell empty. A failed write throws IoError (exit 5) naming
+/// leaves its cell empty, and so does a sample without the work W (a
+/// discrete stepper) under `with_work`. A failed write throws IoError (exit 5) naming
 /// `destination` (e.g. "'runs/a.csv'" or "standard output").
 template <class S>
 class CsvRecorder : public MotionTable<S> {
  public:
   CsvRecorder(const System<S>& sys, std::vector<Invariant<S>> invariants, std::FILE* out,
-              std::function<State<S>(const S&)> exact = {}, std::string destination = "the CSV output")
-      : MotionTable<S>(sys, std::move(invariants), std::move(exact)),
+              std::function<State<S>(const S&)> exact = {}, std::string destination = "the CSV output",
+              bool with_work = false)
+      : MotionTable<S>(sys, std::move(invariants), std::move(exact), with_work),
         out_(out),
         destination_(std::move(destination)),
         header_(join(this->columns(), ",")) {}

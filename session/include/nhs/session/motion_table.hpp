@@ -42,21 +42,24 @@ struct CsvColumns {
 
 /// The columns of a trajectory CSV for a system with `info` and r
 /// constraints: t, the coordinates, their velocities (<name>_dot), energy,
-/// one column per constraint, one per invariant, the margins, and "error"
-/// when `with_error`. A constraint column takes the constraint's name
+/// one column per constraint, one per invariant, the margins, "error"
+/// when `with_error` and "work" (the work W of the forces and reactions,
+/// nhs/work_energy.hpp) when `with_work`, last so that the columns before
+/// it keep their places. A constraint column takes the constraint's name
 /// (info.constraint_names[a]) with every character other than a letter,
 /// digit, '_', '-' or '.' replaced by '_' (a file's quoted TOML key may hold
 /// a comma); "C<a+1>" when info has no (or an empty) name for it. A
 /// constraint or invariant name that repeats a column already named, or a
-/// margin or "error", is prefixed: "constraint_<name>", "invariant_<name>"
+/// margin, "error" or (with_work) "work", is prefixed: "constraint_<name>", "invariant_<name>"
 /// (then "..._2", "..._3" until unique). Never throws for any input.
 inline CsvColumns csv_column_names(const SystemInfo& info, int r,
                                    const std::vector<std::string>& invariant_names,
                                    const std::vector<std::string>& margin_names,
-                                   bool with_error) {
+                                   bool with_error, bool with_work = false) {
   CsvColumns out;
   std::vector<std::string> taken = margin_names;  // the fixed names after the free ones
   taken.push_back("error");
+  if (with_work) taken.push_back("work");
   const auto is_taken = [&](const std::string& name) {
     return std::find(taken.begin(), taken.end(), name) != taken.end() ||
            std::find(out.all.begin(), out.all.end(), name) != out.all.end();
@@ -93,6 +96,7 @@ inline CsvColumns csv_column_names(const SystemInfo& info, int r,
   }
   for (const auto& m : margin_names) out.all.push_back(m);
   if (with_error) out.all.push_back("error");
+  if (with_work) out.all.push_back("work");
   return out;
 }
 
@@ -104,22 +108,24 @@ inline CsvColumns csv_column_names(const SystemInfo& info, int r,
 /// own names), the study's invariants, the margins to the singular sets
 /// (sigma_min_dC_dqdot and the study's own, singular_set.hpp), and "error"
 /// (max-norm distance of (q, qdot) to the closed form) when an exact
-/// solution is given. A constraint or invariant name that repeats another
-/// column, or is empty, is made unique (csv_column_names). The system must
-/// outlive the table.
+/// solution is given, and "work" (Sample::work, the work W of the forces and
+/// reactions since t = 0; NaN, an empty cell, where a sample does not carry
+/// it) with `with_work` (MotionReference::power given). A constraint or
+/// invariant name that repeats another column, or is empty, is made unique
+/// (csv_column_names). The system must outlive the table.
 template <class S>
 class MotionTable {
  public:
   MotionTable(const System<S>& sys, std::vector<Invariant<S>> invariants,
-              std::function<State<S>(const S&)> exact = {})
-      : sys_(sys), invariants_(std::move(invariants)), exact_(std::move(exact)) {
+              std::function<State<S>(const S&)> exact = {}, bool with_work = false)
+      : sys_(sys), invariants_(std::move(invariants)), exact_(std::move(exact)), with_work_(with_work) {
     for (const auto& m : regularity_margins(sys_, Vec<S>(Vec<S>::Zero(sys_.n)),
                                             Vec<S>(Vec<S>::Ones(sys_.n))))
       margin_columns_.push_back(m.name);
     std::vector<std::string> invariant_names;
     for (const auto& inv : invariants_) invariant_names.push_back(inv.name);
     const CsvColumns cols =
-        csv_column_names(sys_.info, sys_.r, invariant_names, margin_columns_, bool(exact_));
+        csv_column_names(sys_.info, sys_.r, invariant_names, margin_columns_, bool(exact_), with_work_);
     constraint_columns_ = cols.constraints;
     invariant_columns_ = cols.invariants;
     columns_ = cols.all;
@@ -172,6 +178,7 @@ class MotionTable {
       const State<S> x = exact_(s.t);
       row.push_back(max(S((s.q - x.q).cwiseAbs().maxCoeff()), S((s.qdot - x.qdot).cwiseAbs().maxCoeff())));
     }
+    if (with_work_) row.push_back(s.work ? *s.work : std::numeric_limits<S>::quiet_NaN());
     return row;
   }
 
@@ -180,6 +187,7 @@ class MotionTable {
   std::vector<Invariant<S>> invariants_;
   std::vector<std::string> columns_, constraint_columns_, invariant_columns_, margin_columns_;
   std::function<State<S>(const S&)> exact_;
+  bool with_work_ = false;
 };
 
 }  // namespace nhs

@@ -52,7 +52,10 @@ struct MotionRun {
 /// on_step, when set, is called after every step before observers.watch),
 /// and at every output sample
 /// calls observers.record, folds the figures against `reference`
-/// (MotionFigures) and calls observers.folded, then observers.watch.
+/// (MotionFigures) and calls observers.folded, then observers.watch. With
+/// reference.power (and no options.power of the caller's), the steppers
+/// carry the work W of the forces and reactions (IntegrationOptions::power)
+/// and the figures fold the work-energy balance.
 /// Never throws what the motion throws: see MotionRun::error (only memory
 /// exhausted while setting up propagates). Preconditions: integrate's
 /// (x0 on C, options checked by it), reference.exact of size n when given;

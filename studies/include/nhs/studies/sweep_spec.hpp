@@ -80,7 +80,8 @@ struct SweepSpec {
 
 /// The metrics a sweep can write, in column order: "status" (always),
 /// "t_reached", "steps", "rhs_calls", "max_C", "energy_drift",
-/// "invariants" (one drift column per invariant), "error" (against the
+/// "balance_drift" (the work-energy balance max |E - E0 - W| where energy
+/// is not a first integral, nhs/work_energy.hpp), "invariants" (one drift column per invariant), "error" (against the
 /// motion's closed form, with [run] motion), "margin" (the smallest margin
 /// to a singular set and its name), "singular" (the singular set that
 /// stopped the case, and when), "final_state" (q and qdot at the last

@@ -110,11 +110,21 @@ struct MotionReference {
   bool energy_conserved = true;
   /// The exact motion (q(t), qdot(t)), size n each; empty: none.
   std::function<State<S>(const S&)> exact;
+  /// The power of the forces and reactions, (F + R) . qdot
+  /// (power_of_forces_and_reactions, nhs/work_energy.hpp), where T + V is
+  /// not declared a first integral (energy_conserved false); empty where it
+  /// is (W = 0 there, and the energy drift says all). run_motion integrates its work W
+  /// along the motion (IntegrationOptions::power) and MotionFigures folds
+  /// the work-energy balance |E - E0 - W|.
+  std::function<S(const Vec<S>&, const Vec<S>&)> power;
 };
 
 /// The study's reference for sys: its invariants (none when st has no
-/// invariants function), energy_is_conserved, and `exact` (e.g.
-/// SpecialMotion::exact; empty for none). Throws what st.invariants throws.
+/// invariants function), energy_is_conserved, `exact` (e.g.
+/// SpecialMotion::exact; empty for none), and the power of the forces and
+/// reactions where energy is not declared conserved (a moving support, a
+/// clock, a push, friction); sys must outlive the reference (its power
+/// refers to it). Throws what st.invariants throws.
 template <class S>
 MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
                                     std::function<State<S>(const S&)> exact = {});
@@ -145,6 +155,12 @@ struct MotionCheck {
   S energy_scale = S(0);      ///< max |T| + |V|
   bool energy_declared = true;  ///< MotionReference::energy_conserved
   S nonconservative_power = S(0);  ///< max |(F + C) . qdot|: non-conservative forces F, non-ideal C
+  /// Samples that carried the work W (Sample::work; MotionReference::power
+  /// given and a continuous stepper). The balance figures are over them.
+  std::uint64_t work_samples = 0;
+  S balance_drift = S(0);     ///< max |E - E0 - W|, the work-energy balance (work_energy.hpp)
+  S last_balance_error = S(0);  ///< |E - E0 - W| at the last sample that carried W
+  S work_scale = S(0);        ///< max |W|
   bool exact = false;         ///< an exact motion was given
   S max_error = S(0);         ///< max-norm error over (q, qdot) against it
   S exact_scale = S(0);       ///< max-norm of its (q, qdot) over the samples
@@ -169,6 +185,10 @@ struct MotionCheck {
   /// for max_C, b (1 + scale) for invariant k.
   S error_bound(const S& b) const { return b * (S(1) + exact_scale); }
   S energy_bound(const S& b) const { return b * (S(1) + energy_scale); }
+  /// b (1 + energy_scale + work_scale) for balance_drift.
+  S balance_bound(const S& b) const { return b * (S(1) + energy_scale + work_scale); }
+  /// The work-energy balance was folded (some sample carried W).
+  bool balance_checked() const { return work_samples > 0; }
   S constraint_bound(const S& b) const { return b * (S(1) + max_qdot2); }
   S invariant_bound(std::size_t k, const S& b) const { return b * (S(1) + invariants[k].scale); }
 };
@@ -183,7 +203,8 @@ class MotionFigures {
   /// Folds sample s (q, qdot of size n): T + V, |C^a|, |qdot|^2, the
   /// invariants (a non-finite value is counted as undefined, not folded),
   /// the error against reference.exact, the power of the non-conservative
-  /// forces and the margins to the singular sets. Throws NonFiniteValue,
+  /// forces, the work-energy balance E - E0 - s.work (when s carries the
+  /// work) and the margins to the singular sets. Throws NonFiniteValue,
   /// naming the quantity, the time and the state, when the energy, a
   /// constraint residual or a margin is not finite; the sample is then not
   /// folded.

@@ -66,7 +66,8 @@ struct CheckFigure {
   std::string study, formulation, precision;
   std::string run;        ///< the motion's name, "default state", or "random states"
   std::string kind;       ///< "qddot agreement", "reaction agreement", "<backend> field agreement",
-                          ///< "error vs exact", "energy drift", "max |C|", "invariant drift", "run completed"
+                          ///< "error vs exact", "energy drift", "work-energy balance", "max |C|",
+                          ///< "invariant drift", "run completed"
   std::string invariant;  ///< the invariant's name (kind "invariant drift")
   double value = std::nan(""), tolerance = std::nan("");  ///< NaN: none
   bool pass = true;
