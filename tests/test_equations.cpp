@@ -178,6 +178,7 @@ void check_system(const std::string& name, int states, unsigned seed) {
         ev.set(st.info.coordinates[static_cast<std::size_t>(i)], x.q[i]);
         ev.set(st.info.coordinates[static_cast<std::size_t>(i)] + "_dot", x.qdot[i]);
       }
+      if (st.info.clock_coordinate >= 0) ev.set("t", x.q[st.info.clock_coordinate]);  // written in t (time.hpp)
       // The numerical reference: qddot and lambda from the formulation; zdot
       // (and Voronec's independent accelerations) from its field.
       const Acceleration<S> acc = num.acceleration(sys, x.q, x.qdot);
@@ -242,6 +243,32 @@ TEST(Equations, TextMatchesEveryFormulationInDouble) {
 
 TEST(Equations, TextMatchesEveryFormulationInMp50) {
   for (const auto& name : studies_and_example_files()) check_system<mp50>(name, 1, 20261130);
+}
+
+// A rheonomic file's equations are written in t (nhs/symbolic/time.hpp):
+// the pushed skate's second kind is the skate's, pushed by k t, with no
+// clock coordinate, clock multiplier or clock equation left; its KKT
+// matrix loses the clock's row and column. TextMatchesEveryFormulation
+// solves them (t bound to the state's clock) against the numbers.
+TEST(Equations, ARheonomicFileIsWrittenInT) {
+  const std::string file = std::string(NHS_SOURCE_DIR) + "/examples/pushed-skate.toml";
+  const TracedStudy traced = find_traced_study(file);
+  const symbolic::SymbolicSystem sym = symbolic::symbolic_system(traced.build, traced.info);
+  ASSERT_EQ(sym.info.clock_coordinate, 3);
+  const std::string text = symbolic::print_equations(
+      sym, symbolic::printable_formulations(sym, {"first-kind", "second-kind", "udwadia-kalaba", "lagrange-multipliers"},
+                                            nullptr),
+      symbolic::EquationFormat::text, "test");
+  for (const char* gone : {"time", "lambda_clock", "Qc_time"}) EXPECT_EQ(text.find(gone), std::string::npos) << gone << "\n" << text;
+  EXPECT_NE(text.find("s_dot = k*t/m"), std::string::npos) << text;
+  EXPECT_NE(text.find("m*x_ddot = sin(theta)*lambda_C1 + cos(theta)*k*t"), std::string::npos) << text;
+  const symbolic::FormulationEquations kkt = symbolic::printable_equations(sym, "lagrange-multipliers");
+  ASSERT_TRUE(kkt.augmented_matrix.has_value());
+  EXPECT_EQ(kkt.augmented_matrix->rows(), 4u);  // x, y, theta and the blade
+  EXPECT_EQ(kkt.unknowns.size(), 4u);
+  EXPECT_EQ(kkt.equations.size(), 4u);
+  const std::string latex = symbolic::print_equations(sym, {kkt}, symbolic::EquationFormat::latex, "test");
+  EXPECT_EQ(latex.find("time"), std::string::npos) << latex;
 }
 
 // Lemos's printed Voronec equations for the rolling sphere (002 eqs. 12-16;

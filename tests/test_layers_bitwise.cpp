@@ -285,7 +285,7 @@ int check_run_grid(const Runner& nhs, const std::filesystem::path& dir) {
       const Problem<S>& p = plan.problem;
       formulation = p.formulation->name();
       const MotionReference<S> reference = plan_reference(plan);
-      const MotionTable<S> table(p.sys, reference.invariants, reference.exact);
+      const MotionTable<S> table(p.sys, reference);
       header = table.columns();
       MotionObservers<S> observers;
       observers.record = [&](const Sample<S>& s) {

@@ -46,7 +46,7 @@ TYPED_TEST(SessionRun, PlannedMotionFollowsItsClosedForm) {
   EXPECT_EQ(p.q, plan.motion->initial.q);
 
   const MotionReference<S> reference = plan_reference(plan);
-  const MotionTable<S> table(p.sys, reference.invariants, reference.exact);
+  const MotionTable<S> table(p.sys, reference);
   const std::vector<std::string>& columns = table.columns();
   ASSERT_EQ(columns.back(), "error");
   std::vector<std::vector<S>> rows;

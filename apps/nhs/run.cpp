@@ -112,9 +112,7 @@ int run_command(const RunOptions& opts) {
   }
 
   const MotionReference<S> reference = plan_reference(plan);
-  CsvRecorder<S> csv(s.sys, reference.invariants, out, reference.exact,
-                     opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'",
-                     bool(reference.power));
+  CsvRecorder<S> csv(s.sys, reference, out, opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
   // Progress: on a terminal, one line rewritten in place (not into CSV on
   // the same terminal); otherwise, for long runs, a line every 10 s.
   const bool tty = isatty(STDERR_FILENO) != 0;

@@ -1136,7 +1136,7 @@ class SystemHandle {
       const Problem<S>& s = plan->problem;
       const MotionReference<S> reference = plan_reference(*plan);
       std::optional<MotionTable<S>> table;
-      table.emplace(s.sys, reference.invariants, reference.exact, bool(reference.power));
+      table.emplace(s.sys, reference);
       rows.columns = table->columns();
       rows.reserve(planned_rows(plan->options, rows.columns.size(), max_rows, args.problem.precision()));
       SignalCheck check_signals;

@@ -1,5 +1,6 @@
 // Implementation of nhs/symbolic/print.hpp.
 #include "nhs/symbolic/print.hpp"
+#include "nhs/symbolic/time.hpp"
 
 #include "nhs/symbolic/worksheet.hpp"
 
@@ -418,7 +419,7 @@ std::string print_collected(const ex& e, const std::vector<ex>& vars, bool latex
 }
 
 FormulationEquations printable_equations(const SymbolicSystem& s, const std::string& formulation) {
-  FormulationEquations f = equations_of(s, formulation);
+  FormulationEquations f = in_time_t(s, equations_of(s, formulation));  // a rheonomic system in t
   // Sizes before expansion first: expanding a side of some 10^5 nodes (the
   // 5-trailer's Voronec equations) takes minutes and gives pages.
   std::size_t largest = 0;

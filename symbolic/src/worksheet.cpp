@@ -96,6 +96,15 @@ void add_equations(Document& d, const std::vector<FormulationEquations>& fs) {
 void add_system_section(Document& d, const SymbolicSystem& s) {
   d.heading(2, "The system");
   d.paragraph({{"Coordinates ", false}, {"q = " + tuple_latex(s.q), true}, {", n = " + std::to_string(s.n) + ".", false}});
+  if (s.info.clock_coordinate >= 0) {
+    const std::string tau = s.info.coordinates.at(static_cast<std::size_t>(s.info.clock_coordinate));
+    d.paragraph({{"The system depends on the time t: nhs integrates it with t as the clock coordinate " + tau +
+                      " (constraint " + tau + "_dot - 1 = 0, docs/affine-constraints.md A5). The equations below "
+                      "are written in t, with ",
+                  false},
+                 {tex_of_name(tau) + " = t,\\ \\dot{" + tex_of_name(tau) + "} = 1", true},
+                 {", and without the clock's own equation, which gives only its reaction -dL/dt.", false}});
+  }
   if (s.m > 0)
     d.paragraph({{"Quasi-velocities ", false},
                  {"z = " + tuple_latex(s.z), true},

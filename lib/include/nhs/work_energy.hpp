@@ -16,6 +16,7 @@
 #pragma once
 
 #include "nhs/derivatives.hpp"
+#include "nhs/formulation.hpp"
 #include "nhs/lagrange_multipliers.hpp"
 
 namespace nhs {
@@ -24,26 +25,32 @@ namespace nhs {
 /// (System::nonconservative_force) and the reactive forces R_i at (q, qdot)
 /// (both size n; on C, or near it along a run). R_i = lambda_a
 /// dC^a/dqdot^i + C_i (the non-ideal constraint force, when the system has
-/// one) with the multipliers lambda_a of the KKT system
-/// (lagrange_multipliers: an independent formulation, whatever formulation
-/// integrates the motion) where the constraints are not linear and
-/// homogeneous in qdot; where they are (SystemInfo::linear_constraints, or
-/// none), the ideal part's power lambda_a C^a vanishes on C and P = (F +
-/// C) . qdot, no solve. Throws what lagrange_multipliers throws
-/// (SingularState where the KKT matrix is singular) and what the system's
-/// functions throw. Units: those of E per unit time. Source: 001 eqs.
-/// 3.11, 3.16; docs/affine-constraints.md (A8).
+/// one), where the constraints are not linear and homogeneous in qdot, is
+/// the reaction of `reactions` (Acceleration::reaction; the second kind's
+/// generated or traced field, which costs about one field evaluation) when
+/// given, applicable to sys and defining one, else of the KKT system
+/// (lagrange_multipliers, at the cost of AD Hessians of T): either way
+/// computed at the state, whatever formulation integrates the motion.
+/// Where the constraints are linear and homogeneous
+/// (SystemInfo::linear_constraints, or none), the ideal part's power
+/// lambda_a C^a vanishes on C and P = (F + C) . qdot, no solve. Throws what
+/// the reaction's formulation throws (SingularState where it is singular)
+/// and what the system's functions throw. Units: those of E per unit time.
+/// Source: 001 eqs. 3.11, 3.16; docs/affine-constraints.md (A8).
 template <class S>
-S power_of_forces_and_reactions(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) {
+S power_of_forces_and_reactions(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd,
+                                const Formulation<S>* reactions = nullptr) {
   S P(0);
   if (sys.nonconservative_force) {
     Vec<S> F = Vec<S>::Zero(sys.n);
     sys.nonconservative_force(q, qd, F);
     P += F.dot(qd);
   }
-  if (sys.r > 0 && !sys.info.linear_constraints)
-    P += lagrange_multipliers(sys, q, qd).reaction.dot(qd);  // ideal and non-ideal parts
-  else if (sys.nonideal_constraint_force)
+  if (sys.r > 0 && !sys.info.linear_constraints) {  // ideal and non-ideal parts
+    std::optional<Vec<S>> R;
+    if (reactions) R = reactions->acceleration(sys, q, qd).reaction;
+    P += (R ? *R : lagrange_multipliers(sys, q, qd).reaction).dot(qd);
+  } else if (sys.nonideal_constraint_force)
     P += nonideal_constraint_force(sys, q, qd).dot(qd);
   return P;
 }

@@ -38,6 +38,12 @@ class CsvRecorder : public MotionTable<S> {
         destination_(std::move(destination)),
         header_(join(this->columns(), ",")) {}
 
+  /// The recorder of a motion checked against `reference` (MotionTable's
+  /// constructor from a MotionReference).
+  CsvRecorder(const System<S>& sys, const MotionReference<S>& reference, std::FILE* out,
+              std::string destination = "the CSV output")
+      : CsvRecorder(sys, reference.invariants, out, reference.exact, std::move(destination), bool(reference.power)) {}
+
   /// Writes the row of sample s (values(s); a NaN, only an invariant's, as
   /// an empty cell).
   void operator()(const Sample<S>& s) {

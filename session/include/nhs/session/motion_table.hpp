@@ -13,6 +13,7 @@
 #include "nhs/integrate.hpp"
 #include "nhs/singular_set.hpp"
 #include "nhs/studies/study.hpp"
+#include "nhs/studies/verification.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +131,12 @@ class MotionTable {
     invariant_columns_ = cols.invariants;
     columns_ = cols.all;
   }
+
+  /// The table of a motion checked against `reference` (motion_reference):
+  /// its invariants, its exact motion, and the work column where it gives
+  /// the power of the forces and reactions (MotionReference::power).
+  MotionTable(const System<S>& sys, const MotionReference<S>& reference)
+      : MotionTable(sys, reference.invariants, reference.exact, bool(reference.power)) {}
 
   /// The names of the constraint residual columns, size r.
   const std::vector<std::string>& constraint_columns() const { return constraint_columns_; }

@@ -117,6 +117,16 @@ std::string default_formulation_name(const std::string& system);
 template <class S>
 std::shared_ptr<const Formulation<S>> default_field(const std::string& system, const Formulation<S>& library);
 
+/// The field whose reaction R_i the work-energy balance of a run of
+/// `system` uses (MotionReference::power, power_of_forces_and_reactions in
+/// nhs/work_energy.hpp): the second kind's default field (default_field:
+/// generated or traced, R at about the cost of one field evaluation), or
+/// nullptr where it has none (a semidefinite metric, a description that
+/// does not trace), and the balance then takes the KKT system's. One per
+/// thread. Throws as default_field.
+template <class S>
+std::shared_ptr<const Formulation<S>> reaction_field(const std::string& system);
+
 /// The field of the formulation `library` of `system` by the backend `b`
 /// asked for by name (--generated, --compiled, Python's field=...): every
 /// reason it cannot be is a UsageError, never a silent fallback (the

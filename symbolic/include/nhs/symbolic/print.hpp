@@ -39,7 +39,9 @@ std::string print_collected(const GiNaC::ex& e, const std::vector<GiNaC::ex>& va
 /// augmented matrix; what the `latex` format writes per formulation.
 std::string latex_equations(const FormulationEquations& f);
 
-/// equations_of(s, formulation), refused (NotApplicable, with the length)
+/// equations_of(s, formulation) written in the time t where s is
+/// rheonomic (in_time_t, nhs/symbolic/time.hpp: the clock coordinate
+/// eliminated), refused (NotApplicable, with the length)
 /// when a side printed in the text syntax is longer than the system-file
 /// parser reads (expression::kMaxExpressionLength characters): such text
 /// could not be read back. What `nhs equations` and System.equations write.
