@@ -222,13 +222,14 @@ class SingularSetWatch {
   // f: the formulation whose state x is, and whose own margins are watched
   // too; nullptr for the discrete steppers (the system's margins only: they
   // do not use a formulation's field).
-  // size: of f's state x_f (the interpolated state may carry the work W
-  // after it, which is left out); -1 for the discrete steppers.
-  SingularSetWatch(const System<S>& sys, const Formulation<S>* f, const S& threshold, Eigen::Index size = -1)
-      : sys_(sys), f_(f), threshold_(threshold), size_(size) {
+  SingularSetWatch(const System<S>& sys, const Formulation<S>* f, const S& threshold)
+      : sys_(sys), f_(f), threshold_(threshold) {
     active_ = threshold > 0 && (sys.r > 0 || static_cast<bool>(sys.singular_margins));
   }
   bool active() const { return active_; }
+  // The size of f's state x_f: an interpolated state that carries the work
+  // W after it (IntegrationOptions::power) is cut to it before from_state.
+  void state_size(Eigen::Index size) { size_ = size; }
 
   // Throws SingularState naming the first margin at or below the threshold
   // at (q, qd) (the initial state), as require_margins does.
@@ -250,7 +251,7 @@ class SingularSetWatch {
       if (!x_.allFinite())  // e.g. Odeint's Bulirsch-Stoer interpolant on steps ~1e-300
         throw NonFiniteValue("non-finite value: the state interpolated within a step at t = " +
                              to_string<S>(t) + ", x = " + to_string(x_));
-      if (x_.size() > size_) x_.conservativeResize(size_);
+      if (size_ >= 0 && x_.size() > size_) x_.conservativeResize(size_);
       f_->from_state(sys_, x_, q, qd);
     });
   }
@@ -371,7 +372,7 @@ class SingularSetWatch {
   const System<S>& sys_;
   const Formulation<S>* f_;
   S threshold_;
-  Eigen::Index size_;
+  Eigen::Index size_ = -1;
   bool active_ = false;
   bool have_last_ = false;
   S last_t_{0}, last_g_{0};
@@ -855,11 +856,12 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
     run_discrete<S>(sys, stepper, q0, qd0, opts, times, observe, st, watch);
     return;
   }
-  const Vec<S> x0 = f.to_state(sys, q0, qd0);
-  const Eigen::Index size = x0.size();  // of f's state; the work W, when carried, after it
-  SingularSetWatch<S> watch(sys, &f, opts.singular_margin, size);
+  SingularSetWatch<S> watch(sys, &f, opts.singular_margin);
   if (watch.active()) watch.require(q0, qd0);
 
+  const Vec<S> x0 = f.to_state(sys, q0, qd0);
+  const Eigen::Index size = x0.size();  // of f's state; the work W, when carried, after it
+  watch.state_size(size);
   OdeState<S> x(x0.data(), x0.data() + size);
   if (opts.power) x.push_back(S(0));
   Rhs<S> rhs{sys, f, st, opts.max_rhs_calls, opts.power, size};
