@@ -99,6 +99,17 @@ Acceleration<S> GeneratedFormulation<S>::acceleration(const System<S>& sys, cons
 }
 
 template <class S>
+std::optional<Vec<S>> GeneratedFormulation<S>::multipliers(const System<S>& sys, const Vec<S>& q,
+                                                           const Vec<S>& qd) const {
+  if (!second_kind()) return std::nullopt;
+  this->require_applicable(sys);
+  const Vec<S> x = library_.to_state(sys, q, qd);
+  Vec<S> out(field_.outputs);
+  if (!evaluate(sys, x, out.data())) return library_.acceleration(sys, q, qd).multipliers;
+  return Vec<S>(out.tail(sys.r));
+}
+
+template <class S>
 Vec<S> GeneratedFormulation<S>::to_state(const System<S>& sys, const Vec<S>& q,
                                          const Vec<S>& qd) const {
   return library_.to_state(sys, q, qd);

@@ -49,8 +49,11 @@ std::shared_ptr<const Formulation<S>> default_field(const std::string& system, c
 }
 
 template <class S>
-std::shared_ptr<const Formulation<S>> reaction_field(const std::string& system) {
-  return default_field<S>(system, find_formulation<S>("second-kind"));
+MultipliersAt<S> reaction_multipliers(const std::string& system) {
+  const std::shared_ptr<const Formulation<S>> f = default_field<S>(system, find_formulation<S>("second-kind"));
+  const auto* g = dynamic_cast<const generated::GeneratedFormulation<S>*>(f.get());
+  if (!g) return {};
+  return [f, g](const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) { return g->multipliers(sys, q, qd); };
 }
 
 template <class S>
@@ -278,7 +281,7 @@ Problem<S> make_problem(const ProblemSpec<S>& given) {
       const Study<S>&, const std::vector<std::pair<std::string, std::string>>&);                             \
   template std::string default_formulation_name<S>(const std::string&);                                      \
   template std::shared_ptr<const Formulation<S>> default_field<S>(const std::string&, const Formulation<S>&); \
-  template std::shared_ptr<const Formulation<S>> reaction_field<S>(const std::string&);                      \
+  template MultipliersAt<S> reaction_multipliers<S>(const std::string&);                                      \
   template std::shared_ptr<const Formulation<S>> requested_field<S>(const std::string&, const Formulation<S>&, \
                                                                     FieldBackend, const std::string&);       \
   template ProblemSpec<S> with_time<S>(ProblemSpec<S>, const SystemInfo&);                                  \

@@ -84,14 +84,14 @@ RandomStatesCheck<S> cross_check_random_states(const Study<S>& st, const System<
 template <class S>
 MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
                                     std::function<State<S>(const S&)> exact,
-                                    std::shared_ptr<const Formulation<S>> reactions) {
+                                    MultipliersAt<S> multipliers) {
   MotionReference<S> ref;
   if (st.invariants) ref.invariants = st.invariants(sys);
   ref.energy_conserved = st.energy_is_conserved(sys);
   ref.exact = std::move(exact);
   if (!ref.energy_conserved)
-    ref.power = [&sys, reactions](const Vec<S>& q, const Vec<S>& qd) {
-      return power_of_forces_and_reactions(sys, q, qd, reactions.get());
+    ref.power = [&sys, multipliers](const Vec<S>& q, const Vec<S>& qd) {
+      return power_of_forces_and_reactions(sys, q, qd, multipliers);
     };
   return ref;
 }
@@ -203,7 +203,7 @@ MotionCheck<S> check_motion(const System<S>& sys, const Formulation<S>& f, const
                                                              bool);                                          \
   template MotionReference<S> motion_reference<S>(const Study<S>&, const System<S>&,                         \
                                                   std::function<State<S>(const S&)>,                         \
-                                                  std::shared_ptr<const Formulation<S>>);                    \
+                                                  MultipliersAt<S>);                                         \
   template MotionCheck<S> check_motion<S>(const System<S>&, const Formulation<S>&, const State<S>&,          \
                                           const IntegrationOptions<S>&, const MotionReference<S>&,           \
                                           const std::function<void(const Sample<S>&)>&);

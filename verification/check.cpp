@@ -210,11 +210,11 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
 /// that its row shows "-", not 0, where it has nothing. energy_reason says
 /// why T + V is not a first integral where st does not conserve energy
 /// (a system file's energy_not_conserved_reason; "" for a built-in study:
-/// non-conservative forces). reactions: whose reaction the work-energy
-/// balance takes (reaction_field; null: the KKT system's).
+/// non-conservative forces). multipliers: those the work-energy balance
+/// takes (reaction_multipliers; empty: the KKT system's reaction).
 template <class S>
 void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, const std::string& energy_reason,
-               const Formulation<S>& f, const std::shared_ptr<const Formulation<S>>& reactions, const State<S>& x0,
+               const Formulation<S>& f, const MultipliersAt<S>& multipliers, const State<S>& x0,
                const S& t_end, const S& dt_out, const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
@@ -225,7 +225,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
     fig.pass = false;
     add_line(report.failures, what + ": " + msg);
   };
-  const MotionReference<S> ref = motion_reference(st, sys, exact, reactions);
+  const MotionReference<S> ref = motion_reference(st, sys, exact, multipliers);
   CsvRecorder<S> rec(sys, ref, file.get(), "'" + csv.string() + "'");  // the figures are check_motion's
   IntegrationOptions<S> io;
   io.t_end = t_end;
@@ -508,10 +508,11 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
   const S quick_t = S(2);
   const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
   const std::string who = st.info.name + " / " + f.name() + " / " + precision;
-  // The reaction of the work-energy balance: the second kind's fast field,
-  // one for this task's runs (not thread-safe), where energy may change.
-  const auto reactions = st.energy_is_conserved(sys0) ? nullptr
-                                                      : reaction_field<S>(opts.system.empty() ? st.info.name : opts.system);
+  // The multipliers of the work-energy balance: the second kind's fast
+  // field, one for this task's runs (not thread-safe), where energy may change.
+  const MultipliersAt<S> multipliers =
+      st.energy_is_conserved(sys0) ? MultipliersAt<S>()
+                                   : reaction_multipliers<S>(opts.system.empty() ? st.info.name : opts.system);
   for (const SpecialMotion<S>& mo : st.special_motions()) {
     if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
       add_line(report.notes, who + ": " + mo.name + ": not run (" + ex->second + ")");
@@ -520,7 +521,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
     const System<S> sys = st.build(mo.parameters);
     using std::min;
     const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-    check_run<S>(CheckFigure{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, integrated, reactions,
+    check_run<S>(CheckFigure{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, integrated, multipliers,
                  mo.initial, t_end,
                  S(1) / S(2), set, mo.exact, dir / (prefix + slug(mo.name) + ".csv"), fig, report);
   }
@@ -530,7 +531,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
   }
   const State<S> x0 = st.default_state(sys0);
   check_run<S>(CheckFigure{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, integrated,
-               reactions, x0,
+               multipliers, x0,
                opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), fig,
                report);
   return seconds_since(t0);

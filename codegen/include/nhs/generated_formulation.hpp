@@ -57,6 +57,13 @@ class GeneratedFormulation final : public Formulation<S> {
   /// at (q, qdot) on C; the others take z from the library's chart.
   Acceleration<S> acceleration(const System<S>& sys, const Vec<S>& q,
                                const Vec<S>& qd) const override;
+  /// The multipliers lambda_a (size r) at (q, qdot) on C of the second
+  /// kind's generated code, without the reaction that acceleration() forms
+  /// with an AD Jacobian of C: what the work-energy balance needs
+  /// (power_of_forces_and_reactions, nhs/work_energy.hpp). The library's
+  /// where a guard fails; empty for the first kind and Gibbs-Appell (no
+  /// multipliers). Throws as acceleration().
+  std::optional<Vec<S>> multipliers(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd) const;
   /// The library's margins (Formulation::singular_margins): the same
   /// singular sets, watched by integrate the same way.
   std::vector<Margin<S>> singular_margins(const System<S>& sys, const Vec<S>& q,

@@ -16,30 +16,41 @@
 #pragma once
 
 #include "nhs/derivatives.hpp"
-#include "nhs/formulation.hpp"
 #include "nhs/lagrange_multipliers.hpp"
 
+#include <functional>
+#include <optional>
+
 namespace nhs {
+
+/// The multipliers lambda_a (size r) of a system at (q, qdot) (size n
+/// each), from a source cheaper than the KKT system: the second kind's
+/// generated or traced field (reaction_multipliers,
+/// nhs/session/problem.hpp). Empty result: none here (the KKT system's is
+/// taken).
+template <class S>
+using MultipliersAt = std::function<std::optional<Vec<S>>(const System<S>&, const Vec<S>&, const Vec<S>&)>;
 
 /// The power P = (F + R) . qdot of the non-conservative forces F_i
 /// (System::nonconservative_force) and the reactive forces R_i at (q, qdot)
 /// (both size n; on C, or near it along a run). R_i = lambda_a
-/// dC^a/dqdot^i + C_i (the non-ideal constraint force, when the system has
-/// one), where the constraints are not linear and homogeneous in qdot, is
-/// the reaction of `reactions` (Acceleration::reaction; the second kind's
-/// generated or traced field, which costs about one field evaluation) when
-/// given, applicable to sys and defining one, else of the KKT system
-/// (lagrange_multipliers, at the cost of AD Hessians of T): either way
-/// computed at the state, whatever formulation integrates the motion.
-/// Where the constraints are linear and homogeneous
+/// dC^a/dqdot^i + C_i (C_i the non-ideal constraint force, when the system
+/// has one). Where the constraints are linear and homogeneous
 /// (SystemInfo::linear_constraints, or none), the ideal part's power
-/// lambda_a C^a vanishes on C and P = (F + C) . qdot, no solve. Throws what
-/// the reaction's formulation throws (SingularState where it is singular)
-/// and what the system's functions throw. Units: those of E per unit time.
-/// Source: 001 eqs. 3.11, 3.16; docs/affine-constraints.md (A8).
+/// lambda_a C^a vanishes on C and P = (F + C) . qdot, no solve. Otherwise
+/// lambda_a is computed at the state, whatever formulation integrates the
+/// motion: by `multipliers` when given and it gives them (the second kind's
+/// fast field: about one field evaluation), then lambda_a dC^a/dqdot^i
+/// qdot^i is lambda_a (C^a(q, qdot) - C^a(q, 0)) for linear (affine)
+/// constraints and an AD Jacobian of C for others; else R is the KKT
+/// system's (lagrange_multipliers, AD Hessians of T: 20 to 30 times a
+/// file's traced field). Throws what the multipliers' source throws
+/// (SingularState where it is singular) and what the system's functions
+/// throw. Units: those of E per unit time. Source: 001 eqs. 3.11, 3.16;
+/// docs/affine-constraints.md (A8).
 template <class S>
 S power_of_forces_and_reactions(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd,
-                                const Formulation<S>* reactions = nullptr) {
+                                const MultipliersAt<S>& multipliers = {}) {
   S P(0);
   if (sys.nonconservative_force) {
     Vec<S> F = Vec<S>::Zero(sys.n);
@@ -47,9 +58,13 @@ S power_of_forces_and_reactions(const System<S>& sys, const Vec<S>& q, const Vec
     P += F.dot(qd);
   }
   if (sys.r > 0 && !sys.info.linear_constraints) {  // ideal and non-ideal parts
-    std::optional<Vec<S>> R;
-    if (reactions) R = reactions->acceleration(sys, q, qd).reaction;
-    P += (R ? *R : lagrange_multipliers(sys, q, qd).reaction).dot(qd);
+    const std::optional<Vec<S>> lambda = multipliers ? multipliers(sys, q, qd) : std::nullopt;
+    if (!lambda) return P + lagrange_multipliers(sys, q, qd).reaction.dot(qd);
+    if (sys.info.affine_constraints)  // C = A qdot + a0: A qdot = C(q, qdot) - C(q, 0)
+      P += lambda->dot(constraint_residuals(sys, q, qd) - constraint_residuals(sys, q, Vec<S>(Vec<S>::Zero(sys.n))));
+    else
+      P += lambda->dot(constraint_jacobians(sys, q, qd).C_qdot * qd);
+    if (sys.nonideal_constraint_force) P += nonideal_constraint_force(sys, q, qd).dot(qd);
   } else if (sys.nonideal_constraint_force)
     P += nonideal_constraint_force(sys, q, qd).dot(qd);
   return P;

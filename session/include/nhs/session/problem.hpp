@@ -13,6 +13,7 @@
 #include "nhs/field_backend.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/studies/study.hpp"
+#include "nhs/work_energy.hpp"
 #include "nhs/system.hpp"
 
 #include <memory>
@@ -117,15 +118,17 @@ std::string default_formulation_name(const std::string& system);
 template <class S>
 std::shared_ptr<const Formulation<S>> default_field(const std::string& system, const Formulation<S>& library);
 
-/// The field whose reaction R_i the work-energy balance of a run of
+/// The multipliers lambda_a that the work-energy balance of a run of
 /// `system` uses (MotionReference::power, power_of_forces_and_reactions in
-/// nhs/work_energy.hpp): the second kind's default field (default_field:
-/// generated or traced, R at about the cost of one field evaluation), or
-/// nullptr where it has none (a semidefinite metric, a description that
-/// does not trace), and the balance then takes the KKT system's. One per
-/// thread. Throws as default_field.
+/// nhs/work_energy.hpp): those of the second kind's default field
+/// (default_field: generated or traced, about the cost of one field
+/// evaluation; GeneratedFormulation::multipliers), at the system the call
+/// is given (any parameters of this study); empty where it has none (a
+/// semidefinite metric, a description that does not trace), and the
+/// balance then takes the KKT system's reaction. The function owns its
+/// field; one thread at a time. Throws as default_field.
 template <class S>
-std::shared_ptr<const Formulation<S>> reaction_field(const std::string& system);
+MultipliersAt<S> reaction_multipliers(const std::string& system);
 
 /// The field of the formulation `library` of `system` by the backend `b`
 /// asked for by name (--generated, --compiled, Python's field=...): every

@@ -111,13 +111,13 @@ RunPlan<S> plan_run(const RunSpec<S>& spec);
 /// What a run of `plan` is measured against (MotionFigures, MotionTable):
 /// the study's invariants and energy declaration, the motion's closed
 /// form when it runs one, and the power of the forces and reactions where
-/// energy is not conserved (with reaction_field's reaction). The reference
+/// energy is not conserved (with reaction_multipliers'). The reference
 /// refers to plan's system: plan must outlive it.
 template <class S>
 MotionReference<S> plan_reference(const RunPlan<S>& plan) {
   const Problem<S>& p = plan.problem;
   return motion_reference(*p.study, p.sys, plan.motion ? plan.motion->exact : std::function<State<S>(const S&)>(),
-                          p.study->energy_is_conserved(p.sys) ? nullptr : reaction_field<S>(p.system));
+                          p.study->energy_is_conserved(p.sys) ? MultipliersAt<S>() : reaction_multipliers<S>(p.system));
 }
 
 /// How a run with `stepper` computes its motion, for its summary: the

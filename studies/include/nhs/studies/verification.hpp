@@ -17,11 +17,11 @@
 #include "nhs/integrate.hpp"
 #include "nhs/studies/study.hpp"
 #include "nhs/verification.hpp"
+#include "nhs/work_energy.hpp"
 
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -124,16 +124,15 @@ struct MotionReference {
 /// invariants function), energy_is_conserved, `exact` (e.g.
 /// SpecialMotion::exact; empty for none), and the power of the forces and
 /// reactions where energy is not declared conserved (a moving support, a
-/// clock, a push, friction), with the reaction of `reactions` when given
-/// (power_of_forces_and_reactions: the second kind's fast field,
-/// reaction_field in nhs/session/problem.hpp; kept alive by the reference,
-/// and used by one thread at a time), else the KKT system's; sys must
-/// outlive the reference (its power refers to it). Throws what
-/// st.invariants throws.
+/// clock, a push, friction), with the multipliers of `multipliers` when
+/// given (power_of_forces_and_reactions: the second kind's fast field,
+/// reaction_multipliers in nhs/session/problem.hpp; used by one thread at a
+/// time), else the KKT system's reaction; sys must outlive the reference
+/// (its power refers to it). Throws what st.invariants throws.
 template <class S>
 MotionReference<S> motion_reference(const Study<S>& st, const System<S>& sys,
                                     std::function<State<S>(const S&)> exact = {},
-                                    std::shared_ptr<const Formulation<S>> reactions = nullptr);
+                                    MultipliersAt<S> multipliers = {});
 
 /// The drift of one invariant along a motion.
 template <class S>
