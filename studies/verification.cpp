@@ -168,8 +168,7 @@ void MotionFigures<S>::fold(const Sample<S>& s) {
   }
   if (s.work) {
     ++m.work_samples;
-    m.last_balance_error = abs(E - m.E0 - *s.work);
-    m.balance_drift = max(m.balance_drift, m.last_balance_error);
+    m.balance_drift = max(m.balance_drift, S(abs(E - m.E0 - *s.work)));
     m.work_scale = max(m.work_scale, abs(*s.work));
   }
   for (const Margin<S>& mg : margins)

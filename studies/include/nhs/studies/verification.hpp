@@ -164,7 +164,6 @@ struct MotionCheck {
   /// given and a continuous stepper). The balance figures are over them.
   std::uint64_t work_samples = 0;
   S balance_drift = S(0);     ///< max |E - E0 - W|, the work-energy balance (work_energy.hpp)
-  S last_balance_error = S(0);  ///< |E - E0 - W| at the last sample that carried W
   S work_scale = S(0);        ///< max |W|
   bool exact = false;         ///< an exact motion was given
   S max_error = S(0);         ///< max-norm error over (q, qdot) against it
