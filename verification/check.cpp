@@ -509,7 +509,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
   const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
   const std::string who = st.info.name + " / " + f.name() + " / " + precision;
   // The multipliers of the work-energy balance: the second kind's fast
-  // field, one for this task's runs (not thread-safe), where energy may change.
+  // field, one for this task's runs, where energy may change.
   const MultipliersAt<S> multipliers =
       st.energy_is_conserved(sys0) ? MultipliersAt<S>()
                                    : reaction_multipliers<S>(opts.system.empty() ? st.info.name : opts.system);
@@ -631,7 +631,7 @@ void verify_scalar(const CheckSpec& opts, Report& report) {
         ++runs;
       }
     if (report.progress) report.progress->runs_started(precision, st.info.name, total_time, runs);
-    // One formulation per task (each with its own field: not thread-safe).
+    // One formulation per task, each with its own field.
     nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
       secs[i] = check_motions(opts, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
     });

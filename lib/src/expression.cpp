@@ -15,6 +15,7 @@ namespace nhs::expression {
 namespace {
 
 namespace x3 = boost::spirit::x3;
+using codegen::Op;
 using It = std::string_view::const_iterator;
 
 // The parse's context: where the text starts (positions) and the current
@@ -297,35 +298,28 @@ long long gcd(long long a, long long b) {  // |a|, |b| <= 10^18: no overflow
   return a;
 }
 
+// Compiles syntax trees into the program's graph, as written (Graph::append).
 struct Compiler {
   Program& program;
   const Bindings& bindings;
 
-  int emit(Instruction ins) {
-    program.code.push_back(ins);
-    return static_cast<int>(program.code.size()) - 1;
-  }
-  int unary(Code code, int a) { return emit({.code = code, .a = a}); }
-  int binary(Code code, int a, int b) { return emit({.code = code, .a = a, .b = b}); }
+  codegen::Graph& graph() { return program.graph; }
+  int unary(Op op, int a) { return graph().append(op, a); }
+  int binary(Op op, int a, int b) { return graph().append(op, a, b); }
 
   int compile(const Ast& a) {
     switch (a.kind) {
-      case Kind::Number: {
-        program.constants.push_back(a.text);
-        return emit({.code = Code::Constant, .slot = static_cast<int>(program.constants.size()) - 1});
-      }
+      case Kind::Number: return graph().decimal(a.text);
       case Kind::Name: {
-        if (const auto it = bindings.find(a.text); it != bindings.end()) {
-          if (it->second.array < 0) return emit({.code = Code::Parameter, .slot = it->second.index});
-          return emit({.code = Code::Input, .slot = it->second.array, .index = it->second.index});
-        }
-        if (a.text == "pi") return emit({.code = Code::Pi});
+        if (const auto it = bindings.find(a.text); it != bindings.end())
+          return graph().input(it->second.array + 1, it->second.index);  // parameters: array 0
+        if (a.text == "pi") return graph().pi();
         std::string known;
         for (const auto& [name, b] : bindings) known += (known.empty() ? "" : ", ") + name;
         throw ExpressionError(a.position, "unknown name '" + a.text + "' (known here: " +
                                               (known.empty() ? "none" : known) + ", pi)");
       }
-      case Kind::Neg: return unary(Code::Neg, compile(a.args[0]));
+      case Kind::Neg: return unary(Op::Neg, compile(a.args[0]));
       case Kind::Add:
       case Kind::Sub:
       case Kind::Mul:
@@ -337,8 +331,8 @@ struct Compiler {
   }
 
   // A left-deep chain ((x op1 y1) op2 y2) ...: its left spine walked in a
-  // loop (it is as deep as the chain is long), the same instructions in the
-  // same order as the recursion would emit.
+  // loop (it is as deep as the chain is long), the same nodes in the same
+  // order as the recursion would append.
   int chain(const Ast& a) {
     const auto is_chain = [](Kind k) { return k == Kind::Add || k == Kind::Sub || k == Kind::Mul || k == Kind::Div; };
     std::vector<const Ast*> spine;
@@ -350,13 +344,29 @@ struct Compiler {
     int value = compile(*leaf);
     for (auto it = spine.rbegin(); it != spine.rend(); ++it) {
       const Ast& n = **it;
-      const Code code = n.kind == Kind::Add   ? Code::Add
-                        : n.kind == Kind::Sub ? Code::Sub
-                        : n.kind == Kind::Mul ? Code::Mul
-                                              : Code::Div;
-      value = binary(code, value, compile(n.args[1]));
+      const Op op = n.kind == Kind::Add ? Op::Add : n.kind == Kind::Sub ? Op::Sub : n.kind == Kind::Mul ? Op::Mul : Op::Div;
+      const int right = compile(n.args[1]);
+      value = binary(op, value, right);
     }
     return value;
+  }
+
+  // x^k by binary powering (x^5 = x (x^2)^2: the product of the squarings
+  // x^(2^j) for the bits j of k, in increasing j), 1/x^|k| for k < 0, 1 for
+  // k = 0.
+  int power_int(int x, int k) {
+    if (k < 0) return binary(Op::Div, graph().rational(1, 1), power_int(x, -k));
+    int result = graph().rational(1, 1), base = x;
+    bool first = true;
+    while (k > 0) {
+      if (k & 1) {
+        result = first ? base : binary(Op::Mul, result, base);
+        first = false;
+      }
+      k >>= 1;
+      if (k > 0) base = binary(Op::Mul, base, base);
+    }
+    return result;
   }
 
   // x^y: repeated multiplication for an integer literal exponent (|k| <= 64),
@@ -364,24 +374,27 @@ struct Compiler {
   int power(const Ast& base, const Ast& exponent) {
     int k = 0;
     switch (power_evaluation(exponent, &k)) {
-      case PowerEvaluation::Integer: return emit({.code = Code::PowInt, .a = compile(base), .exponent = k});
-      case PowerEvaluation::HalfInteger: return emit({.code = Code::PowHalf, .a = compile(base), .exponent = k});
+      case PowerEvaluation::Integer: return power_int(compile(base), k);
+      case PowerEvaluation::HalfInteger: return power_int(unary(Op::Sqrt, compile(base)), k);
       case PowerEvaluation::ExpLog: break;
     }
-    return binary(Code::Pow, compile(base), compile(exponent));
+    const int x = compile(base);
+    const int y = compile(exponent);
+    return unary(Op::Exp, binary(Op::Mul, y, unary(Op::Log, x)));
   }
 
   int call(const Ast& a) {
-    static const std::map<std::string, Code, std::less<>> unary_codes = {
-        {"sin", Code::Sin},     {"cos", Code::Cos},     {"tan", Code::Tan},
-        {"asin", Code::Asin},   {"acos", Code::Acos},   {"atan", Code::Atan},
-        {"sinh", Code::Sinh},   {"cosh", Code::Cosh},   {"tanh", Code::Tanh},
-        {"asinh", Code::Asinh}, {"acosh", Code::Acosh}, {"atanh", Code::Atanh},
-        {"exp", Code::Exp},     {"log", Code::Log},     {"sqrt", Code::Sqrt},
-        {"abs", Code::Abs}};
-    if (a.text == "atan2") return binary(Code::Atan2, compile(a.args[0]), compile(a.args[1]));
+    static const std::map<std::string, Op, std::less<>> unary_ops = {
+        {"sin", Op::Sin},     {"cos", Op::Cos},     {"tan", Op::Tan},   {"asin", Op::Asin},
+        {"acos", Op::Acos},   {"atan", Op::Atan},   {"sinh", Op::Sinh}, {"cosh", Op::Cosh},
+        {"tanh", Op::Tanh},   {"asinh", Op::Asinh}, {"acosh", Op::Acosh}, {"atanh", Op::Atanh},
+        {"exp", Op::Exp},     {"log", Op::Log},     {"sqrt", Op::Sqrt}, {"abs", Op::Abs}};
+    if (a.text == "atan2") {
+      const int y = compile(a.args[0]);
+      return binary(Op::Atan2, y, compile(a.args[1]));
+    }
     if (a.text == "pow") return power(a.args[0], a.args[1]);
-    return unary(unary_codes.at(a.text), compile(a.args[0]));
+    return unary(unary_ops.at(a.text), compile(a.args[0]));
   }
 };
 

@@ -112,8 +112,8 @@ GeneratedFormulation<S> make_generated_formulation(const std::string& study,
 /// (codegen::Interpreter, nhs/codegen/interpret.hpp) over `traced`, the
 /// same formulation traced for the system (codegen::trace_formulation):
 /// the fast path of systems known only at run time (system files). Throws
-/// UsageError when `traced` is another formulation. Not thread-safe (one
-/// per thread: the interpreter's registers).
+/// UsageError when `traced` is another formulation. Thread-safe (the
+/// interpreter gives each concurrent evaluation its own registers).
 template <class S>
 GeneratedFormulation<S> make_traced_formulation(const codegen::TracedFormulation& traced,
                                                 const Formulation<S>& library);

@@ -41,6 +41,8 @@ class Differentiator {
       case Op::Constant:
       case Op::Literal:
       case Op::Epsilon:
+      case Op::Decimal:
+      case Op::Pi:
         return out;
       case Op::Input:
         if (n.array == array_ && n.index >= 0 && n.index < count_) out[static_cast<std::size_t>(n.index)] = c(1);

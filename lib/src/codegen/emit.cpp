@@ -39,6 +39,8 @@ const char* op_name(Op op) {
     case Op::Constant: return "constant";
     case Op::Literal: return "literal";
     case Op::Epsilon: return "epsilon";
+    case Op::Decimal: return "decimal";
+    case Op::Pi: return "pi";
     case Op::Input: return "input";
   }
   return "?";
@@ -115,6 +117,12 @@ std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStat
           break;
         case Op::Literal: body << literal(n.value); break;
         case Op::Epsilon: body << "std::numeric_limits<S>::epsilon()"; break;
+        case Op::Decimal:
+        case Op::Pi:
+          // Leaves of graphs built as written (expression programs), which
+          // reach code generation through tracing: exact rationals, 4 atan(1).
+          throw TracingError(std::string("codegen: a ") + op_name(n.op) +
+                             " leaf is evaluated as written, not emitted; trace the expression first");
         case Op::Add: body << ref(n.a) << " + " << ref(n.b); break;
         case Op::Sub: body << ref(n.a) << " - " << ref(n.b); break;
         case Op::Mul: body << ref(n.a) << " * " << ref(n.b); break;

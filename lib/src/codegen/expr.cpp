@@ -3,6 +3,7 @@
 #include "nhs/codegen/expr.hpp"
 #include "nhs/codegen/graph_analysis.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -13,6 +14,9 @@ namespace {
 thread_local Graph* active_graph = nullptr;
 
 bool commutative(Op op) { return op == Op::Add || op == Op::Mul; }
+bool is_binary(Op op) {
+  return op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div || op == Op::Atan2 || op == Op::Max;
+}
 
 __int128 gcd(__int128 a, __int128 b) {
   if (a < 0) a = -a;
@@ -191,12 +195,42 @@ int Graph::input(int array, int index) {
   return intern(n, Key{Op::Input, -1, -1, array, index});
 }
 
-int Graph::apply(Op op, int a, int b) {
-  const bool binary = op == Op::Add || op == Op::Sub || op == Op::Mul || op == Op::Div ||
-                      op == Op::Atan2 || op == Op::Max;
-  if (op == Op::Constant || op == Op::Literal || op == Op::Epsilon || op == Op::Input || a < 0 ||
-      a >= size() || (binary && (b < 0 || b >= size())) || (!binary && b != -1))
+int Graph::decimal(const std::string& text) {
+  const auto found = std::find(decimals_.begin(), decimals_.end(), text);
+  const auto k = static_cast<std::int64_t>(found - decimals_.begin());
+  if (found == decimals_.end()) decimals_.push_back(text);
+  Node n;
+  n.op = Op::Decimal;
+  n.index = static_cast<int>(k);
+  return intern(n, Key{Op::Decimal, -1, -1, k, 0});
+}
+
+int Graph::pi() {
+  Node n;
+  n.op = Op::Pi;
+  return intern(n, Key{Op::Pi, -1, -1, 0, 0});
+}
+
+void Graph::check_operation(Op op, int a, int b) const {
+  const bool binary = is_binary(op);
+  if (op == Op::Constant || op == Op::Literal || op == Op::Epsilon || op == Op::Decimal || op == Op::Pi ||
+      op == Op::Input || a < 0 || a >= size() || (binary && (b < 0 || b >= size())) || (!binary && b != -1))
     throw TracingError("codegen: malformed operation (operand out of range)");
+}
+
+int Graph::append(Op op, int a, int b) {
+  check_operation(op, a, b);
+  Node n;
+  n.op = op;
+  n.a = a;
+  n.b = b;
+  nodes_.push_back(n);
+  return size() - 1;
+}
+
+int Graph::apply(Op op, int a, int b) {
+  check_operation(op, a, b);
+  const bool binary = is_binary(op);
   const Node A = node(a);
   const Node B = binary ? node(b) : Node{};
 

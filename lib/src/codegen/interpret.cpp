@@ -2,6 +2,9 @@
 #include "nhs/codegen/interpret.hpp"
 
 #include "nhs/codegen/graph_analysis.hpp"
+#include "nhs/codegen/operations.hpp"
+
+#include <boost/math/constants/constants.hpp>
 
 #include <algorithm>
 #include <array>
@@ -65,9 +68,6 @@ inline void set_negative(S& d, const S& a) {
   }
 }
 
-template <class S>
-S apply_function(Op op, const S& a, const S& b);
-
 // s = sin x, c = cos x, by one call where the C library has it (GNU sincos:
 // glibc's gives the values of its sin and cos, with one argument reduction).
 template <class S>
@@ -109,54 +109,7 @@ void set_function(Op op, S& d, const S& a, const S& b) {
       default: break;
     }
   }
-  d = apply_function(op, a, b);
-}
-
-template <class S>
-S apply_function(Op op, const S& a, const S& b) {
-  using std::abs;
-  using std::acos;
-  using std::acosh;
-  using std::asin;
-  using std::asinh;
-  using std::atan;
-  using std::atan2;
-  using std::atanh;
-  using std::cos;
-  using std::cosh;
-  using std::exp;
-  using std::log;
-  using std::sin;
-  using std::sinh;
-  using std::sqrt;
-  using std::tan;
-  using std::tanh;
-  switch (op) {
-    case Op::Add: return a + b;
-    case Op::Sub: return a - b;
-    case Op::Mul: return a * b;
-    case Op::Div: return a / b;
-    case Op::Atan2: return atan2(a, b);
-    case Op::Max: return a < b ? b : a;
-    case Op::Neg: return -a;
-    case Op::Sin: return sin(a);
-    case Op::Cos: return cos(a);
-    case Op::Tan: return tan(a);
-    case Op::Asin: return asin(a);
-    case Op::Acos: return acos(a);
-    case Op::Atan: return atan(a);
-    case Op::Sqrt: return sqrt(a);
-    case Op::Exp: return exp(a);
-    case Op::Log: return log(a);
-    case Op::Abs: return abs(a);
-    case Op::Sinh: return sinh(a);
-    case Op::Cosh: return cosh(a);
-    case Op::Tanh: return tanh(a);
-    case Op::Asinh: return asinh(a);
-    case Op::Acosh: return acosh(a);
-    case Op::Atanh: return atanh(a);
-    default: return std::numeric_limits<S>::quiet_NaN();  // leaves are not applied
-  }
+  d = apply(op, a, b);
 }
 
 // The fused kinds of Instruction, after the graph's own operations.
@@ -313,7 +266,7 @@ inline void apply_functions_in_place(Op op, const Instruction* i, const Instruct
     const S& x = *from[i->a];
     if (trig && (x > huge || x < -huge)) {
       // MPFR's argument reduction of a huge |x| takes minutes
-      // (nhs/expression.hpp, beyond_reduction): NaN, as the library's.
+      // (operations.hpp, beyond_reduction): NaN, as apply gives.
       r[i->dst] = std::numeric_limits<S>::quiet_NaN();
     } else {
       set_function(op, r[i->dst], x, *from[i->b]);
@@ -438,11 +391,17 @@ inline void execute_in_registers(int kind, const Instruction* i, const Instructi
       }
       break;
     case kSinCos:
-      for (; i != end; ++i) set_sine_cosine(r[i->dst], r[i->b], r[i->a]);
+      for (; i != end; ++i) {
+        if (beyond_reduction(r[i->a])) {  // as apply's sin and cos (operations.hpp)
+          r[i->dst] = r[i->b] = std::numeric_limits<S>::quiet_NaN();
+        } else {
+          set_sine_cosine(r[i->dst], r[i->b], r[i->a]);
+        }
+      }
       break;
     default: {
       const Op op = static_cast<Op>(kind);
-      for (; i != end; ++i) r[i->dst] = apply_function(op, r[i->a], r[i->b]);
+      for (; i != end; ++i) r[i->dst] = apply(op, r[i->a], r[i->b]);
     }
   }
 }
@@ -484,8 +443,39 @@ Interpreter<S>::Interpreter(const Graph& graph, const std::vector<int>& outputs,
   }
   operations_ = static_cast<int>(operations.size());
   for (int id : outputs) out_regs_.push_back(at(reg, id));
-  from_.resize(regs_.size());
-  for (std::size_t k = 0; k < regs_.size(); ++k) from_[k] = &regs_[k];
+  pool_.push_back(make_registers());
+  idle_.store(pool_.back().get());
+}
+
+template <class S>
+std::unique_ptr<typename Interpreter<S>::Registers> Interpreter<S>::make_registers() const {
+  auto r = std::make_unique<Registers>();
+  r->value = prototype_;
+  r->from.resize(r->value.size());
+  for (std::size_t k = 0; k < r->value.size(); ++k) r->from[k] = &r->value[k];
+  return r;
+}
+
+template <class S>
+typename Interpreter<S>::Registers* Interpreter<S>::take() const noexcept {
+  if (Registers* r = idle_.exchange(nullptr, std::memory_order_acquire)) return r;
+  const std::lock_guard<std::mutex> lock(pool_mutex_);
+  if (!spare_.empty()) {
+    Registers* r = spare_.back();
+    spare_.pop_back();
+    return r;
+  }
+  pool_.push_back(make_registers());  // a concurrent run: one more set
+  spare_.reserve(pool_.size());       // so that give_back never allocates
+  return pool_.back().get();
+}
+
+template <class S>
+void Interpreter<S>::give_back(Registers* r) const noexcept {
+  Registers* none = nullptr;
+  if (idle_.compare_exchange_strong(none, r, std::memory_order_release, std::memory_order_relaxed)) return;
+  const std::lock_guard<std::mutex> lock(pool_mutex_);
+  spare_.push_back(r);
 }
 
 template <class S>
@@ -500,12 +490,12 @@ std::vector<int> Interpreter<S>::assign_registers(const Graph& graph, const Grap
   int count = 0;
   for (int id = 0; id < N; ++id)
     if (at(needed, id)) at(reg, id) = count++;
-  regs_.assign(static_cast<std::size_t>(count) + 1, S(0));
+  prototype_.assign(static_cast<std::size_t>(count) + 1, S(0));
   for (int id = 0; id < N; ++id) {
     if (!at(needed, id)) continue;
     const Node& n = graph.node(id);
     const int r = at(reg, id);
-    S& value = regs_[static_cast<std::size_t>(r)];
+    S& value = prototype_[static_cast<std::size_t>(r)];
     if (n.op == Op::Input) {
       if (n.array < 0 || n.array >= arrays)
         throw TracingError("interpret: input array " + std::to_string(n.array) + " out of range");
@@ -516,10 +506,12 @@ std::vector<int> Interpreter<S>::assign_registers(const Graph& graph, const Grap
         case Op::Constant: value = S(static_cast<long long>(n.num)) / S(static_cast<long long>(n.den)); break;
         case Op::Literal: value = S(n.value); break;
         case Op::Epsilon: value = std::numeric_limits<S>::epsilon(); break;
+        case Op::Decimal: value = from_string<S>(graph.decimals()[static_cast<std::size_t>(n.index)]); break;
+        case Op::Pi: value = boost::math::constants::pi<S>(); break;
         default: {
-          const S& a = regs_[static_cast<std::size_t>(at(reg, n.a))];
-          const S b = n.b >= 0 ? regs_[static_cast<std::size_t>(at(reg, n.b))] : S(0);
-          value = apply_function(n.op, a, b);
+          const S& a = prototype_[static_cast<std::size_t>(at(reg, n.a))];
+          const S b = n.b >= 0 ? prototype_[static_cast<std::size_t>(at(reg, n.b))] : S(0);
+          value = apply(n.op, a, b);
         }
       }
     } else {
@@ -531,28 +523,39 @@ std::vector<int> Interpreter<S>::assign_registers(const Graph& graph, const Grap
 
 template <class S>
 int Interpreter<S>::run(const S* const* inputs, S* out) const noexcept {
-  S* r = regs_.data();
+  Registers* const w = take();
+  S* r = w->value.data();
   const Instruction* code = code_.data();
+  int failed = 0;
   if constexpr (is_multiprecision<S>) {
     // Operands are read through `from`: the inputs in place (a copy of an
     // MPFR number costs as much as an addition).
-    const S* const* from = from_.data();
-    S& scratch = regs_.back();
-    for (const Load& l : loads_) from_[static_cast<std::size_t>(l.reg)] = &inputs[l.array][l.index];
+    const S* const* from = w->from.data();
+    S& scratch = w->value.back();
+    for (const Load& l : loads_) w->from[static_cast<std::size_t>(l.reg)] = &inputs[l.array][l.index];
     for (const Run& run : runs_) execute_in_place(run.kind, code + run.begin, code + run.end, r, from, scratch, huge_);
     for (const GuardCheck& g : guards_)
-      if (!(*from[g.reg] > 0)) return g.guard + 1;
-    for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = *from[out_regs_[k]];
+      if (!(*from[g.reg] > 0)) {
+        failed = g.guard + 1;
+        break;
+      }
+    if (!failed)
+      for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = *from[out_regs_[k]];
   } else {
     // Hardware types: the inputs copied into their registers, every operand
     // read from the registers.
     for (const Load& l : loads_) r[l.reg] = inputs[l.array][l.index];
     for (const Run& run : runs_) execute_in_registers(run.kind, code + run.begin, code + run.end, r);
     for (const GuardCheck& g : guards_)
-      if (!(r[g.reg] > 0)) return g.guard + 1;
-    for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = r[out_regs_[k]];
+      if (!(r[g.reg] > 0)) {
+        failed = g.guard + 1;
+        break;
+      }
+    if (!failed)
+      for (std::size_t k = 0; k < out_regs_.size(); ++k) out[k] = r[out_regs_[k]];
   }
-  return 0;
+  give_back(w);
+  return failed;
 }
 
 #define NHS_INTERPRETER_(S, NAME) NHS_INTERPRETER_INSTANTIATE(, S)

@@ -50,10 +50,16 @@ struct TracingError : std::logic_error {
 
 /// Operations of the graph. Constant (an exact rational), Literal (a double
 /// that is not one: huge or tiny exponents, infinities, NaN), Epsilon (the
-/// machine epsilon of the generated code's scalar type) and Input are
-/// leaves; the others take one operand (a) or two (a, b).
+/// machine epsilon of the generated code's scalar type), Decimal (a decimal
+/// literal of a system file as written, Graph::decimals()[Node::index],
+/// converted once per scalar type, correctly rounded: from_string), Pi
+/// (boost's pi of the scalar type) and Input are leaves; the others take
+/// one operand (a) or two (a, b). Decimal and Pi appear only in graphs
+/// built as written (Graph::append, the expression programs of
+/// nhs/expression.hpp); tracing turns them into exact rationals and
+/// 4 atan(1).
 enum class Op : std::uint8_t {
-  Constant, Literal, Epsilon, Input,
+  Constant, Literal, Epsilon, Decimal, Pi, Input,
   Add, Sub, Mul, Div, Atan2, Max,
   Neg, Sin, Cos, Tan, Asin, Acos, Atan, Sqrt, Exp, Log, Abs,
   Sinh, Cosh, Tanh, Asinh, Acosh, Atanh
@@ -68,7 +74,7 @@ struct Node {
   std::int64_t den = 1;
   double value = 0;       ///< Constant: num / den rounded to double; Literal: the value
   int array = -1;         ///< Input: which input array (0, 1, ...)
-  int index = -1;         ///< Input: the element of that array
+  int index = -1;         ///< Input: the element of that array; Decimal: its text in Graph::decimals()
 };
 
 /// A condition the generated code checks at run time before it returns: the
@@ -93,9 +99,20 @@ class Graph {
   int epsilon();
   /// The node of element `index` of input array `array`.
   int input(int array, int index);
+  /// The node of the decimal literal `text` (digits [. digits] [e [+-]
+  /// digits], as the expression grammar admits it), one per distinct text.
+  int decimal(const std::string& text);
+  /// The node of pi.
+  int pi();
   /// The node of op applied to a (and b), simplified and shared (see the
   /// file comment). Throws TracingError for an operand id out of range.
   int apply(Op op, int a, int b = -1);
+  /// A new node op(a, b) exactly as written: no folding, no
+  /// simplification, no sharing, so that evaluating the graph performs the
+  /// operations of the text in every type, bit for bit (the expression
+  /// programs of nhs/expression.hpp). Throws TracingError for a leaf op or
+  /// an operand id out of range.
+  int append(Op op, int a, int b = -1);
   /// Records a guard: node > 0 at run time (Guard); once per node and
   /// condition.
   void require_positive(int node, std::string condition);
@@ -103,6 +120,8 @@ class Graph {
   const Node& node(int id) const { return nodes_.at(static_cast<std::size_t>(id)); }
   int size() const { return static_cast<int>(nodes_.size()); }
   const std::vector<Guard>& guards() const { return guards_; }
+  /// The texts of the Decimal leaves (Node::index).
+  const std::vector<std::string>& decimals() const { return decimals_; }
 
   /// The graph recording on this thread; TracingError when there is none.
   static Graph& active();
@@ -119,7 +138,10 @@ class Graph {
     std::size_t operator()(const Key& k) const;
   };
   int intern(const Node& node, const Key& key);
+  // Throws TracingError unless op(a, b) is a well-formed operation.
+  void check_operation(Op op, int a, int b) const;
   std::vector<Node> nodes_;
+  std::vector<std::string> decimals_;
   std::unordered_map<Key, int, KeyHash> index_;
   std::vector<Guard> guards_;
 };

@@ -1,9 +1,12 @@
-// A traced Graph (expr.hpp) evaluated at run time, in any scalar type: the
-// straight-line program that emit.hpp writes as C++, run by an interpreter
-// instead of the compiler. For systems known only at run time (system
-// files, nhs/studies/system_file.hpp): their fields are traced when they are
-// first used and then cost, per evaluation, the arithmetic of the generated
-// code plus, per operation, the reading of its register numbers
+// A Graph (expr.hpp) evaluated at run time, in any scalar type, by the
+// operations of operations.hpp: a traced field's graph -- the straight-line
+// program that emit.hpp writes as C++, run by an interpreter instead of the
+// compiler -- or an expression program's (nhs/expression.hpp, whose Decimal
+// and Pi leaves it converts once, as the program's own evaluation does).
+// For systems known only at run time (system files,
+// nhs/studies/system_file.hpp): their fields are traced when they are first
+// used and then cost, per evaluation, the arithmetic of the generated code
+// plus, per operation, the reading of its register numbers
 // (reports/README.md gives the ratio). The operations are scheduled in runs
 // of one kind (one dispatch per run), and a product used once by a sum or
 // difference is fused into it.
@@ -19,7 +22,10 @@
 #include "nhs/codegen/expr.hpp"
 #include "nhs/scalar.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -29,8 +35,9 @@ struct GraphAnalysis;  // graph_analysis.hpp
 
 /// A Graph compiled for evaluation in S. Shapes: `arrays` input arrays
 /// (Node::array 0 .. arrays - 1, e.g. p and x), `outputs` the nodes written
-/// to out. Not thread-safe: run() writes the interpreter's registers (one
-/// Interpreter per thread).
+/// to out. Thread-safe: run() evaluates in a set of registers that no
+/// other run uses at the same time (taken from the interpreter's pool, one
+/// set per concurrent caller, made on first need).
 template <class S>
 class Interpreter {
  public:
@@ -70,7 +77,7 @@ class Interpreter {
     int reg, guard;
   };
   /// The constructor's first pass: one register per needed node, in node
-  /// order, then a scratch register (regs_); the fixed nodes computed, the
+  /// order, then a scratch register (prototype_); the fixed nodes computed, the
   /// input loads listed (loads_; TracingError for an array >= arrays).
   /// Returns each node's register (-1: not needed); `operations` gets the
   /// nodes that depend on the inputs, in node order.
@@ -83,11 +90,26 @@ class Interpreter {
   std::vector<GuardCheck> guards_;    ///< in node order, checked after the operations
   std::vector<int> out_regs_;
   int operations_ = 0;
-  S huge_;                            ///< 1e300: beyond it sin, cos, tan give NaN (expression.hpp)
-  mutable std::vector<S> regs_;       ///< the last register is scratch (fused kinds)
-  /// Where each register's value is read from: itself, or (multiprecision
-  /// types, whose copies cost) the caller's input element, set per run.
-  mutable std::vector<const S*> from_;
+  S huge_;                            ///< 1e300: beyond it sin, cos, tan give NaN (operations.hpp, beyond_reduction)
+  /// The registers of one evaluation in progress.
+  struct Registers {
+    std::vector<S> value;  ///< the last register is scratch (fused kinds)
+    /// Where each register's value is read from: itself, or (multiprecision
+    /// types, whose copies cost) the caller's input element, set per run.
+    std::vector<const S*> from;
+  };
+  /// A set of registers for one run: the idle one (one atomic exchange),
+  /// else a spare, else a new copy of the prototype.
+  Registers* take() const noexcept;
+  /// Returns a set taken by take().
+  void give_back(Registers* r) const noexcept;
+  /// A new set: the prototype's values, each register read from itself.
+  std::unique_ptr<Registers> make_registers() const;
+  std::vector<S> prototype_;  ///< the registers as built: the fixed nodes computed
+  mutable std::atomic<Registers*> idle_{nullptr};
+  mutable std::mutex pool_mutex_;                          ///< guards pool_ and spare_
+  mutable std::vector<std::unique_ptr<Registers>> pool_;  ///< every set, owned
+  mutable std::vector<Registers*> spare_;                 ///< sets not in use, besides idle_
 };
 
 #define NHS_INTERPRETER_INSTANTIATE(EXTERN, S) EXTERN template class Interpreter<S>;
