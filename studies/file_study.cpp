@@ -799,6 +799,23 @@ namespace detail {
 // positive definite, or positive semidefinite with the accelerations
 // determined, at the initial state and at each [[exact]] motion's start
 // (the bodies' T is checked by describe(): description_error).
+/// The metric g at the initial state in double: finite, else a FileError
+/// at T naming the overflow. Each value of a file must be finite in every
+/// precision, and T may overflow where its constants do not: a body at
+/// 1e200*x has T = m/2 (1e200 x_dot)^2, whose g is 1e400 m.
+void require_finite_metric_in_double(const std::shared_ptr<const SystemFile>& file) {
+  const Study<double> st = file_study<double>(file);
+  const System<double> sys = checked_default_system(*file, st);
+  const State<double> s0 = checked_initial_state(*file, st, sys);
+  const Inertia<double> in = inertia(sys, s0.q, s0.qdot);
+  if (in.g.allFinite()) return;
+  throw FileError(file->where("dynamics.kinetic_energy"),
+                  std::string("the metric g = d^2T/dqdot^2") +
+                      (file->kinetic_energy_from_bodies ? " (T from [[bodies]])" : "") +
+                      " is not finite in double at the initial state (a value beyond double's range, about "
+                      "1.8e308: rescale the units): " + state_context(s0.q, s0.qdot));
+}
+
 bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file) {
   using S = mp50;
   const Study<S> st = file_study<S>(file);
@@ -812,7 +829,9 @@ bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file
   require_regular(*file, sys, s0, "initial", "the initial state");
   // Each [[exact]] motion starts on C (its closed form at t = 0).
   check_exact_motions(*file, st, tol);
-  return !positive_definite_metric(*file, sys, s0, "dynamics.kinetic_energy", "the initial state");
+  const bool semidefinite = !positive_definite_metric(*file, sys, s0, "dynamics.kinetic_energy", "the initial state");
+  require_finite_metric_in_double(file);
+  return semidefinite;
 }
 
 }  // namespace detail

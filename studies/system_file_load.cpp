@@ -1,12 +1,15 @@
 // Reading and checking system files (nhs/studies/system_file.hpp): TOML by
 // toml++ (Debian libtomlplusplus-dev), expressions by nhs/expression.hpp,
 // the symbolic checks (linearity of each constraint in qdot, holonomic
-// "constraints", constants that divide by zero) and the kinetic energy of
-// [[bodies]] given without [dynamics] kinetic_energy by GiNaC (Debian
-// libginac-dev). docs/system-files.md says why these libraries.
+// "constraints", constants that divide by zero) by GiNaC (Debian
+// libginac-dev); the kinetic energy of [[bodies]] given without [dynamics]
+// kinetic_energy and the velocity forms of [holonomic] by the expression
+// graph's forward differentiation. docs/system-files.md says why these
+// libraries.
 #include "nhs/studies/system_file.hpp"
 #include "toml_text.hpp"
 
+#include "nhs/codegen/differentiate.hpp"
 #include "nhs/formulation.hpp"
 
 #include <ginac/ginac.h>
@@ -531,126 +534,43 @@ GiNaC::ex to_ginac(const Ast& root, Symbolic& sym) {
 
 // --- GiNaC -> Ast: the kinetic energy of the bodies ----------------------------
 
-// A GiNaC expression that the grammar of nhs/expression.hpp cannot write;
-// what() says which part and why.
-struct NotWritable : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-// Writes a GiNaC expression as a syntax tree (Ast) of nhs/expression.hpp,
-// node by node, so that Program compiles it like a file's own text: exact
-// rationals stay exact (a finite decimal as one literal, converted once per
-// precision, correctly rounded; another rational as integer/integer), a
-// rational exponent stays a literal one (x^2, x^(-1/2) compile to products
-// and square roots), pi is the constant pi. Sums and products are split in
-// balanced halves (nesting log2 of the terms). Throws NotWritable for what
-// the grammar has no word for (complex or inexact numbers, constants other
-// than pi, functions other than those of expression::functions()), and
-// beyond kMaxNodes nodes (a tree, where GiNaC shares subexpressions).
-class AstWriter {
- public:
-  static constexpr std::size_t kMaxNodes = 1000000;
-
-  Ast write(const GiNaC::ex& e) {
-    using namespace GiNaC;
-    if (is_a<numeric>(e)) return number(ex_to<numeric>(e));
-    if (is_a<symbol>(e)) return leaf(Kind::Name, ex_to<symbol>(e).get_name());
-    if (is_a<constant>(e)) {
-      if (e.is_equal(Pi)) return leaf(Kind::Name, "pi");
-      throw NotWritable("the constant " + short_text(e) + " (expressions know only pi)");
+// T of the bodies (for T when [dynamics] gives none), built in the graph
+// of their program `bodies` (inputs q, q_dot; `layout` as read_body lays
+// it out; n coordinates): per body 1/2 m |dr/dt|^2 with dr/dt = sum_i
+// dr/dq^i q^i_dot by the graph's forward differentiation
+// (codegen/differentiate.hpp; positions depend on q alone), plus
+// 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space). Not GiNaC's
+// derivatives: GiNaC's term order and grouping change from run to run (its
+// hashes are seeded with addresses), and so would T's rounding.
+Program bodies_kinetic_energy(const Program& bodies, const std::vector<FileBody>& layout, int n) {
+  Program T = bodies;
+  codegen::Graph& g = T.graph;
+  const auto out = [&](int k) { return bodies.outputs[static_cast<std::size_t>(k)]; };
+  const auto mul = [&](int a, int b) { return g.apply(codegen::Op::Mul, a, b); };
+  const auto add = [&](int a, int b) { return g.apply(codegen::Op::Add, a, b); };
+  const int half = g.rational(1, 2);
+  int total = g.constant(0);
+  for (const FileBody& body : layout) {
+    std::vector<int> r;
+    for (int j = 0; j < body.dimension; ++j) r.push_back(out(body.first + 1 + j));
+    const std::vector<int> d = codegen::jacobian_nodes(g, r, 1, n);  // graph array 1: q
+    int v2 = g.constant(0);
+    for (int j = 0; j < body.dimension; ++j) {
+      int v = g.constant(0);
+      for (int i = 0; i < n; ++i) v = add(v, mul(d[static_cast<std::size_t>(j * n + i)], g.input(2, i)));
+      v2 = add(v2, mul(v, v));
     }
-    if (is_a<add>(e) || is_a<mul>(e)) {
-      std::vector<Ast> items;
-      for (std::size_t i = 0; i < e.nops(); ++i) items.push_back(write(e.op(i)));
-      return balanced(is_a<add>(e) ? Kind::Add : Kind::Mul, items, 0, items.size());
-    }
-    if (is_a<power>(e)) {
-      const ex& exponent = e.op(1);
-      if (is_a<numeric>(exponent) && ex_to<numeric>(exponent).is_rational())
-        return node(Kind::Pow, "", {write(e.op(0)), rational_exponent(ex_to<numeric>(exponent))});
-      return node(Kind::Pow, "", {write(e.op(0)), write(exponent)});
-    }
-    if (is_a<function>(e)) {
-      const std::string name = ex_to<function>(e).get_name();
-      const auto& known = expression::functions();
-      const bool writable = name != "pow" && std::any_of(known.begin(), known.end(), [&](const auto& f) {
-                              return f.first == name && static_cast<std::size_t>(f.second) == e.nops();
-                            });
-      if (!writable) throw NotWritable("the function in " + short_text(e) + " (not one of the expressions')");
-      std::vector<Ast> args;
-      for (std::size_t i = 0; i < e.nops(); ++i) args.push_back(write(e.op(i)));
-      return node(Kind::Call, name, std::move(args));
-    }
-    throw NotWritable("the term " + short_text(e));
+    int Tk = mul(out(body.first), v2);
+    const int w = body.first + 1 + body.dimension;  // the angular velocity, then the inertia
+    if (body.kind == FileBody::Kind::Planar) Tk = add(Tk, mul(out(w + 1), mul(out(w), out(w))));
+    if (body.kind == FileBody::Kind::Space)
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) Tk = add(Tk, mul(out(w + i), mul(out(w + 3 + 3 * i + j), out(w + j))));
+    total = add(total, mul(half, Tk));
   }
-
- private:
-  std::size_t nodes_ = 0;
-
-  Ast node(Kind kind, std::string text, std::vector<Ast> args) {
-    if (++nodes_ > kMaxNodes)
-      throw NotWritable("more than " + std::to_string(kMaxNodes) + " nodes written out");
-    Ast a;
-    a.kind = kind;
-    a.text = std::move(text);
-    a.args = std::move(args);
-    return a;
-  }
-  Ast leaf(Kind kind, std::string text) { return node(kind, std::move(text), {}); }
-  // A number leaf; NotWritable when the literal is not finite in some
-  // precision (the program converts each literal on its own: 10^400 / 3
-  // would be inf / 3 in double).
-  Ast literal(std::string text) {
-    if (const auto r = out_of_range(text))
-      throw NotWritable("a constant: " + r->message + " in " + r->precision);
-    return leaf(Kind::Number, std::move(text));
-  }
-  static std::string digits(const GiNaC::numeric& integer) {
-    std::ostringstream out;
-    out << integer;
-    return out.str();
-  }
-  Ast balanced(Kind kind, std::vector<Ast>& items, std::size_t lo, std::size_t hi) {
-    if (hi - lo == 1) return std::move(items[lo]);
-    const std::size_t mid = lo + (hi - lo) / 2;
-    Ast left = balanced(kind, items, lo, mid);
-    Ast right = balanced(kind, items, mid, hi);
-    return node(kind, "", {std::move(left), std::move(right)});
-  }
-  // A rational as an exact constant: an integer, a finite decimal as one
-  // literal ("<digits>e-<k>"), or integer/integer; negative: -(...).
-  Ast number(const GiNaC::numeric& v) {
-    using namespace GiNaC;
-    if (!v.is_rational()) throw NotWritable("the number " + short_text(v) + " (not an exact real rational)");
-    if (v.is_negative()) return node(Kind::Neg, "", {number(-v)});
-    if (v.is_integer()) return literal(digits(v));
-    const numeric num = v.numer(), den = v.denom();
-    numeric rest = den;
-    long twos = 0, fives = 0;
-    while (irem(rest, numeric(2)).is_zero()) {
-      rest = iquo(rest, numeric(2));
-      ++twos;
-    }
-    while (irem(rest, numeric(5)).is_zero()) {
-      rest = iquo(rest, numeric(5));
-      ++fives;
-    }
-    if (rest == 1) {
-      const long k = std::max(twos, fives);
-      const numeric scaled = v * numeric(10).power(numeric(k));  // an integer
-      return literal(digits(scaled) + "e-" + std::to_string(k));
-    }
-    return node(Kind::Div, "", {literal(digits(num)), literal(digits(den))});
-  }
-  // An exponent in the forms Program recognizes as a literal rational
-  // (k, -k, p/q, -(p/q)): integer and half-integer powers become products
-  // and square roots, as in a file's own text.
-  Ast rational_exponent(const GiNaC::numeric& v) {
-    if (v.is_negative()) return node(Kind::Neg, "", {rational_exponent(-v)});
-    if (v.is_integer()) return literal(digits(v));
-    return node(Kind::Div, "", {literal(digits(v.numer())), literal(digits(v.denom()))});
-  }
-};
+  T.outputs = {total};
+  return T;
+}
 
 // --- the loader -----------------------------------------------------------------
 
@@ -853,20 +773,9 @@ class Loader {
   struct BodyBindings {
     Bindings params, qonly, qqd;
   };
-  // A body of [[bodies]] as read: its layout, and the GiNaC forms of its mass, position r, angular
-  // velocity w and inertia J (a space body's row by row).
-  struct BodyTerms {
-    FileBody body;
-    GiNaC::ex mass;
-    std::vector<GiNaC::ex> r, w, J;
-  };
-  // Entry `b` of [[bodies]] (`what`: "bodies[k]"), its expressions appended to `p`.
-  BodyTerms read_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p);
-  // A body's kinetic energy, in GiNaC (for T when [dynamics] gives none).
-  GiNaC::ex body_kinetic_energy(const BodyTerms& terms);
-  // Adds body k's kinetic energy to T (T is the first body's for k = 1); FileError at `b` when it
-  // cannot be written as an expression.
-  void add_body_energy(const toml::node& b, const std::string& what, const BodyTerms& terms, int k, Ast& T);
+  // Entry `b` of [[bodies]] (`what`: "bodies[k]"), its expressions appended to `p`; returns
+  // its layout in p.
+  FileBody read_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p);
   void read_invariants();
   void read_singular();
   void read_exact();
@@ -1036,11 +945,12 @@ void Loader::read_holonomic() {
     for (const auto& c : q) form += F.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
     if (form.is_zero() || form.normal().is_zero())
       fail(v, "holonomic constraint " + name + " involves no coordinate: it is a constant, not a constraint");
-    try {
-      f_.constraints.add(AstWriter().write(form), qqd);
-    } catch (const std::exception& e) {
-      fail(v, "holonomic constraint " + name + ": its velocity form cannot be written as an expression: " + e.what());
-    }
+    // The velocity form by the program graph's forward differentiation, not
+    // GiNaC's diff: GiNaC's form (term order and grouping) changes from run
+    // to run (its hashes are seeded with addresses), and so would its
+    // rounding. GiNaC's form serves the check above.
+    f_.constraints.add_derivative_along(expression::parse(string_of(v, "holonomic constraint " + name)), qqd, 0, 1,
+                                        static_cast<int>(q.size()));
     f_.info.constraint_names.push_back(name);
     f_.holonomic_names.push_back(name);
     f_.constraint_linear.push_back(true);
@@ -1311,53 +1221,43 @@ void Loader::read_bodies() {
   if (!node->is_array_of_tables()) fail(*node, "bodies must be an array of tables [[bodies]]");
   const auto& q = f_.info.coordinates;
   const BodyBindings names{bind({}), bind({{&q, 0}}), bind({{&q, 0}}, true)};
-  // Each body's kinetic energy (GiNaC), for T when [dynamics] has none.
+  // T from the bodies when [dynamics] has none.
   const bool derive_T = f_.kinetic_energy.outputs.empty();
-  Ast T;
   Program p;
   int k = 0;
   for (const toml::node& b : *node->as_array()) {
     ++k;
     const std::string what = "bodies[" + std::to_string(k) + "]";
-    const BodyTerms terms = read_body(b, what, names, p);
-    f_.body_layout.push_back(terms.body);
-    if (!derive_T) continue;
-    add_body_energy(b, what, terms, k, T);
+    f_.body_layout.push_back(read_body(b, what, names, p));
   }
   if (clocked()) {  // the clock's unit mass at (time, 0), whose T is 1/2 time_dot^2 (A5)
     const toml::table clock{{"mass", "1"}, {"position", toml::array{kClock, "0"}}};
-    const BodyTerms terms = read_body(clock, "the clock body", names, p);
-    f_.body_layout.push_back(terms.body);
-    if (derive_T) add_body_energy(clock, "the clock body", terms, ++k, T);
+    f_.body_layout.push_back(read_body(clock, "the clock body", names, p));
   }
-  f_.bodies = std::move(p);
   if (derive_T) {
-    // The names are the file's, bound as in kinetic_energy: this cannot fail.
-    f_.kinetic_energy.add(T, names.qqd);
+    f_.kinetic_energy = bodies_kinetic_energy(p, f_.body_layout, static_cast<int>(q.size()));
     f_.kinetic_energy_from_bodies = true;
     f_.locations["dynamics.kinetic_energy"] = where(*node);
   }
+  f_.bodies = std::move(p);
 }
 
-Loader::BodyTerms Loader::read_body(const toml::node& b, const std::string& what, const BodyBindings& names,
+FileBody Loader::read_body(const toml::node& b, const std::string& what, const BodyBindings& names,
                                     Program& p) {
   const Bindings& params = names.params;
   const Bindings& qonly = names.qonly;
   const Bindings& qqd = names.qqd;
   const toml::table& t = *b.as_table();
   known_keys(t, what, {"mass", "position", "angular_velocity", "inertia"});
-  BodyTerms terms;
-  FileBody& body = terms.body;
+  FileBody body;
   body.first = static_cast<int>(p.outputs.size());
-  expression_into(*required(t, "mass", what, b), what + " mass", params, p, &terms.mass);
+  expression_into(*required(t, "mass", what, b), what + " mass", params, p);
   const toml::node* pos = required(t, "position", what, b);
   const auto items = array_of(*pos, what + " position");
   if (items.size() != 2 && items.size() != 3)
     fail(*pos, what + " position has " + std::to_string(items.size()) + " entries, expected 2 (plane) or 3 (space)");
   body.dimension = static_cast<int>(items.size());
-  std::vector<GiNaC::ex>& w = terms.w;
-  std::vector<GiNaC::ex>& J = terms.J;
-  array_into(*pos, what + " position", items.size(), qonly, p, &terms.r);
+  array_into(*pos, what + " position", items.size(), qonly, p);
   const toml::node* wn = t.get("angular_velocity");
   const toml::node* Jn = t.get("inertia");
   if ((wn != nullptr) != (Jn != nullptr))
@@ -1366,61 +1266,19 @@ Loader::BodyTerms Loader::read_body(const toml::node& b, const std::string& what
     body.kind = FileBody::Kind::Point;
   } else if (body.dimension == 2) {
     body.kind = FileBody::Kind::Planar;
-    w.emplace_back();
-    J.emplace_back();
-    expression_into(*wn, what + " angular_velocity (about the plane's normal)", qqd, p, &w[0]);
-    expression_into(*Jn, what + " inertia (about the normal through the centre of mass)", params, p, &J[0]);
+    expression_into(*wn, what + " angular_velocity (about the plane's normal)", qqd, p);
+    expression_into(*Jn, what + " inertia (about the normal through the centre of mass)", params, p);
   } else {
     body.kind = FileBody::Kind::Space;
-    array_into(*wn, what + " angular_velocity", 3, qqd, p, &w);
+    array_into(*wn, what + " angular_velocity", 3, qqd, p);
     const auto rows = array_of(*Jn, what + " inertia");
     if (rows.size() != 3) fail(*Jn, what + " inertia must be a 3 x 3 array [[...], [...], [...]]");
     for (std::size_t i = 0; i < 3; ++i)
-      array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p, &J);
+      array_into(*rows[i], what + " inertia row " + std::to_string(i + 1), 3, qonly, p);
   }
-  return terms;
+  return body;
 }
 
-// 1/2 m |dr/dt|^2 with dr/dt = sum_i dr/dq^i q^i_dot (positions depend on q alone), plus
-// 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space).
-GiNaC::ex Loader::body_kinetic_energy(const BodyTerms& terms) {
-  const auto& q = f_.info.coordinates;
-  const auto velocity = [&](const GiNaC::ex& r) {
-    GiNaC::ex v = 0;
-    for (const auto& c : q) v += r.diff(sym_.symbol(c)) * sym_.symbol(c + "_dot");
-    return v;
-  };
-  const GiNaC::ex& mass = terms.mass;
-  const std::vector<GiNaC::ex>& w = terms.w;
-  const std::vector<GiNaC::ex>& J = terms.J;
-  GiNaC::ex v2 = 0;
-  for (const GiNaC::ex& x : terms.r) v2 += GiNaC::pow(velocity(x), 2);
-  GiNaC::ex Tk = mass * v2 / 2;
-  if (terms.body.kind == FileBody::Kind::Planar) Tk += J[0] * GiNaC::pow(w[0], 2) / 2;
-  if (terms.body.kind == FileBody::Kind::Space)
-    for (std::size_t i = 0; i < 3; ++i)
-      for (std::size_t j = 0; j < 3; ++j) Tk += w[i] * J[3 * i + j] * w[j] / 2;
-  return Tk;
-}
-
-void Loader::add_body_energy(const toml::node& b, const std::string& what, const BodyTerms& terms, int k, Ast& T) {
-  try {
-    const GiNaC::ex Tk = body_kinetic_energy(terms);
-    Ast a = AstWriter().write(Tk);
-    if (k == 1) {
-      T = std::move(a);
-    } else {
-      Ast sum;
-      sum.kind = Kind::Add;
-      sum.args.push_back(std::move(T));
-      sum.args.push_back(std::move(a));
-      T = std::move(sum);
-    }
-  } catch (const std::exception& e) {
-    fail(b, what + ": [dynamics] gives no kinetic_energy, and this body's kinetic energy cannot be "
-                   "written as an expression: " + e.what() + "; give kinetic_energy in [dynamics]");
-  }
-}
 
 void Loader::read_invariants() {
   const toml::node* node = root_.get("invariants");

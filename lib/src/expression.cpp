@@ -4,6 +4,8 @@
 // tracing scalar.
 #include "nhs/expression.hpp"
 
+#include "nhs/codegen/differentiate.hpp"
+
 #include <boost/spirit/home/x3.hpp>
 
 #include <algorithm>
@@ -480,6 +482,18 @@ std::vector<std::string> names_in(const Ast& ast) {
 int Program::add(const Ast& ast, const Bindings& bindings) {
   Compiler c{*this, bindings};
   outputs.push_back(c.compile(ast));
+  return static_cast<int>(outputs.size()) - 1;
+}
+
+int Program::add_derivative_along(const Ast& ast, const Bindings& bindings, int of, int along, int count) {
+  Compiler c{*this, bindings};
+  const int f = c.compile(ast);
+  // Graph arrays: 0 the parameters, k + 1 input k.
+  const std::vector<int> d = codegen::jacobian_nodes(graph, {f}, of + 1, count);
+  int sum = graph.constant(0);
+  for (int i = 0; i < count; ++i)
+    sum = graph.apply(Op::Add, sum, graph.apply(Op::Mul, d[static_cast<std::size_t>(i)], graph.input(along + 1, i)));
+  outputs.push_back(sum);
   return static_cast<int>(outputs.size()) - 1;
 }
 

@@ -135,6 +135,16 @@ struct Program {
   /// throws ExpressionError at its position, listing the names `bindings`
   /// knows.
   int add(const Ast& ast, const Bindings& bindings);
+
+  /// Appends, as a new output, the derivative of `ast` along a direction:
+  /// sum_i d(ast)/dx_i v_i, x_i element i of input `of` and v_i element i of
+  /// input `along` (Binding::array numbers, i < count), e.g. a holonomic
+  /// constraint's velocity form df/dq qdot. The derivatives are the graph's
+  /// own forward differentiation (codegen/differentiate.hpp: the textbook
+  /// rule of each operation, identically zero terms left out), so that the
+  /// output is the same in every run and every type. Names resolve as in
+  /// add(); returns the output's index.
+  int add_derivative_along(const Ast& ast, const Bindings& bindings, int of, int along, int count);
 };
 
 /// A Program's constants in the base scalar S: each decimal literal
