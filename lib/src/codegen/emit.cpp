@@ -66,6 +66,21 @@ std::string literal(double v) {
   return std::string("S(") + buf + ")";
 }
 
+// A constant leaf as C++ in S. TracingError for Decimal and Pi: leaves of
+// graphs built as written (expression programs), which reach code
+// generation through tracing (as exact rationals and 4 atan(1)).
+std::string leaf_text(const Node& n) {
+  switch (n.op) {
+    case Op::Constant:
+      return "S(" + std::to_string(n.num) + "LL)" + (n.den != 1 ? " / S(" + std::to_string(n.den) + "LL)" : "");
+    case Op::Literal: return literal(n.value);
+    case Op::Epsilon: return "std::numeric_limits<S>::epsilon()";
+    default:
+      throw TracingError(std::string("codegen: a ") + op_name(n.op) +
+                         " leaf is evaluated as written, not emitted; trace the expression first");
+  }
+}
+
 }  // namespace
 
 std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStats* stats) {
@@ -112,17 +127,10 @@ std::string emit_function(const Graph& graph, const FunctionSpec& spec, EmitStat
       if (is_function(n.op)) functions.insert(n.op == Op::Abs ? "abs" : op_name(n.op));
       switch (n.op) {
         case Op::Constant:
-          body << "S(" << n.num << "LL)";
-          if (n.den != 1) body << " / S(" << n.den << "LL)";
-          break;
-        case Op::Literal: body << literal(n.value); break;
-        case Op::Epsilon: body << "std::numeric_limits<S>::epsilon()"; break;
+        case Op::Literal:
+        case Op::Epsilon:
         case Op::Decimal:
-        case Op::Pi:
-          // Leaves of graphs built as written (expression programs), which
-          // reach code generation through tracing: exact rationals, 4 atan(1).
-          throw TracingError(std::string("codegen: a ") + op_name(n.op) +
-                             " leaf is evaluated as written, not emitted; trace the expression first");
+        case Op::Pi: body << leaf_text(n); break;
         case Op::Add: body << ref(n.a) << " + " << ref(n.b); break;
         case Op::Sub: body << ref(n.a) << " - " << ref(n.b); break;
         case Op::Mul: body << ref(n.a) << " * " << ref(n.b); break;
