@@ -21,6 +21,7 @@
 #include "nhs/codegen/interpret.hpp"
 #include "nhs/expression.hpp"
 #include "nhs/scalar.hpp"
+#include "identical_bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,6 +35,8 @@
 #include <vector>
 
 namespace {
+
+using nhs::test::identical;
 
 using namespace nhs;
 using namespace nhs::expression;
@@ -76,17 +79,6 @@ S random_value(std::mt19937_64& rng) {
     case 2: return S(1e200);
     default: return S(std::uniform_real_distribution<double>(-2, 2)(rng));
   }
-}
-
-/// Same value, bit for bit for the hardware types (so +0 != -0), NaN ==
-/// NaN; for the multiprecision types, equal values and equal signs.
-template <class S>
-bool identical(const S& a, const S& b) {
-  using std::isnan;
-  using std::signbit;
-  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-  if constexpr (std::is_same_v<S, double>) return std::memcmp(&a, &b, sizeof(S)) == 0;
-  else return a == b && signbit(a) == signbit(b);
 }
 
 /// The program's outputs by expression::evaluate in T, at (params, in0, in1).

@@ -12,6 +12,7 @@
 #include "nhs/codegen/expr.hpp"
 #include "nhs/codegen/interpret.hpp"
 #include "nhs/scalar.hpp"
+#include "identical_bits.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,6 +25,8 @@
 #include <vector>
 
 namespace {
+
+using nhs::test::identical;
 
 using nhs::codegen::Graph;
 using nhs::codegen::Interpreter;
@@ -78,21 +81,6 @@ int reference(const Graph& g, const std::vector<int>& outputs, const std::vector
   out.clear();
   for (int id : outputs) out.push_back(v[static_cast<std::size_t>(id)]);
   return 0;
-}
-
-/// Same value, bit for bit for the hardware types (so +0 != -0), and
-/// NaN == NaN; for the multiprecision types, equal values and equal signs.
-template <class S>
-bool identical(const S& a, const S& b) {
-  using std::isnan;
-  using std::signbit;
-  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
-  if constexpr (std::is_floating_point_v<S>) {
-    if constexpr (std::is_same_v<S, long double>) return a == b && signbit(a) == signbit(b);
-    else return std::memcmp(&a, &b, sizeof(S)) == 0;
-  } else {
-    return a == b && signbit(a) == signbit(b);
-  }
 }
 
 /// A random graph of about `size` operations over two input arrays of 6,
