@@ -7,35 +7,53 @@
 #include "nhs/eigenvalues.hpp"
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <tuple>
 
 namespace nhs {
 namespace {
 
-// The differentiated trace of (study, formulation), made once per process
-// (tracing and differentiating cost milliseconds, evaluating microseconds):
-// `outputs` are the N x N Jacobian entries, row-major, then the field's N
+// The differentiated trace of a study's formulation (tracing and
+// differentiating cost milliseconds, evaluating microseconds): `outputs`
+// are the N x N Jacobian entries, row-major, then the field's N
 // components; depends[i * N + j] is 0 where entry (i, j) is the constant 0
-// of the graph (identically 0: jacobian_nodes).
+// of the graph (identically 0: jacobian_nodes). The graph reads
+// t.parameters values from its first input array.
 struct Differentiated {
   codegen::TracedFormulation t;
   std::vector<int> outputs;
   std::vector<char> depends;
 };
 
-const Differentiated& differentiated(const std::string& study, const std::string& formulation) {
+// Made once per formulation and version of the study: a built-in study by
+// its id (its description is compiled in), a system file by its contents
+// as loaded (cached_system_file, which loads the file again when it
+// changed: a new SystemFile, kept alive here with the entry), so that an
+// edited file reloaded in the same process is differentiated again.
+std::shared_ptr<const Differentiated> differentiated(const std::string& study, const std::string& formulation) {
+  using Key = std::tuple<const SystemFile*, std::string, std::string>;
+  struct Entry {
+    std::shared_ptr<const SystemFile> file;  // keeps the key's file alive
+    std::shared_ptr<const Differentiated> d;
+  };
   static std::mutex mutex;
-  static std::map<std::pair<std::string, std::string>, Differentiated> cache;
+  static std::map<Key, Entry> cache;
+  std::shared_ptr<const SystemFile> file;
+  if (is_system_file_name(study)) file = cached_system_file(study);  // FileError, IoError
+  const Key key{file.get(), file ? std::string() : study, formulation};
   const std::lock_guard lock(mutex);
-  const auto key = std::make_pair(study, formulation);
-  if (const auto it = cache.find(key); it != cache.end()) return it->second;
-  const TracedStudy traced = find_traced_study(study);
-  codegen::TracedFormulation field =
-      codegen::trace_formulation(traced.build, static_cast<int>(traced.info.parameters.size()), formulation);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second.d;
+  codegen::TracedFormulation field = [&] {
+    if (file) return trace_file_formulation(file, formulation);
+    const TracedStudy traced = find_traced_study(study);
+    return codegen::trace_formulation(traced.build, static_cast<int>(traced.info.parameters.size()), formulation);
+  }();
   // The field's value f(x) (N components), node by node. The second kind's
   // x is (q, qdot) and its out (qddot, lambda), n + r (trace.hpp): f =
   // (qdot, qddot), qdot being the state's own input nodes. The first kind's
@@ -47,14 +65,14 @@ const Differentiated& differentiated(const std::string& study, const std::string
   } else {
     f.assign(field.outputs.begin(), field.outputs.begin() + field.inputs);
   }
-  Differentiated d{codegen::field_jacobian(std::move(field)), {}, {}};
-  for (const int id : d.t.outputs) {
-    const codegen::Node& node = d.t.graph.node(id);
-    d.depends.push_back(node.op == codegen::Op::Constant && node.num == 0 ? 0 : 1);
+  auto d = std::make_shared<Differentiated>(Differentiated{codegen::field_jacobian(std::move(field)), {}, {}});
+  for (const int id : d->t.outputs) {
+    const codegen::Node& node = d->t.graph.node(id);
+    d->depends.push_back(node.op == codegen::Op::Constant && node.num == 0 ? 0 : 1);
   }
-  d.outputs = d.t.outputs;
-  d.outputs.insert(d.outputs.end(), f.begin(), f.end());
-  return cache.emplace(key, std::move(d)).first->second;
+  d->outputs = d->t.outputs;
+  d->outputs.insert(d->outputs.end(), f.begin(), f.end());
+  return cache.emplace(key, Entry{std::move(file), std::move(d)}).first->second.d;
 }
 
 void require_traceable(const std::string& formulation) {
@@ -79,11 +97,18 @@ FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::st
                        sys.info.name + "' has no quasi-velocities z");
     out.state.insert(out.state.end(), sys.info.quasi_velocities.begin(), sys.info.quasi_velocities.end());
   }
-  const Differentiated& d = differentiated(study, formulation);
+  const std::shared_ptr<const Differentiated> held = differentiated(study, formulation);
+  const Differentiated& d = *held;
   const auto N = static_cast<Eigen::Index>(out.state.size());
   if (d.t.inputs != N || x.size() != N)
     throw UsageError("--jacobian: the traced field takes " + std::to_string(d.t.inputs) + " inputs; the state has " +
                      std::to_string(x.size()) + " (" + std::to_string(N) + " names)");
+  // The graph reads d.parameters values: a system with another number (made
+  // from an earlier version of an edited file) is refused, never read past.
+  if (sys.parameters.size() != static_cast<std::size_t>(d.t.parameters))
+    throw UsageError("--jacobian: the traced field of '" + study + "' reads " + std::to_string(d.t.parameters) +
+                     " parameters; the system has " + std::to_string(sys.parameters.size()) +
+                     " (was the file edited since the system was made? load it again)");
   const codegen::Interpreter<S> interpreter(d.t.graph, d.outputs, 2);
   std::vector<S> values(d.outputs.size());
   const S* arrays[2] = {sys.parameters.data(), x.data()};

@@ -46,15 +46,17 @@ C++ headers (lib/include/nhs/<formulation>.hpp) derive them in full.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import os
 import tempfile
 
 from . import _core
-from ._core import (MAX_ROWS, Acceleration, Error, IntegrationError, InvalidState, IOError,
+from ._core import (MAX_ROWS, Acceleration, Error, Field, IntegrationError, InvalidState, IOError,
                     UsageError, precisions, steppers)
 
-__all__ = ["System", "Run", "Acceleration", "study", "studies", "load", "precisions",
+__all__ = ["System", "Run", "Acceleration", "Field", "study", "studies", "load", "precisions",
            "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState", "IntegrationError", "IOError"]
 
 
@@ -150,7 +152,9 @@ def _numbers_of(raw, precision):
         real = _mp_converter(precision)
         try:
             import mpmath
-            cplx = mpmath.mpc
+            # Exactly from its parts: mpmath.mpc(re, im) would round them to
+            # the caller's mpmath.mp.prec (53 bits by default).
+            cplx = lambda re, im: mpmath.mp.make_mpc((re._mpf_, im._mpf_))
         except ImportError:
             cplx = lambda re, im: (re, im)
 
@@ -170,6 +174,36 @@ def _numbers_of(raw, precision):
 
 _TEXT_KEYS = {"system", "formulation", "precision", "steady", "source", "state", "cyclic", "reduced", "verdict",
               "kind", "method", "vary", "csv"}
+
+
+def _binding_doc(binding):
+    """The docstring of a method of _core, without the signature line that
+    pybind11 puts first (the Python method has its own signature)."""
+    doc = binding.__doc__ or ""
+    return doc.split("\n\n", 1)[1] if "\n\n" in doc else doc
+
+
+def _arguments_checked(method):
+    """The method, whose calls with arguments that do not fit its signature
+    (an unknown keyword, a missing or surplus argument) raise nhs.UsageError
+    naming the method and the argument rather than Python's TypeError; its
+    signature stays inspect.signature's. A call that fits costs nothing
+    more: the arguments are checked only when the call raised TypeError."""
+    signature = inspect.signature(method)
+
+    @functools.wraps(method)
+    def checked(*args, **kwargs):
+        try:
+            return method(*args, **kwargs)
+        except TypeError:
+            try:
+                signature.bind(*args, **kwargs)
+            except TypeError as e:
+                parameters = ", ".join(p for p in signature.parameters if p != "self")
+                raise UsageError(f"{method.__name__}(): {e} (its arguments: {parameters})") from None
+            raise
+
+    return checked
 
 
 class Equations:
@@ -219,10 +253,25 @@ class System(_core.System):
         generated file)."""
         return _core.System.name.fget(self)
 
+    @_arguments_checked
+    def accel(self, q=None, qdot=None, z=None, formulation=None, precision="double", params=None, field=None,
+              manifold_tol=None, singular_margin=None, jacobian=False, t=None):
+        return _core.System.accel(self, q, qdot, z, formulation, precision, params, field, manifold_tol,
+                                  singular_margin, jacobian, t)
+
+    accel.__doc__ = _binding_doc(_core.System.accel)
+
+    @_arguments_checked
+    def field(self, formulation=None, precision="double", params=None, field=None):
+        return _core.System.field(self, formulation, precision, params, field)
+
+    field.__doc__ = _binding_doc(_core.System.field)
+
+    @_arguments_checked
     def run(self, t_end=None, dt_out=0.1, formulation=None, precision="double", stepper="auto",
             rtol=None, atol=None, project=False, q0=None, qdot0=None, z0=None, params=None,
             field=None, max_rhs_calls=None, singular_margin=None, manifold_tol=None, step=None,
-            motion=None, max_rows=None, max_wall_time=None, t0=None):
+            motion=None, max_rows=None, max_wall_time=None, t0=None, *, q=None, qdot=None, z=None):
         """Integrates a motion as `nhs run` does, and returns an nhs.Run.
 
         t_end, dt_out: the output times 0, dt_out, ..., t_end (t_end: 10 by
@@ -235,8 +284,9 @@ class System(_core.System):
         fixed-step discrete Lagrange-d'Alembert methods, of step `step`,
         default 0.01, for linear constraints). rtol, atol: per-step
         tolerances (default: the precision's, docs/numerics.md). project:
-        project (q, qdot) onto C after every step. q0 and qdot0 or z0: the
-        initial state (default: the system's). t0: the time at the start,
+        project (q, qdot) onto C after every step. q0 and qdot0 or z0 (or
+        q, qdot, z, accel's names for them): the initial state (default: the
+        system's); giving both names of one is nhs.UsageError. t0: the time at the start,
         for a system that depends on t (`nhs run --t0`: its clock
         coordinate's initial value; the column t stays the time since the
         start). The other arguments are as
@@ -268,9 +318,16 @@ class System(_core.System):
         nhs.InvalidState (a singular set reached, .condition) during the
         run, with the rows computed so far in the exception's .run.
         """
+        state, names = [], []
+        for name, value, alias, alias_value in (("q0", q0, "q", q), ("qdot0", qdot0, "qdot", qdot),
+                                                ("z0", z0, "z", z)):
+            if value is not None and alias_value is not None:
+                raise UsageError(f"run(): {name} and {alias} are one argument (the initial {alias}): give one")
+            state.append(alias_value if alias_value is not None else value)
+            names.append(alias if alias_value is not None else name)
         raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
-                        q0, qdot0, z0, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step, motion, max_rows, max_wall_time, t0)
+                        *state, params, field, max_rhs_calls, singular_margin,
+                        manifold_tol, step, motion, max_rows, max_wall_time, t0, state_names=names)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
         if kind:
@@ -281,6 +338,7 @@ class System(_core.System):
             raise exc
         return run
 
+    @_arguments_checked
     def check(self, precision="double,mp50", states=50, quick=False, jobs=0, out_dir=None):
         """`nhs check` on this system: every applicable formulation against
         the others at random states, the exact motions, energy, |C| and the
@@ -300,6 +358,7 @@ class System(_core.System):
             raise UsageError(f"out_dir: expected a str or os.PathLike, got {type(out_dir).__name__}")
         return self._checked(precision, states, quick, jobs, os.fspath(out_dir))
 
+    @_arguments_checked
     def equations(self, formulation="first-kind"):
         """The equations of motion of one formulation as sympy expressions
         (the `sympy` format of `nhs equations`, docs/equations.md).
@@ -317,6 +376,7 @@ class System(_core.System):
         exec(compile(self._equations_sympy(formulation), "<nhs equations>", "exec"), namespace)
         return Equations(formulation, namespace)
 
+    @_arguments_checked
     def classify(self):
         """The classification of the constraints, as `nhs list NAME` shows
         it (docs/constraint-classification.md): computed numerically in
@@ -338,8 +398,10 @@ class System(_core.System):
           cyclic: coordinates on which T, C and the forces do not depend;
           chaplygin: True for Chaplygin's form; coordinates; sample_points.
         The mp100 values are mpmath numbers (str without mpmath).
-        nhs.SingularState when dC/dqdot has rank < r near the default q;
-        nhs.InvalidState when a rank is undecided.
+        Raises nhs.InvalidState when dC/dqdot has rank < r at every point
+        tried near the default q (.condition "rank loss of dC/dqdot") or
+        when a rank is undecided, nhs.IntegrationError where a value is
+        not finite.
         """
         raw = self._classify()
         mp = _mp_converter("mp100")
@@ -352,6 +414,7 @@ class System(_core.System):
         raw["sample_points"] = [[mp(x) for x in q] for q in raw["sample_points"]]
         return raw
 
+    @_arguments_checked
     def linearize(self, steady, at=None, formulation="first-kind", precision="double", params=None):
         """The linear stability of a steady motion, as `nhs linearize`
         (docs/linearization.md): the Jacobian of the field on C in (q, z),
@@ -367,12 +430,17 @@ class System(_core.System):
         cyclic and reduced (names), state (names of x), x, jacobian (N x N),
         reduced_matrix, tangent (lists of numbers), zero_eigenvalues
         {family, cyclic} and residuals {steady, family, tolerance}.
-        nhs.UsageError for an unknown family or parameter, nhs.InvalidState
-        when the state is off C or not steady.
+        Above double the numbers are mpmath's at the precision's binary
+        digits (64, 113, 168 and 334 bits from long-double to mp100),
+        whatever mpmath.mp.prec is.
+        nhs.UsageError for an unknown family or parameter or an argument of
+        the wrong type (naming it), nhs.InvalidState when the state is off
+        C or not steady.
         """
-        raw = json.loads(self._linearize(steady, at or {}, formulation, precision, params))
+        raw = json.loads(self._linearize(steady, at, formulation, precision, params))
         return _numbers_of(raw, precision)
 
+    @_arguments_checked
     def stability(self, steady, start, stop, points=101, vary="", at=None, formulation="first-kind",
                   precision="double", params=None, csv=""):
         """The eigenvalues of the steady motions of family `steady` for
@@ -380,9 +448,14 @@ class System(_core.System):
         [start, stop], as `nhs stability`: a dict with crossings (each
         {at, kind ("real" or "complex pair"), frequency, unstable_below,
         unstable_above, method, bracket}), refined by root finding to the
-        precision's digits. csv: also write the eigenvalue table there.
+        precision's digits, as numbers of the precision (as linearize's).
+        csv: also write the eigenvalue table there (a str or os.PathLike).
+        points: an int. nhs.UsageError for an argument of the wrong type,
+        naming it.
         """
-        raw = json.loads(self._stability(steady, vary, start, stop, points, at or {}, formulation, precision,
+        if isinstance(csv, os.PathLike):
+            csv = os.fspath(csv)
+        raw = json.loads(self._stability(steady, vary, start, stop, points, at, formulation, precision,
                                          params, csv))
         return _numbers_of(raw, precision)
 

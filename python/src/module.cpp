@@ -185,7 +185,9 @@ long long int_arg(const py::object& v, const std::string& what, long long least)
   int overflow = 0;
   const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow != 0 || x < least)
-    throw UsageError(what + ": expected an int of at least " + std::to_string(least) + ", got " + shown(v));
+    throw UsageError(what + ": expected an int of at least " + std::to_string(least) +
+                     (overflow > 0 ? " and at most " + std::to_string(std::numeric_limits<long long>::max()) : "") +
+                     ", got " + shown(v));
   return x;
 }
 
@@ -272,17 +274,19 @@ std::string option_text(const py::object& v, const std::string& what) {
   return v.is_none() ? std::string() : number_text(v, what);
 }
 
-/// {name: value} as (name, exact decimal text) pairs (number_text);
-/// UsageError unless a dict with str keys and number values.
-std::vector<std::pair<std::string, std::string>> param_pairs(const py::object& params) {
+/// The argument `what` (params, at), {name: value}, as (name, exact
+/// decimal text) pairs (number_text); None is empty. UsageError naming
+/// `what` (and `what`[name] for a value) unless a dict with str keys and
+/// number values.
+std::vector<std::pair<std::string, std::string>> param_pairs(const py::object& params, const std::string& what) {
   std::vector<std::pair<std::string, std::string>> pairs;
   if (params.is_none()) return pairs;
   if (!PyDict_Check(params.ptr()))
-    throw UsageError("params: expected a dict {name: value}, got " + type_name(params));
+    throw UsageError(what + ": expected a dict {name: value}, got " + type_name(params));
   for (auto [k, v] : py::reinterpret_borrow<py::dict>(params)) {
-    if (!PyUnicode_Check(k.ptr())) throw UsageError("params: a parameter's name is a str, got " + shown(k));
+    if (!PyUnicode_Check(k.ptr())) throw UsageError(what + ": a parameter's name is a str, got " + shown(k));
     const std::string name = k.cast<std::string>();
-    pairs.emplace_back(name, number_text(v, "params[" + name + "]"));
+    pairs.emplace_back(name, number_text(v, what + "[" + name + "]"));
   }
   return pairs;
 }
@@ -311,6 +315,18 @@ py::object scalar(const S& x) {
       return py::str(text);
     }
   }
+}
+
+/// A complex number re + i im of S for Python (above long double): an
+/// mpmath.mpc made exactly from its parts (scalar<S>; mpmath.mpc(re, im)
+/// would round them to the caller's mp.prec), or the pair of decimal
+/// strings without mpmath.
+template <class S>
+py::object complex_scalar(const S& re, const S& im) {
+  const py::object r = scalar<S>(re), i = scalar<S>(im);
+  if (PyUnicode_Check(r.ptr())) return py::make_tuple(r, i);
+  const py::object& mp = python_function("mpmath", "mp");
+  return mp.attr("make_mpc")(py::make_tuple(r.attr("_mpf_"), i.attr("_mpf_")));
 }
 
 /// A vector of S for Python: a NumPy array (float64, np.longdouble; an
@@ -444,15 +460,7 @@ struct AccelAnswerOf : AccelResult::Answer {
       return out;
     } else {
       py::list out;
-      py::object mpc;
-      try {
-        mpc = python_function("mpmath", "mpc");
-      } catch (const py::error_already_set& e) {
-        if (!e.matches(PyExc_ImportError)) throw;
-      }
-      for (const auto& [re, im] : a.jacobian->eigenvalues)
-        out.append(mpc ? mpc(scalar<S>(re), scalar<S>(im))
-                       : py::object(py::make_tuple(to_string<S>(re), to_string<S>(im))));
+      for (const auto& [re, im] : a.jacobian->eigenvalues) out.append(complex_scalar<S>(re, im));
       return out;
     }
   }
@@ -489,6 +497,9 @@ class FieldHandle {
     int n = 0;
     std::string study, formulation, field, precision;
     std::string source;  ///< the study id or file path the field was made from (for its traced Jacobian)
+    /// The system file as loaded when the field was made (null for a
+    /// built-in study): jac refuses once the file has changed.
+    std::shared_ptr<const SystemFile> file;
   };
   explicit FieldHandle(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
   Impl& impl() const { return *impl_; }
@@ -507,57 +518,55 @@ class FieldOf final : public FieldHandle::Impl {
     field = field_backend_name(s_.field);
   }
 
+  // The lock discipline (a Field is shared by threads): nothing under
+  // mutex_ touches a Python object. A call reads its arguments with the GIL
+  // into its own C++ values, computes under mutex_ (without the GIL above
+  // long double), releases mutex_, and only then makes Python objects
+  // (which may run Python code and let the GIL go). A thread that holds the
+  // GIL and waits for mutex_ therefore waits for a holder that needs
+  // nothing from it.
   py::object call(const py::object& x) override {
-    read_state(x, "x", q_, qd_);
-    const std::lock_guard<std::mutex> lock(mutex_);
-    const Vec<S> qdd = unlocked_accel(q_, qd_);
+    Vec<S> q(n), qd(n);
+    read_state(x, "x", q, qd);
+    const Vec<S> qdd = accel(q, qd);
     if constexpr (kFlat) {  // written straight into the array returned
       py::array_t<S> out(2 * n);
       S* o = out.mutable_data();
-      for (int i = 0; i < n; ++i) o[i] = qd_[i];
+      for (int i = 0; i < n; ++i) o[i] = qd[i];
       for (int i = 0; i < n; ++i) o[n + i] = qdd[i];
       return out;
     } else {
       Vec<S> out(2 * n);
-      out << qd_, qdd;
+      out << qd, qdd;
       return vector<S>(out);
     }
   }
 
   py::object batch(const py::object& Q, const py::object& Qdot) override {
+    const std::vector<S> q = rows_of(Q, "Q"), qd = rows_of(Qdot, "Qdot");
+    const auto count = [this](const std::vector<S>& v) { return static_cast<py::ssize_t>(v.size()) / n; };
+    if (count(q) != count(qd))
+      throw UsageError("Qdot has " + std::to_string(count(qd)) + " rows, Q has " + std::to_string(count(q)));
+    const py::ssize_t rows = count(q);
+    std::vector<S> out(q.size());
+    {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(mutex_);
+      Vec<S> qi(n), qdi(n);
+      for (py::ssize_t i = 0; i < rows; ++i) {
+        qi = Eigen::Map<const Vec<S>>(q.data() + i * n, n);
+        qdi = Eigen::Map<const Vec<S>>(qd.data() + i * n, n);
+        Eigen::Map<Vec<S>>(out.data() + i * n, n) = unlocked_accel(qi, qdi);
+      }
+    }
+    const std::vector<py::ssize_t> shape{rows, static_cast<py::ssize_t>(n)};
     if constexpr (kFlat) {
-      using Array = py::array_t<S, py::array::c_style | py::array::forcecast>;
-      const Array q = matrix(Q, "Q"), qd = matrix(Qdot, "Qdot");
-      if (q.shape(0) != qd.shape(0))
-        throw UsageError("Qdot has " + std::to_string(qd.shape(0)) + " rows, Q has " + std::to_string(q.shape(0)));
-      const py::ssize_t rows = q.shape(0);
-      std::vector<S> out(static_cast<std::size_t>(rows) * static_cast<std::size_t>(n));
-      const S* qp = q.data();
-      const S* qdp = qd.data();
-      {
-        py::gil_scoped_release release;
-        const std::lock_guard<std::mutex> lock(mutex_);
-        Vec<S> qi(n), qdi(n);
-        for (py::ssize_t i = 0; i < rows; ++i) {
-          qi = Eigen::Map<const Vec<S>>(qp + i * n, n);
-          qdi = Eigen::Map<const Vec<S>>(qdp + i * n, n);
-          Eigen::Map<Vec<S>>(out.data() + i * n, n) = unlocked_accel(qi, qdi);
-        }
-      }
-      return py::array_t<S>(std::vector<py::ssize_t>{rows, static_cast<py::ssize_t>(n)}, out.data());
+      return py::array_t<S>(shape, out.data());
     } else {
-      // Object arrays of mpmath.mpf (or lists of numbers) row by row.
-      py::list rows;
-      const py::list q = py::list(Q), qd = py::list(Qdot);
-      if (q.size() != qd.size())
-        throw UsageError("Qdot has " + std::to_string(qd.size()) + " rows, Q has " + std::to_string(q.size()));
-      for (std::size_t i = 0; i < q.size(); ++i) {
-        const std::string row = "[" + std::to_string(i) + "]";
-        const Vec<S> qi = sized(parse_vector<S>("Q" + row, vector_text(q[i], "Q" + row)), "Q" + row);
-        const Vec<S> qdi = sized(parse_vector<S>("Qdot" + row, vector_text(qd[i], "Qdot" + row)), "Qdot" + row);
-        rows.append(vector<S>(accel(qi, qdi)));
-      }
-      return python_function("numpy", "array")(rows, "dtype"_a = "object");
+      // An object array of mpmath.mpf, of shape (rows, n) also when empty.
+      py::list items;
+      for (const S& v : out) items.append(scalar<S>(v));
+      return python_function("numpy", "array")(items, "dtype"_a = "object").attr("reshape")(py::cast(shape));
     }
   }
 
@@ -572,6 +581,11 @@ class FieldOf final : public FieldHandle::Impl {
     Mat<S> J;
     {
       py::gil_scoped_release release;
+      // The Jacobian is traced from the file as it is now: refused when
+      // that is no longer the file this field evaluates.
+      if (file && cached_system_file(source) != file)
+        throw UsageError("Field.jac: the system file " + source +
+                         " changed since this Field was made; make it again (System.field)");
       J = field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd).J;
     }
     const auto N = static_cast<py::ssize_t>(2 * n);
@@ -636,25 +650,58 @@ class FieldOf final : public FieldHandle::Impl {
     q = v.head(n);
     qd = v.tail(n);
   }
-  // A (rows, n) array of S (converted when another dtype), UsageError
-  // naming `what` otherwise.
-  py::array_t<S, py::array::c_style | py::array::forcecast> matrix(const py::object& a, const char* what) const {
+  // The rows of a batch argument (rows, n), one after the other: a NumPy
+  // array of integers or floats converted to S as a whole (double, long
+  // double), anything else row by row as accel reads a vector (vector_text:
+  // exact, refusing complex, bool and other non-real items). UsageError
+  // naming `what` for an array of another dtype (complex, bool, datetime,
+  // bytes), a masked array, or a shape that is not (rows, n).
+  std::vector<S> rows_of(const py::object& a, const char* what) const {
     if (is_instance(a, "numpy.ma", "MaskedArray"))
       throw UsageError(std::string(what) + ": a masked array (its mask would be ignored)");
-    auto m = py::array_t<S, py::array::c_style | py::array::forcecast>::ensure(a);
-    if (!m) {
-      PyErr_Clear();
-      throw UsageError(std::string(what) + ": expected a 2-D array of numbers (rows, n), got " + type_name(a));
+    const bool is_array = is_instance(a, "numpy", "ndarray");
+    if (is_array) {
+      const auto arr = py::reinterpret_borrow<py::array>(a);
+      if (arr.ndim() != 2 || arr.shape(1) != n)
+        throw UsageError(std::string(what) + ": expected an array of shape (rows, " + std::to_string(n) + "), got " +
+                         (arr.ndim() == 2 ? "(" + std::to_string(arr.shape(0)) + ", " + std::to_string(arr.shape(1)) + ")"
+                                          : std::to_string(arr.ndim()) + " dimensions"));
+      const char kind = arr.dtype().kind();
+      if (kind != 'i' && kind != 'u' && kind != 'f' && kind != 'O' && kind != 'U')
+        throw UsageError(std::string(what) + ": expected an array of real numbers, got dtype " +
+                         py::str(arr.dtype()).cast<std::string>());
+      if constexpr (kFlat) {
+        if (kind != 'O' && kind != 'U') {
+          const auto m = py::array_t<S, py::array::c_style | py::array::forcecast>::ensure(a);
+          if (!m) throw py::error_already_set();
+          return std::vector<S>(m.data(), m.data() + m.size());
+        }
+      }
+    } else if (PyUnicode_Check(a.ptr()) || PyBytes_Check(a.ptr()) || !PySequence_Check(a.ptr())) {
+      throw UsageError(std::string(what) + ": expected a 2-D array of numbers (rows, " + std::to_string(n) +
+                       "), got " + type_name(a));
     }
-    if (m.ndim() != 2 || m.shape(1) != n)
-      throw UsageError(std::string(what) + ": expected an array of shape (rows, " + std::to_string(n) + "), got " +
-                       (m.ndim() == 2 ? "(" + std::to_string(m.shape(0)) + ", " + std::to_string(m.shape(1)) + ")"
-                                      : std::to_string(m.ndim()) + " dimensions"));
-    return m;
+    std::vector<S> out;
+    py::ssize_t i = 0;
+    for (py::handle row : py::iter(a)) {
+      const std::string name = std::string(what) + "[" + std::to_string(i++) + "]";
+      const Vec<S> v = sized(parse_vector<S>(name, vector_text(py::reinterpret_borrow<py::object>(row), name)), name);
+      out.insert(out.end(), v.data(), v.data() + n);
+    }
+    return out;
   }
+  // qddot at (q, qd) under mutex_, without the GIL above long double (a
+  // call in double keeps it: the GIL's release and return cost about as
+  // much as the field). The caller holds the GIL.
   Vec<S> accel(const Vec<S>& q, const Vec<S>& qd) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    return unlocked_accel(q, qd);
+    if constexpr (kFlat) {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      return unlocked_accel(q, qd);
+    } else {
+      py::gil_scoped_release release;
+      const std::lock_guard<std::mutex> lock(mutex_);
+      return unlocked_accel(q, qd);
+    }
   }
   // qddot at (q, qd); NonFiniteValue (nhs.IntegrationError) where it is
   // not finite, the errors of the formulation otherwise. The second kind's
@@ -679,7 +726,6 @@ class FieldOf final : public FieldHandle::Impl {
   }
 
   Problem<S> s_;
-  Vec<S> q_ = Vec<S>(s_.sys.n), qd_ = Vec<S>(s_.sys.n);  // call's state (under the GIL)
   const bool second_kind_ = s_.formulation->name().rfind("second-kind", 0) == 0;
   Vec<S> x_ = Vec<S>(2 * s_.sys.n);  // unlocked_accel's x (under mutex_)
   std::mutex mutex_;
@@ -697,9 +743,9 @@ class ProblemArgs {
               const py::object& params, const std::array<py::object, 3>& state,
               const std::array<const char*, 3>& names, const py::object& field, const py::object& manifold_tol,
               const py::object& t = py::none(), const char* t_name = "t")
-      : system_(system), precision_(precision), names_(names), t_option_(std::string("--") + t_name) {
+      : system_(system), precision_(precision), t_option_(std::string("--") + t_name) {
     if (!formulation.is_none()) formulation_ = str_arg(formulation, "formulation");
-    params_ = param_pairs(params);
+    params_ = param_pairs(params, "params");
     for (std::size_t k = 0; k < 3; ++k) state_[k] = vector_text(state[k], names[k]);
     manifold_tol_ = option_text(manifold_tol, "manifold_tol");
     t_ = option_text(t, t_name);
@@ -735,7 +781,6 @@ class ProblemArgs {
 
  private:
   std::string system_, formulation_, precision_;
-  std::array<const char*, 3> names_;
   std::vector<std::pair<std::string, std::string>> params_;  ///< name, exact decimal text
   std::array<std::string, 3> state_;                          ///< vector_text's, "" when not given
   std::string manifold_tol_;
@@ -786,13 +831,13 @@ struct RunArgs {
 /// (nhs/session/steady_linearization.hpp).
 class SteadyArgs {
  public:
-  SteadyArgs(std::string system, std::string steady, const py::object& at, std::string formulation,
+  SteadyArgs(std::string system, const py::object& steady, const py::object& at, const py::object& formulation,
              const py::object& params)
       : system_(std::move(system)),
-        steady_(std::move(steady)),
-        formulation_(std::move(formulation)),
-        at_(param_pairs(at)),
-        params_(param_pairs(params)) {}
+        steady_(str_arg(steady, "steady")),
+        formulation_(str_arg(formulation, "formulation")),
+        at_(param_pairs(at, "at")),
+        params_(param_pairs(params, "params")) {}
 
   template <class S>
   SteadySpec<S> spec() const {
@@ -1005,12 +1050,15 @@ class SystemHandle {
     const ProblemArgs args(name_, formulation, precision, params, {py::none(), py::none(), py::none()},
                            {"q", "qdot", "z"}, field, py::none());
     std::shared_ptr<FieldHandle::Impl> impl;
+    // Before the field is made: a file changed meanwhile makes jac refuse.
+    std::shared_ptr<const SystemFile> file = is_file() ? cached_system_file(name_) : nullptr;
     with_precision(precision, [&]<class S>() {
       impl = std::make_shared<FieldOf<S>>(make_problem<S>(args.spec<S>()));
       return py::object();
     });
     impl->precision = precision;
     impl->source = name_;
+    impl->file = std::move(file);
     return FieldHandle(std::move(impl));
   }
 
@@ -1078,9 +1126,11 @@ class SystemHandle {
                const py::object& z0, const py::object& params, const py::object& field,
                const py::object& max_rhs_calls, const py::object& singular_margin,
                const py::object& manifold_tol, const py::object& step, const py::object& motion,
-               const py::object& max_rows, const py::object& max_wall_time, const py::object& t0) const {
+               const py::object& max_rows, const py::object& max_wall_time, const py::object& t0,
+               const std::array<std::string, 3>& state_names) const {
     const std::string precision = str_arg(precision_arg, "precision");
-    RunArgs args{.problem = ProblemArgs(name_, formulation, precision, params, {q0, qdot0, z0}, {"q0", "qdot0", "z0"},
+    RunArgs args{.problem = ProblemArgs(name_, formulation, precision, params, {q0, qdot0, z0},
+                                        {state_names[0].c_str(), state_names[1].c_str(), state_names[2].c_str()},
                                         field, manifold_tol, t0, "t0")};
     args.t_end = option_text(t_end, "t_end");
     if (!motion.is_none()) {
@@ -1230,9 +1280,10 @@ py::dict classification_dict(const SystemHandle& s) {
 }
 
 /// System._linearize: the JSON text of `nhs linearize` (System.linearize).
-std::string linearize_text(const SystemHandle& s, const std::string& steady, const py::object& at,
-                           const std::string& formulation, const std::string& precision, const py::object& params) {
+std::string linearize_text(const SystemHandle& s, const py::object& steady, const py::object& at,
+                           const py::object& formulation, const py::object& precision_arg, const py::object& params) {
   const SteadyArgs args(s.name(), steady, at, formulation, params);
+  const std::string precision = str_arg(precision_arg, "precision");
   std::string text;
   py::gil_scoped_release release;
   nhs::with_scalar(precision, [&]<class S>() {
@@ -1245,13 +1296,15 @@ std::string linearize_text(const SystemHandle& s, const std::string& steady, con
 
 /// System._stability: the JSON text of `nhs stability` (System.stability),
 /// the eigenvalues along the family written to csv when it is not empty.
-std::string stability_text(const SystemHandle& s, const std::string& steady, const std::string& vary,
-                           const py::object& from, const py::object& to, long long points, const py::object& at,
-                           const std::string& formulation, const std::string& precision, const py::object& params,
-                           const std::string& csv) {
+std::string stability_text(const SystemHandle& s, const py::object& steady, const py::object& vary_arg,
+                           const py::object& from, const py::object& to, const py::object& points,
+                           const py::object& at, const py::object& formulation, const py::object& precision_arg,
+                           const py::object& params, const py::object& csv_arg) {
   const SteadyArgs args(s.name(), steady, at, formulation, params);
+  const std::string vary = str_arg(vary_arg, "vary"), precision = str_arg(precision_arg, "precision");
+  const std::string csv = str_arg(csv_arg, "csv");
   const std::string from_text = number_text(from, "start"), to_text = number_text(to, "stop");
-  const std::uint64_t count = nhs::parse_count("--points", std::to_string(points));  // as the tool's
+  const auto count = static_cast<std::uint64_t>(int_arg(points, "points", 1));
   std::string text;
   py::gil_scoped_release release;
   nhs::with_scalar(precision, [&]<class S>() {
@@ -1490,7 +1543,8 @@ void bind_system_commands(py::class_<SystemHandle>& c) {
       .def("_run", &SystemHandle::run, "t_end"_a, "dt_out"_a, "formulation"_a, "precision"_a, "stepper"_a,
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
-           "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none(), "t0"_a = py::none())
+           "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none(), "t0"_a = py::none(),
+           "state_names"_a = std::array<std::string, 3>{"q0", "qdot0", "z0"})
       .def("motions", [](const SystemHandle& s) {
         const nhs::Study<double>& st = nhs::find_study<double>(s.name());
         py::list out;

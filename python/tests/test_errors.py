@@ -9,7 +9,9 @@ tool's `nhs: error: ...` line").
 
 from __future__ import annotations
 
+import inspect
 import math
+import os
 
 import numpy as np
 import pytest
@@ -17,6 +19,8 @@ import pytest
 import nhs
 
 SKATE = nhs.study("skate")
+SLEIGH = nhs.load(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples",
+                               "chaplygin-sleigh.toml"))
 HALF_PI = repr(math.pi / 2)
 
 # (id, the CLI's arguments, the same call from Python, the expected class,
@@ -314,6 +318,32 @@ WRONG_TYPES = [
     ("jobs", lambda: SKATE.check(jobs=-1), r"^jobs: expected an int of at least 0, got -1$"),
     ("check-precision", lambda: SKATE.check(precision=["double"]), r"^precision: expected a str, got list$"),
     ("out_dir", lambda: SKATE.check(out_dir=3), r"^out_dir: expected a str or os.PathLike, got int$"),
+    ("linearize-steady", lambda: SLEIGH.linearize(3, at={"V": 1}), r"^steady: expected a str, got int$"),
+    ("linearize-at", lambda: SLEIGH.linearize("straight", at=[("V", 1)]),
+     r"^at: expected a dict \{name: value\}, got list$"),
+    ("linearize-at-bool", lambda: SLEIGH.linearize("straight", at={"V": True}),
+     r"^at\[V\]: expected a number .*, got True \(bool\)$"),
+    ("linearize-at-zero", lambda: SLEIGH.linearize("straight", at=0), r"^at: expected a dict \{name: value\}, got int$"),
+    ("linearize-formulation", lambda: SLEIGH.linearize("straight", at={"V": 1}, formulation=None),
+     r"^formulation: expected a str, got NoneType$"),
+    ("linearize-precision", lambda: SLEIGH.linearize("straight", at={"V": 1}, precision=50),
+     r"^precision: expected a str, got int$"),
+    ("stability-points-float", lambda: SLEIGH.stability("straight", -1, 1, points=10.0),
+     r"^points: expected an int, got float$"),
+    ("stability-points-huge", lambda: SLEIGH.stability("straight", -1, 1, points=2**64),
+     r"^points: expected an int of at least 1 and at most 9223372036854775807, got 18446744073709551616$"),
+    ("stability-vary", lambda: SLEIGH.stability("straight", -1, 1, vary=["V"]), r"^vary: expected a str, got list$"),
+    ("stability-csv", lambda: SLEIGH.stability("straight", -1, 1, csv=3), r"^csv: expected a str, got int$"),
+    ("stability-start", lambda: SLEIGH.stability("straight", None, 1), r"^start: expected a number"),
+    ("accel-unknown-keyword", lambda: SKATE.accel(qdot0=[1, 0, 0]),
+     r"^accel\(\): got an unexpected keyword argument 'qdot0' \(its arguments: q, qdot, z, formulation,"),
+    ("run-unknown-keyword", lambda: SKATE.run(x0=[0, 0, 0]),
+     r"^run\(\): got an unexpected keyword argument 'x0' \(its arguments: t_end, dt_out,"),
+    ("linearize-missing", lambda: SLEIGH.linearize(), r"^linearize\(\): missing a required argument: 'steady'"),
+    ("field-surplus", lambda: SKATE.field(None, "double", None, None, 5), r"^field\(\): too many positional"),
+    ("run-q-and-q0", lambda: SKATE.run(q=[0, 0, 0], q0=[0, 0, 0]),
+     r"^run\(\): q0 and q are one argument \(the initial q\): give one$"),
+    ("run-z-type", lambda: SKATE.run(z={1, 2}), r"^z: expected a list, tuple or 1-D NumPy array of numbers, got set"),
 ]
 
 
@@ -324,3 +354,38 @@ def test_an_argument_of_the_wrong_type_is_a_usage_error_naming_it(case):
     _, call, message = case
     with pytest.raises(nhs.UsageError, match=message):
         call()
+
+
+def test_run_takes_accels_names_for_the_state():
+    """run(q=, qdot=) and run(q=, z=) are run(q0=, qdot0=) and run(q0=, z0=):
+    the same rows."""
+    a = SKATE.accel(q=[0, 0.5, 0.25], z=[1.5, -0.5])
+    by_z = SKATE.run(t_end=0.5, dt_out=0.25, q=[0, 0.5, 0.25], z=[1.5, -0.5])
+    by_z0 = SKATE.run(t_end=0.5, dt_out=0.25, q0=[0, 0.5, 0.25], z0=[1.5, -0.5])
+    by_qdot = SKATE.run(t_end=0.5, dt_out=0.25, q=a.q, qdot=a.qdot)
+    for c in by_z.columns:
+        assert list(by_z[c]) == list(by_z0[c]) == list(by_qdot[c]), c
+
+
+def test_methods_have_python_signatures():
+    """inspect.signature works on the methods (accel and field are Python
+    methods over the C++ ones) and names accel's arguments in order."""
+    accel = inspect.signature(nhs.System.accel)
+    assert list(accel.parameters) == ["self", "q", "qdot", "z", "formulation", "precision", "params", "field",
+                                      "manifold_tol", "singular_margin", "jacobian", "t"]
+    assert accel.parameters["precision"].default == "double"
+    assert "The accelerations at a state" in nhs.System.accel.__doc__
+    assert list(inspect.signature(nhs.System.field).parameters) == ["self", "formulation", "precision", "params",
+                                                                   "field"]
+    run = inspect.signature(nhs.System.run)
+    assert {"q0", "qdot0", "z0", "q", "qdot", "z"} <= set(run.parameters)
+
+
+def test_docstrings_name_exceptions_that_exist():
+    """Every nhs.<Name> that a docstring of the module names is an attribute
+    of nhs (classify's named nhs.SingularState, which is not)."""
+    import re
+    named = set()
+    for obj in [nhs, nhs.System, nhs.Run] + [getattr(nhs.System, k) for k in dir(nhs.System)]:
+        named |= set(re.findall(r"\bnhs\.([A-Z][A-Za-z_]+)", getattr(obj, "__doc__", None) or ""))
+    assert named and all(hasattr(nhs, name) for name in named), sorted(n for n in named if not hasattr(nhs, n))

@@ -107,6 +107,46 @@ def test_bad_arguments_are_usage_errors():
         skate.field(formulation="newton")
 
 
+BATCH_NOT_REAL = [
+    ("complex", np.array([[0, 0, 0.25 + 3j]]), r"^Q: expected an array of real numbers, got dtype complex128$"),
+    ("bool", np.array([[True, False, True]]), r"^Q: expected an array of real numbers, got dtype bool$"),
+    ("datetime64", np.zeros((1, 3), "M8[s]"), r"^Q: expected an array of real numbers, got dtype datetime64\[s\]$"),
+    ("timedelta64", np.zeros((1, 3), "m8[s]"), r"^Q: expected an array of real numbers, got dtype timedelta64"),
+    ("bytes", np.array([[b"0", b"1", b"0"]]), r"^Q: expected an array of real numbers, got dtype \|S1$"),
+    ("complex-item", [[0, 0, 0.5 - 2j]], r"^Q\[0\]: expected a number .*\(complex\)$"),
+    ("bool-item", [[0, True, 0]], r"^Q\[0\]: expected a number .*\(bool\)$"),
+    ("complex-object", np.array([[0, 0, 1j]], dtype=object), r"^Q\[0\]: expected a number .*\(complex\)$"),
+    ("a str", "0,0,0", r"^Q: expected a 2-D array of numbers \(rows, 3\), got str$"),
+]
+
+
+@pytest.mark.parametrize("precision", ["double", "long-double", "float128", "mp50", "mp100"])
+@pytest.mark.parametrize("case", BATCH_NOT_REAL, ids=[c[0] for c in BATCH_NOT_REAL])
+def test_accel_batch_refuses_what_is_not_real(precision, case):
+    """As f(t, x) and every other vector argument: no silent cast (the
+    imaginary part dropped, True read as 1, a date as its count)."""
+    _, Q, message = case
+    f = nhs.study("skate").field(precision=precision)
+    with pytest.raises(nhs.UsageError, match=message):
+        f.accel_batch(Q, np.array([[1.0, 0.0, 0.5]]))
+
+
+@pytest.mark.parametrize("precision", ["double", "long-double", "float128", "mp50", "mp100"])
+def test_accel_batch_shapes_in_every_precision(precision):
+    """(N, n) for N = 0, 1, 3 rows, given as arrays or lists; each row is
+    the field's own qddot."""
+    f = nhs.study("rolling-disc").field(precision=precision)
+    n = f.n
+    a = nhs.study("rolling-disc").accel(precision=precision)
+    for Q, Qd in ((np.zeros((0, n)), np.zeros((0, n))), ([], []), ([list(a.q)], [list(a.qdot)]),
+                  ([list(a.q)] * 3, [list(a.qdot)] * 3)):
+        B = f.accel_batch(Q, Qd)
+        assert B.shape == (len(Q), n), (precision, B.shape)
+        x = list(a.q) + list(a.qdot)
+        for row in B:
+            assert list(map(str, row)) == list(map(str, f(0, x)[n:]))
+
+
 def test_non_finite_qddot_is_an_integration_error():
     f = nhs.study("skate").field()
     with pytest.raises(nhs.IntegrationError, match=r"qddot"):

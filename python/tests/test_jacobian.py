@@ -4,6 +4,8 @@ References: the Chaplygin sleigh's straight-line rate d(omegadot)/d(omega)
 = -m a v / (I + m a^2) (Neimark and Fufaev 1972, ch. III §3) in double and
 mp50; the second kind's top block d(qdot)/d(q, qdot) = [0 I]; and central
 differences of System.field, the same field evaluated as given, in double.
+A system file edited and loaded again in the same process is differentiated
+again: the damped sleigh's rate -(m a V + c)/(I + m a^2) before and after.
 """
 
 from __future__ import annotations
@@ -107,3 +109,91 @@ def test_cli_field_is_the_accelerations(tools, system, formulation):
         assert len(f) == len(a["jacobian"]["state"])
     scale = 1 + max(abs(v) for v in want)
     assert all(abs(x - y) <= 1e-13 * scale for x, y in zip(f, want)), (f, want)
+
+
+# A sleigh of its own (tests/test_session.cpp has the same system in C++):
+# the blade a behind the centre of mass, its turning damped by -c theta_dot
+# when `damped`. On the straight line (v = V, omega = 0) the first kind's
+# d(omegadot)/d(omega) is -(m a V + c)/(I + m a^2), the one nonzero
+# eigenvalue of the motion.
+def sleigh_text(m, damped):
+    c_param = 'c = { default = "0.3", meaning = "damping" }\n' if damped else ""
+    force = 'forces = { theta = "-c*theta_dot" }\n' if damped else ""
+    return f'''name = "damped-sleigh"
+title = "a sleigh"
+source = "python/tests/test_jacobian.py"
+coordinates = ["x", "y", "theta"]
+quasi_velocities = ["v", "omega"]
+
+[parameters]
+m = {{ default = "{m}", meaning = "mass" }}
+I = {{ default = "0.25", meaning = "inertia" }}
+a = {{ default = "0.5", meaning = "blade distance" }}
+{c_param}
+[dynamics]
+kinetic_energy = "m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2"
+{force}
+[constraints]
+blade = "-x_dot*sin(theta) + y_dot*cos(theta) - a*theta_dot"
+
+[parametrization]
+x_dot = "v*cos(theta) - a*omega*sin(theta)"
+y_dot = "v*sin(theta) + a*omega*cos(theta)"
+theta_dot = "omega"
+
+[chart]
+v = "x_dot*cos(theta) + y_dot*sin(theta)"
+omega = "theta_dot"
+
+[initial]
+q = ["0", "0", "0"]
+z = ["1", "0.5"]
+
+[[steady]]
+name = "straight"
+parameters = ["V"]
+q = ["0", "0", "0"]
+z = ["V", "0"]
+'''
+
+
+def central_differences(f, x, h=1e-6):
+    columns = []
+    for j in range(len(x)):
+        up, down = x.copy(), x.copy()
+        up[j] += h
+        down[j] -= h
+        columns.append((np.asarray(f(0.0, up)) - np.asarray(f(0.0, down))) / (2 * h))
+    return np.array(columns).T
+
+
+def test_an_edited_file_reloaded_in_the_process_is_differentiated_again(tmp_path):
+    """Edit a file (m 1.5 -> 3, the damping and its parameter c removed),
+    load it again in the same process: linearize, accel(jacobian=True) and
+    Field.jac follow the new file (its closed form; central differences of
+    its field), and the Field made from the earlier file refuses jac rather
+    than mix the two."""
+    path = tmp_path / "sleigh.toml"
+    V = 1.25
+    path.write_text(sleigh_text("1.5", damped=True))
+    s1 = nhs.load(path)
+    lin1 = s1.linearize("straight", at={"V": V})
+    assert lin1["eigenvalues"][0].real == pytest.approx(-(1.5 * 0.5 * V + 0.3) / (0.25 + 1.5 * 0.25), rel=1e-13)
+    f1 = s1.field(formulation="second-kind")
+    x = np.array([0.1, -0.2, 0.3, 0.0, 0.0, 0.0])
+    a = s1.accel(q=x[:3], z=[0.8, 0.4])
+    x[3:] = a.qdot
+    J1 = f1.jac(0, x)
+    path.write_text(sleigh_text("3", damped=False))
+    s2 = nhs.load(path)
+    assert sorted(s2.parameters) == ["I", "a", "m"]
+    rate = -(3 * 0.5 * V) / (0.25 + 3 * 0.25)
+    assert s2.linearize("straight", at={"V": V})["eigenvalues"][0].real == pytest.approx(rate, rel=1e-13)
+    b = s2.accel(q=[0, 0, 0], z=[V, 0], formulation="first-kind", jacobian=True)
+    assert b.jacobian[4, 4] == pytest.approx(rate, rel=1e-13)
+    f2 = s2.field(formulation="second-kind")
+    J2 = f2.jac(0, x)
+    assert np.allclose(J2, central_differences(f2, x), rtol=1e-7, atol=1e-7)
+    assert not np.allclose(J2, J1, rtol=1e-3, atol=1e-3)  # the edit changed the Jacobian
+    with pytest.raises(nhs.UsageError, match=r"changed since this Field was made; make it again"):
+        f1.jac(0, x)

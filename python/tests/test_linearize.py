@@ -58,6 +58,27 @@ def test_sleigh_eigenvalue_with_params():
     assert lin["verdict"] == "asymptotically stable"
 
 
+def test_mp50_numbers_keep_their_digits_whatever_the_callers_mp_prec():
+    """mpmath.mp.prec left at its default 53 bits by the caller: the
+    sleigh's straight-line eigenvalue at V = 1.3 with m = 2, a = 0.3,
+    I = 0.7 is -m a V/(I + m a^2) = -0.78/0.88 = -39/44, to 48 digits in
+    mp50 (168 bits); stability's crossing at V = 0 and its eigenvalues too."""
+    assert mpmath.mp.prec == 53
+    params = {"m": "2", "a": "0.3", "I": "0.7"}
+    lin = nhs.System(SLEIGH).linearize("straight", at={"V": "1.3"}, precision="mp50", params=params)
+    (ev,) = lin["eigenvalues"]
+    assert mpmath.mp.prec == 53
+    assert ev.real._mpf_[3] > 100 and ev.imag == 0  # the mantissa's bits: 53 at most when rounded
+    with mpmath.workdps(60):
+        assert abs(ev.real - mpmath.mpf(-39) / 44) < mpmath.mpf("1e-48")
+        x = lin["x"]
+        assert abs(x[3] - mpmath.mpf("1.3")) < mpmath.mpf("1e-48")
+    s = nhs.System(SLEIGH).stability("straight", "-0.45", "0.8", points=6, precision="mp50", params=params)
+    (c,) = s["crossings"]
+    with mpmath.workdps(60):
+        assert abs(c["at"]) < mpmath.mpf("1e-40")
+
+
 def test_refusals():
     coin = nhs.System(COIN)
     with pytest.raises(nhs.UsageError, match="no steady family 'sideways'"):
