@@ -4,8 +4,14 @@
 // integrated, follows the motion's closed form (docs/special-motions.md) to
 // 1e-9 in double and 1e-30 in mp50; the table's "error" column is that
 // distance; every refusal of a RunSpec names the input as RunNames names it.
+// The Jacobian of a system file's field (field_jacobian_at) follows the file
+// when it is edited in the same process, against the Chaplygin sleigh's
+// closed rate -(m a V + c)/(I + m a^2) of a turn damped by -c theta_dot, and
+// a system made from the earlier version is refused, never read past its
+// parameters.
 // ctest-labels: unit
 #include "nhs/errors.hpp"
+#include "nhs/session/field_jacobian.hpp"
 #include "nhs/session/motion_table.hpp"
 #include "nhs/session/precision.hpp"
 #include "nhs/session/run_plan.hpp"
@@ -14,6 +20,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -113,6 +122,63 @@ TYPED_TEST(SessionRun, RefusalsNameTheInput) {
   spec = RunSpec<S>();
   spec.motion = "no such motion";
   EXPECT_NE(refusal(spec).find("has no motion 'no such motion'"), std::string::npos) << refusal(spec);
+}
+
+// A Chaplygin sleigh (blade a behind the centre of mass) whose turning is
+// damped by the force `damping` (none when empty, nor its parameter c); m is
+// given.
+std::string sleigh_file(const std::string& m, const std::string& damping) {
+  const bool damped = !damping.empty();
+  return std::string("name = \"damped-sleigh\"\ntitle = \"a sleigh\"\nsource = \"tests/test_session.cpp\"\n") +
+         "coordinates = [\"x\", \"y\", \"theta\"]\nquasi_velocities = [\"v\", \"omega\"]\n\n[parameters]\n" +
+         "m = { default = \"" + m + "\", meaning = \"mass\" }\nI = { default = \"0.25\", meaning = \"inertia\" }\n" +
+         "a = { default = \"0.5\", meaning = \"blade distance\" }\n" +
+         (damped ? "c = { default = \"0.3\", meaning = \"damping\" }\n" : "") +
+         "\n[dynamics]\nkinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2\"\n" +
+         (damped ? "forces = { theta = \"" + damping + "\" }\n" : "") +
+         "\n[constraints]\nblade = \"-x_dot*sin(theta) + y_dot*cos(theta) - a*theta_dot\"\n\n" +
+         "[parametrization]\nx_dot = \"v*cos(theta) - a*omega*sin(theta)\"\n" +
+         "y_dot = \"v*sin(theta) + a*omega*cos(theta)\"\ntheta_dot = \"omega\"\n\n" +
+         "[chart]\nv = \"x_dot*cos(theta) + y_dot*sin(theta)\"\nomega = \"theta_dot\"\n\n" +
+         "[initial]\nq = [\"0\", \"0\", \"0\"]\nz = [\"1\", \"0.5\"]\n";
+}
+
+TEST(SessionJacobian, FollowsAnEditedFileAndRefusesASystemOfTheEarlierVersion) {
+  std::string dir = (std::filesystem::temp_directory_path() / "nhs_session_jacobian_XXXXXX").string();
+  ASSERT_NE(mkdtemp(dir.data()), nullptr);
+  const std::string path = dir + "/sleigh.toml";
+  const auto write = [&](const std::string& text) { std::ofstream(path) << text; };
+  // The first-kind field at the straight line (q = 0, v = V = 2, omega = 0):
+  // J(omega, omega) = d omega_dot / d omega = -(m a V + c) / (I + m a^2).
+  const Vec<double> q = Vec<double>::Zero(3);
+  Vec<double> qdot(3);
+  qdot << 2, 0, 0;
+  const auto system_now = [&] {
+    const Study<double>& st = find_study<double>(path);
+    return st.build(st.default_parameters());
+  };
+  write(sleigh_file("1.5", "-c*theta_dot"));
+  const System<double> damped = system_now();
+  const double rate1 = -(1.5 * 0.5 * 2 + 0.3) / (0.25 + 1.5 * 0.25);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", damped, q, qdot).J(4, 4), rate1, 1e-14);
+  // Edited in place: the damping doubled (another expression, the same
+  // parameters), then removed with c (one parameter fewer).
+  write(sleigh_file("1.5", "-2*c*theta_dot"));
+  const double rate_doubled = -(1.5 * 0.5 * 2 + 0.6) / (0.25 + 1.5 * 0.25);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", system_now(), q, qdot).J(4, 4), rate_doubled, 1e-14);
+  write(sleigh_file("3", ""));
+  const System<double> undamped = system_now();
+  ASSERT_EQ(undamped.parameters.size(), 3u);
+  const double rate2 = -(3 * 0.5 * 2) / (0.25 + 3 * 0.25);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", undamped, q, qdot).J(4, 4), rate2, 1e-14);
+  // The earlier system has 4 parameters; the file's field now reads 3.
+  try {
+    field_jacobian_at<double>(path, "first-kind", damped, q, qdot);
+    ADD_FAILURE() << "a system of the earlier version of the file was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("reads 3 parameters; the system has 4"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(SessionPrecision, DispatchesEveryNameAndRefusesOthers) {

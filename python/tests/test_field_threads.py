@@ -172,7 +172,7 @@ def test_threads_fixed_seeds(seed):
                     reason="a new seed each run: ctest -L fuzz (PythonFieldThreadsRandomSeed)")
 def test_threads_random_seed():
     seed = int(os.environ.get("NHS_FUZZ_SEED") or random.SystemRandom().randrange(2**32))
-    cases_count = int(os.environ.get("NHS_FUZZ_CASES") or 4)
+    cases_count = int(os.environ.get("NHS_FUZZ_CASES") or 10)
     print(f"fuzz: seed {seed} (NHS_FUZZ_SEED={seed} replays it)", flush=True)
     cases = [c for k in range(cases_count) for c in workload(seed * 1000 + k)]
     failures = run_workload(cases)

@@ -113,12 +113,12 @@ def test_cli_field_is_the_accelerations(tools, system, formulation):
 
 # A sleigh of its own (tests/test_session.cpp has the same system in C++):
 # the blade a behind the centre of mass, its turning damped by -c theta_dot
-# when `damped`. On the straight line (v = V, omega = 0) the first kind's
-# d(omegadot)/d(omega) is -(m a V + c)/(I + m a^2), the one nonzero
+# by -k c theta_dot. On the straight line (v = V, omega = 0) the first kind's
+# d(omegadot)/d(omega) is -(m a V + k c)/(I + m a^2), the one nonzero
 # eigenvalue of the motion.
-def sleigh_text(m, damped):
-    c_param = 'c = { default = "0.3", meaning = "damping" }\n' if damped else ""
-    force = 'forces = { theta = "-c*theta_dot" }\n' if damped else ""
+def sleigh_text(m, k):
+    c_param = 'c = { default = "0.3", meaning = "damping" }\n'
+    force = f'forces = {{ theta = "-{k}*c*theta_dot" }}\n'
     return f'''name = "damped-sleigh"
 title = "a sleigh"
 source = "python/tests/test_jacobian.py"
@@ -168,14 +168,14 @@ def central_differences(f, x, h=1e-6):
 
 
 def test_an_edited_file_reloaded_in_the_process_is_differentiated_again(tmp_path):
-    """Edit a file (m 1.5 -> 3, the damping and its parameter c removed),
+    """Edit a file (m 1.5 -> 3, the damping -c theta_dot -> -2 c theta_dot),
     load it again in the same process: linearize, accel(jacobian=True) and
     Field.jac follow the new file (its closed form; central differences of
     its field), and the Field made from the earlier file refuses jac rather
     than mix the two."""
     path = tmp_path / "sleigh.toml"
     V = 1.25
-    path.write_text(sleigh_text("1.5", damped=True))
+    path.write_text(sleigh_text("1.5", 1))
     s1 = nhs.load(path)
     lin1 = s1.linearize("straight", at={"V": V})
     assert lin1["eigenvalues"][0].real == pytest.approx(-(1.5 * 0.5 * V + 0.3) / (0.25 + 1.5 * 0.25), rel=1e-13)
@@ -184,10 +184,9 @@ def test_an_edited_file_reloaded_in_the_process_is_differentiated_again(tmp_path
     a = s1.accel(q=x[:3], z=[0.8, 0.4])
     x[3:] = a.qdot
     J1 = f1.jac(0, x)
-    path.write_text(sleigh_text("3", damped=False))
+    path.write_text(sleigh_text("3", 2))
     s2 = nhs.load(path)
-    assert sorted(s2.parameters) == ["I", "a", "m"]
-    rate = -(3 * 0.5 * V) / (0.25 + 3 * 0.25)
+    rate = -(3 * 0.5 * V + 2 * 0.3) / (0.25 + 3 * 0.25)
     assert s2.linearize("straight", at={"V": V})["eigenvalues"][0].real == pytest.approx(rate, rel=1e-13)
     b = s2.accel(q=[0, 0, 0], z=[V, 0], formulation="first-kind", jacobian=True)
     assert b.jacobian[4, 4] == pytest.approx(rate, rel=1e-13)
