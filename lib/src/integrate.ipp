@@ -511,19 +511,22 @@ class ReachWatch {
 // error control of an adaptive stepper at a point where the field is not
 // smooth (a jump of the field or of its derivative that the motion does not
 // cross but slides along: a chattering switch) or is very stiff keeps the
-// steps at the scale of the tolerance, not of the precision: dopri5 on
-// x' = -sign(x - 0.3) at rtol 1e-12 hovers at h ~ 1e-10 (100 rtol), and on
-// the Appell-Hamel point's second kind verner87 made 1e7 steps of ~1e-8
-// after v = 0 (130 million RHS calls). A trial step shorter than rho |t|,
-//   rho = max(1000 eps, min(1e4 rtol, 1e-7)),
+// steps at the scale of the tolerance, not of the precision: on
+// x' = -sign(x - 0.3) at rtol 1e-12 dopri5 hovers at h ~ 1.1e-10, verner87
+// at 1.5e-9 (100 to 1500 rtol), and on the Appell-Hamel point's second
+// kind verner87 ground on after v = 0 (130 million RHS calls). A trial step
+// shorter than rho |t|,
+//   rho = max(1000 eps, min(1e5 rtol, 1e-7)),
 // kAttempts times in a row (accepted or rejected), or kMinAttempts times
 // in a row having cost kCalls RHS calls, stops the run with
 // IntegrationFailure (exit 4) within about 1e5 RHS calls of the collapse.
-// rho: 1000 ulps of t at the least; 1e4 rtol, whose steps double t only
-// after 7e-5 / rtol of them, which no run at the default tolerances affords
-// (2e7 steps at the default RHS budget); at most 1e-7, which takes 7e6
-// steps. A run that passes a kink (crosses it) or a short stiff transient
-// lengthens its steps again, and a longer step resets the count.
+// rho: 1000 ulps of t at the least; at most 1e-7, so that such steps double
+// t only after 7e6 of them, which no run affords within the default RHS
+// budget (2e8) at verner87's 13 calls a step; 1e5 rtol where smaller, which
+// still holds the chattering steps of every stepper from t ~ 0.02 on. A run
+// that crosses a kink or a jump (shortening its steps for a few dozen of
+// them) or a short stiff transient lengthens its steps again, and a longer
+// step resets the count.
 template <class S>
 class StepFloor {
  public:
@@ -532,7 +535,7 @@ class StepFloor {
   explicit StepFloor(const S& rtol) {
     using std::max;
     using std::min;
-    rho_ = max(S(1000) * epsilon<S>(), min(S(10000) * rtol, power_of_ten<S>(-7)));
+    rho_ = max(S(1000) * epsilon<S>(), min(S(100000) * rtol, power_of_ten<S>(-7)));
   }
 
   // After a trial step of length h from t; stats: the run's so far.
