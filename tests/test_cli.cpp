@@ -1049,7 +1049,8 @@ TEST_F(Cli, CheckSkipsEnergyWhereAConstraintIsNotHomogeneous) {
   for (const auto& c : j["checks"]) balance = balance || c["kind"] == "work-energy balance";
   const std::string md = slurp(out / "summary.md");
   EXPECT_NE(md.find("| energy drift or balance |"), std::string::npos) << md;
-  if (balance) EXPECT_NE(md.find(" (balance) |"), std::string::npos) << md;
+  EXPECT_TRUE(balance) << j["checks"].dump();
+  EXPECT_NE(md.find(" (balance) |"), std::string::npos) << md;
   ASSERT_FALSE(j["runs"].empty());
   for (const auto& run : j["runs"]) EXPECT_FALSE(run["energy_checked"].get<bool>()) << run.dump();
   for (const auto& c : j["checks"]) EXPECT_NE(c["kind"], "energy drift") << c.dump();
