@@ -13,6 +13,7 @@
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/verification.hpp"
+#include "nhs/voronec.hpp"
 
 #include <fmt/format.h>
 
@@ -109,12 +110,24 @@ std::string slug(const std::string& s) {
 template <class S>
 struct Figures {
   std::optional<S> cross, reaction, analytic, energy, constraint, invariants;
+  bool balance = false;  ///< energy holds the work-energy balance max |E - E0 - W| (energy not conserved)
   bool pass = true;
   static void raise(std::optional<S>& slot, const S& v) {
     using std::max;
     slot = slot ? max(*slot, v) : v;
   }
 };
+
+/// The note of a study whose T + V is not a first integral (reason:
+/// check_run's energy_reason), once for the study, not once per run;
+/// balance: the run carried the work W, so the work-energy balance is checked.
+void note_energy_not_checked(const std::string& study, const std::string& reason, bool balance, Report& report) {
+  add_unique_line(report.notes, study + ": energy not checked: " +
+                                    (reason.empty() ? "non-conservative forces do work" : reason) +
+                                    (balance ? "; the work-energy balance max |E - E0 - W| is checked instead (the "
+                                               "table's \"energy drift or balance\" column, marked \"(balance)\")"
+                                             : std::string()));
+}
 
 /// The figures of one run (m, of run `id`) against their bounds (set):
 /// the error against the closed form (with `exact`), the energy drift
@@ -156,7 +169,6 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
   // Energy is checked where the study declares it a first integral and the
   // non-conservative forces (if any) did no work at any sample.
   const bool declared = m.energy_declared;
-  const std::string instead = m.balance_checked() ? "; the work-energy balance E - E0 = W is checked instead" : "";
   if (declared && m.nonconservative_power != 0)
     add_line(report.notes, what + ": the study declares energy conserved, but the "
                            "non-conservative force does work (max |F . qdot| = " +
@@ -167,15 +179,14 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
     check("energy drift", m.energy_drift, bound, m.energy_drift <= bound);
     if (!(m.energy_drift <= bound))
       fail("energy drift " + short_figure(m.energy_drift) + " > " + short_figure(bound));
-  } else if (!declared && energy_reason.empty()) {
-    add_line(report.notes, what + ": energy not conserved (non-conservative forces do work); "
-                           "drift " + short_figure(m.energy_drift) + " not checked" + instead);
   } else if (!declared) {
-    add_line(report.notes, what + ": energy not checked: " + energy_reason + " (drift " +
-                               short_figure(m.energy_drift) + ")" + instead);
+    note_energy_not_checked(id.study, energy_reason, m.balance_checked(), report);
   }
   if (m.balance_checked()) {  // E - E0 = W, W the work of the forces and reactions (work_energy.hpp)
-    if (!m.energy_checked()) Figures<S>::raise(fig.energy, m.balance_drift);
+    if (!m.energy_checked()) {
+      Figures<S>::raise(fig.energy, m.balance_drift);
+      fig.balance = true;
+    }
     const S bound = m.balance_bound(set.invariants);
     check("work-energy balance", m.balance_drift, bound, m.balance_drift <= bound);
     if (!(m.balance_drift <= bound))
@@ -200,6 +211,23 @@ void judge_motion(const CheckFigure& id, const MotionCheck<S>& m, const Settings
     if (!(inv.drift <= bound))
       fail("invariant " + inv.name + " drift " + short_figure(inv.drift) + " > " + short_figure(bound));
   }
+}
+
+/// A run's failure as check_motion gives it; one on the singular set of the
+/// formulation's velocity split (Voronec's) says how a
+/// system file declares that the formulation cannot follow the motion:
+/// [initial] excluded for the default state, the [[exact]] motion's
+/// excluded for it (docs/system-files.md).
+/// The split's set is named by split_margin's condition at q (size n).
+template <class S>
+std::string with_split_hint(const CheckFigure& id, const std::string& failure, const System<S>& sys, const Vec<S>& q) {
+  if (failure.empty() || !dependent_velocity_reason(sys.info).empty()) return failure;
+  if (failure.find(split_margin<S>(sys, q).condition) == std::string::npos) return failure;
+  const bool initial = id.run == "default state";
+  return failure + "; the motion meets the singular set of the formulation's velocity split: a system file declares "
+                   "a formulation that cannot follow its motion " +
+         (initial ? std::string("by [initial] excluded = { ") : "by excluded = { in its [[exact]] motion '" + id.run + "': ") +
+         id.formulation + " = \"why\" } (docs/system-files.md)";
 }
 
 /// Integrates one motion with f (check_motion, nhs/studies/verification.hpp;
@@ -262,7 +290,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
   if (report.progress) report.progress->advance(to_double(t_end) - integrated, true);  // ended, or failed
   if (write_error) std::rethrow_exception(write_error);
   if (std::fclose(file.release()) != 0) throw_io_error("cannot write", csv.string());
-  run.failure = m.failure;
+  run.failure = with_split_hint(id, m.failure, sys, x0.q);
   if (!m.completed()) fail(run.failure);
   run.samples = m.samples;
   run.t_last = to_double(m.t_last);
@@ -547,6 +575,7 @@ CheckRow make_row(const Study<S>& st, const Formulation<S>& f, const Figures<S>&
   row.reaction = figure(fig.reaction);
   row.analytic = figure(fig.analytic);
   row.energy = figure(fig.energy);
+  row.energy_is_balance = fig.balance;
   row.constraint = figure(fig.constraint);
   row.invariants = figure(fig.invariants);
   row.seconds = seconds;

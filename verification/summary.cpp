@@ -59,11 +59,12 @@ std::string render_table(const std::vector<std::vector<std::string>>& cells, boo
 std::string table(const std::vector<CheckRow>& rows, bool markdown) {
   const std::vector<std::string> head = {"study", "formulation", "precision", "max qddot disagreement",
                                          "max R, lambda disagreement",
-                                         "error vs analytic", "energy drift", "max |C|",
+                                         "error vs analytic", "energy drift or balance", "max |C|",
                                          "invariant drift", "time [s]", "result"};
   std::vector<std::vector<std::string>> cells = {head};
   for (const CheckRow& r : rows)
-    cells.push_back({r.study, r.formulation, r.precision, r.cross, r.reaction, r.analytic, r.energy, r.constraint,
+    cells.push_back({r.study, r.formulation, r.precision, r.cross, r.reaction, r.analytic,
+                     r.energy_is_balance && r.energy != "-" ? r.energy + " (balance)" : r.energy, r.constraint,
                      r.invariants, fmt::format("{:.1f}", r.seconds),
                      !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"});
   return render_table(cells, markdown, true);
@@ -285,9 +286,9 @@ void write_check_summaries(const CheckReport& report, const CheckSpec& opts, con
         "equation's terms (same threshold as qddot). *error vs analytic*: largest max-norm "
         "error over (q, qdot) at the output samples (every 0.5) of each special motion, "
         "integrated to its t_end; its bound is scaled by (1 + the largest max-norm of the exact "
-        "(q, qdot) along the motion), as the integrators scale theirs (atol + rtol |x|). *energy drift* = max |E - E0| over the runs that conserve "
+        "(q, qdot) along the motion), as the integrators scale theirs (atol + rtol |x|). *energy drift or balance* = max |E - E0| over the runs that conserve "
         "energy, and where forces or moving constraints do work (a push, friction, a turntable, a clock) "
-        "max |E - E0 - W| (the work-energy balance, W the work of the forces and reactions integrated along "
+        "max |E - E0 - W|, marked (balance) (the work-energy balance, W the work of the forces and reactions integrated along "
         "the run; bound scaled by 1 + max |T| + |V| + max |W|); *max |C|* and *invariant drift* (the study's conserved invariants) over the "
         "special motions and the default-state run to t = 20. Trajectories: `trajectories/*.csv`.\n\n"
      << "Thresholds and settings:\n\n";

@@ -9,6 +9,7 @@
 
 #include "nhs/studies/motion_run.hpp"
 #include "nhs/studies/verification.hpp"
+#include "nhs/voronec.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -67,6 +68,24 @@ void print_run_summary(const char* how, const MotionCheck<S>& rec, const RunPlan
     if (inv.undefined > 0)
       fmt::print(stderr, "nhs run: invariant {} is not finite at {} of {} rows (empty cells in the CSV)\n",
                  inv.name, inv.undefined, rec.samples);
+}
+
+/// Rethrows the exception being handled, that of a run that stopped; a
+/// system file's run stopped on the singular set of its formulation's
+/// velocity split (Voronec's: split, the condition of split_margin; "" for
+/// a system without one) says how the file declares that the formulation
+/// cannot follow the motion ([initial] excluded).
+[[noreturn]] void rethrow_stopped(const std::string& study, const std::string& formulation, const std::string& split) {
+  try {
+    throw;
+  } catch (const SingularState& e) {
+    if (split.empty() || e.condition != split || !is_system_file_name(study)) throw;
+    throw SingularState(e.condition,
+                        std::string(e.what()) + "; the motion meets the singular set of the formulation's velocity "
+                        "split: another formulation follows it, and the file declares it for `nhs check` by "
+                        "[initial] excluded = { " + formulation + " = \"why\" } (docs/system-files.md)",
+                        e.time);
+  }
 }
 
 }  // namespace
@@ -169,7 +188,8 @@ int run_command(const RunOptions& opts) {
     throw;
   } catch (...) {
     summary("stopped", run.figures);
-    throw;
+    rethrow_stopped(opts.study, s.formulation->name(),
+                    dependent_velocity_reason(s.sys.info).empty() ? split_margin<S>(s.sys, s.q).condition : "");
   }
   summary("integrated", run.figures);
   return 0;

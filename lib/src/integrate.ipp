@@ -1,3 +1,4 @@
+#include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/integrate.hpp"
 #include "nhs/discrete_lagrange_dalembert.hpp"
@@ -407,6 +408,162 @@ void hermite_point(const S& t0, const S& t1, const Vec<S>& q0, const Vec<S>& v0,
   qd = (d00 / h) * (q0 - q1) + d10 * v0 + d11 * v1;
 }
 
+// psi's reach (docs/numerics.md, "psi's reach"). A formulation whose state
+// x has fewer components than (q, qdot) (n + m: first-kind, maggi,
+// gibbs-appell; 2n - r: voronec, naive-reduced; and their generated
+// fields) gives qdot from it through psi(q, z) or Voronec's P(q)
+// qdot_indep, on C by construction: C^a(q, qdot) is round-off wherever psi
+// holds. The fields in (q, qdot) (2n: second-kind, udwadia-kalaba,
+// lagrange-multipliers) are only tangent to C and drift off it
+// legitimately: they are not watched. At the end of every accepted step each
+// |C^a| is compared with the drift bound of `nhs check` on max |C|
+// (precision_policy<S>().strict.drift: double 1e-9, long double 1e-12,
+// float128 1e-25, mp50 1e-40, mp100 1e-80) times the constraint's own
+// scale max(1 + |qdot|^2, sum_i |C^a_i qdot^i|) (the first term alone
+// first: the Jacobian only where it is exceeded). Beyond it psi has left
+// its reach (a chart v = sqrt(xd^2 + yd^2) followed past v = 0, where psi
+// gives zdot = k v < 0 and C needs k |v|): the first time in the step
+// where it is so is found by bisection along the step's interpolant.
+template <class S>
+class ReachWatch {
+ public:
+  struct Exit {
+    S t;
+    std::string message;
+  };
+  using StateAt = std::function<void(const S&, Vec<S>&)>;
+
+  // size: of f's state x_f (the work W, when carried, follows it).
+  ReachWatch(const System<S>& sys, const Formulation<S>& f, Eigen::Index size)
+      : sys_(sys), f_(f), size_(size), bound_(precision_policy<S>().strict.drift) {
+    active_ = sys.r > 0 && size < 2 * sys.n;
+  }
+  bool active() const { return active_; }
+
+  // Nothing when the state x at the end of the step [t0, t1] is within
+  // psi's reach; else the first time in (t0, t1] found beyond it, with the
+  // message naming the constraint, its value, the bound, the time and the
+  // state. state_at: the step's interpolant (x at a time in [t0, t1]).
+  std::optional<Exit> check(const S& t0, const S& t1, const OdeState<S>& x_end, const StateAt& state_at) {
+    if (!active_) return std::nullopt;
+    const Vec<S> x = to_vec(x_end);
+    if (!beyond(x)) return std::nullopt;
+    using std::abs;
+    using std::max;
+    S a = t0, b = t1;
+    Vec<S> xi;
+    for (int it = 0; it < 200 && b - a > S(8) * epsilon<S>() * max(abs(a), abs(b)); ++it) {
+      const S c = (a + b) / S(2);
+      state_at(c, xi);
+      if (xi.allFinite() && beyond(xi)) b = c;
+      else a = c;
+    }
+    if (b < t1) state_at(b, xi);
+    else xi = x;
+    beyond(xi);
+    return Exit{b, "left the constraint manifold C at t = " + to_string<S>(b) + ": the constraint " +
+                       sys_.info.constraint_names[static_cast<std::size_t>(worst_)] + " = " +
+                       to_string<S>(value_) + " at qdot = psi(q, z), beyond the round-off bound " +
+                       to_string<S>(bound_ * scale_) + " (" + to_string<S>(bound_) + " x " + to_string<S>(scale_) +
+                       "), " + state_context(q_, qd_) + ", state x = " + to_string(Vec<S>(xi.head(size_))) + " of " +
+                       f_.name() + ": the motion has left the reach of the parametrization psi(q, z) (for a system "
+                       "file: declare where psi and its chart hold, [parametrization] domain, docs/system-files.md)"};
+  }
+
+ private:
+  // Whether x is beyond psi's reach; sets worst_, value_, scale_, q_, qd_.
+  bool beyond(const Vec<S>& x) {
+    using std::abs;
+    using std::max;
+    f_.from_state(sys_, x.head(size_), q_, qd_);
+    Vec<S> C(sys_.r);
+    sys_.constraints(q_, qd_, C);
+    const S base = S(1) + qd_.squaredNorm();
+    bool over = false;
+    for (Eigen::Index a = 0; a < sys_.r; ++a) over = over || abs(C[a]) > bound_ * base;
+    if (!over) return false;
+    const Mat<S> J = constraint_jacobians(sys_, q_, qd_).C_qdot;
+    for (Eigen::Index a = 0; a < sys_.r; ++a) {
+      S terms(0);
+      for (Eigen::Index i = 0; i < sys_.n; ++i) terms += abs(J(a, i) * qd_[i]);
+      const S scale = max(base, terms);
+      if (abs(C[a]) > bound_ * scale) {
+        worst_ = a;
+        value_ = C[a];
+        scale_ = scale;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  const System<S>& sys_;
+  const Formulation<S>& f_;
+  Eigen::Index size_;
+  S bound_;
+  bool active_ = false;
+  Eigen::Index worst_ = 0;
+  S value_{0}, scale_{0};
+  Vec<S> q_, qd_;
+};
+
+// The relative step floor (docs/numerics.md, "Step-size collapse"). The
+// error control of an adaptive stepper at a point where the field is not
+// smooth (a jump of the field or of its derivative that the motion does not
+// cross but slides along: a chattering switch) or is very stiff keeps the
+// steps at the scale of the tolerance, not of the precision: on
+// x' = -sign(x - 0.3) at rtol 1e-12 dopri5 hovers at h ~ 1.1e-10, verner87
+// at 1.5e-9 (100 to 1500 rtol), and on the Appell-Hamel point's second
+// kind verner87 ground on after v = 0 (130 million RHS calls). A trial step
+// shorter than rho |t|,
+//   rho = max(1000 eps, min(1e5 rtol, 1e-7)),
+// kAttempts times in a row (accepted or rejected), or kMinAttempts times
+// in a row having cost kCalls RHS calls, stops the run with
+// IntegrationFailure (exit 4) within about 1e5 RHS calls of the collapse.
+// rho: 1000 ulps of t at the least; at most 1e-7, so that such steps double
+// t only after 7e6 of them, which no run affords within the default RHS
+// budget (2e8) at verner87's 13 calls a step; 1e5 rtol where smaller, which
+// still holds the chattering steps of every stepper from t ~ 0.02 on. A run
+// that crosses a kink or a jump (shortening its steps for a few dozen of
+// them) or a short stiff transient lengthens its steps again, and a longer
+// step resets the count.
+template <class S>
+class StepFloor {
+ public:
+  static constexpr std::uint64_t kAttempts = 2000, kMinAttempts = 100, kCalls = 50000;
+
+  explicit StepFloor(const S& rtol) {
+    using std::max;
+    using std::min;
+    rho_ = max(S(1000) * epsilon<S>(), min(S(100000) * rtol, power_of_ten<S>(-7)));
+  }
+
+  // After a trial step of length h from t; stats: the run's so far.
+  void attempted(const S& t, const S& h, const IntegrationStats& stats) {
+    using std::abs;
+    if (!(abs(h) < rho_ * abs(t))) {
+      attempts_ = 0;
+      return;
+    }
+    if (attempts_++ == 0) {
+      since_ = t;
+      first_call_ = stats.rhs_calls;
+    }
+    const std::uint64_t calls = stats.rhs_calls - first_call_;
+    if (attempts_ >= kAttempts || (attempts_ >= kMinAttempts && calls >= kCalls))
+      throw IntegrationFailure("step size collapsed at t = " + to_string<S>(t) +
+                               ", the field is not smooth or is stiff here: " + std::to_string(attempts_) +
+                               " trial steps in a row shorter than " + to_string<S>(rho_) + " |t| (the last " +
+                               to_string<S>(h) + ") since t = " + to_string<S>(since_) + ", " +
+                               std::to_string(calls) + " RHS calls");
+  }
+
+ private:
+  S rho_;
+  std::uint64_t attempts_ = 0, first_call_ = 0;
+  S since_{0};
+};
+
 // What both integration loops share: the right-hand side, the output times,
 // the observer, the optional projection onto C, the singular-set watch and
 // the per-step callback.
@@ -417,8 +574,10 @@ struct Loop {
   std::function<void(const OdeState<S>&, const S&)> observe;
   std::function<void(OdeState<S>&)> project;  ///< empty: no projection
   SingularSetWatch<S>& watch;
+  ReachWatch<S>& reach;
   const std::function<void(const S&, const IntegrationStats&)>& on_step;
   IntegrationStats& stats;
+  StepFloor<S> floor;
   // A singular state met at a trial stage while the watch is active
   // (defer): the set may be one the watch follows (e.g. Voronec's split,
   // whose field refuses only within 100 eps of it), and the watch then
@@ -442,6 +601,32 @@ struct Loop {
     return true;
   }
 
+  // The reach watch on a controlled stepper's accepted step [t0, t1] from
+  // x0 to x1, along the cubic Hermite interpolant of its ends (their
+  // derivatives computed here, once, when the end is beyond the reach; the
+  // straight line between them if the field fails there). Its output
+  // samples are the ends of steps: those before t0 have been delivered.
+  void check_reach(const S& t0, const S& t1, const OdeState<S>& x0, const OdeState<S>& x1) {
+    if (!reach.active()) return;
+    std::optional<OdeState<S>> f0, f1;
+    const auto e = reach.check(t0, t1, x1, [&](const S& ti, Vec<S>& out) {
+      if (!f0) {
+        f0.emplace();
+        f1.emplace();
+        try {
+          rhs(x0, *f0, t0);
+          rhs(x1, *f1, t1);
+        } catch (const std::exception&) {
+          f0->assign(x0.size(), S(0));
+          f1->assign(x0.size(), S(0));
+          for (std::size_t i = 0; i < x0.size(); ++i) (*f0)[i] = (*f1)[i] = (x1[i] - x0[i]) / (t1 - t0);
+        }
+      }
+      hermite(t0, t1, x0, *f0, x1, *f1, ti, out);
+    });
+    if (e) throw InvalidState(e->message);
+  }
+
   // After every accepted step ending at t (the watch has scanned it).
   void stepped(const S& t) {
     if (deferred && t >= deferred_until) throw *deferred;
@@ -460,7 +645,7 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
   odeint::failed_step_checker fail_checker;
   S t = L.times[0];
   L.observe(x, t);
-  OdeState<S> x0, f0, f1;
+  OdeState<S> x0, f0, f1, xr;  // xr: the step's start, for the reach watch
   bool have_f0 = false;
   int overflows = 0;  // trial steps in a row whose stages overflowed
   for (std::uint64_t k = 1; k < L.times.size(); ++k) {
@@ -484,8 +669,11 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       // long for the motion) is rejected and retried 10 times shorter; 20
       // such in a row (a factor 1e-20) report the overflow itself.
       odeint::controlled_step_result result;
+      if (L.reach.active()) xr = x;
+      const S tried = dt_step;  // try_step changes it to the next step's
       try {
         result = stepper.try_step(std::ref(L.rhs), x, t, dt_step);
+        L.floor.attempted(t0, tried, L.stats);
         overflows = 0;
       } catch (const NonFiniteValue&) {
         if (++overflows > 20) throw;
@@ -506,6 +694,7 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
             throw SingularState(c->condition, c->message, to_string<S>(c->t));
           std::swap(f0, f1);
         }
+        L.check_reach(t0, t, xr, x);
         if (L.project) {
           L.project(x);
           have_f0 = false;
@@ -522,6 +711,39 @@ void run_controlled(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
     }
     L.observe(x, tk);
     checker.reset();
+  }
+}
+
+// The checks of a dense-output stepper's accepted step `span`: the
+// singular-set watch (along the stepper's dense output, or, where that costs
+// RHS calls (verner87's extra stages), the cubic Hermite interpolant of the
+// step's ends, as for the controlled steppers), the step floor and psi's
+// reach. observe_until(t, false) delivers the samples before a stop; xi is
+// scratch space.
+template <class S, class Stepper, class ObserveUntil>
+void check_dense_step(Stepper& stepper, const std::pair<S, S>& span, Loop<S>& L, OdeState<S>& xi,
+                      const ObserveUntil& observe_until) {
+  if (L.watch.active()) {
+    if (const auto c = L.watch.scan(span.first, span.second, [&](const S& ti, Vec<S>& out) {
+          if constexpr (requires { stepper.current_derivative(); }) {
+            hermite(span.first, span.second, stepper.previous_state(), stepper.previous_derivative(),
+                    stepper.current_state(), stepper.current_derivative(), ti, out);
+          } else {
+            stepper.calc_state(ti, xi);
+            out = to_vec(xi);
+          }
+        })) {
+      observe_until(c->t, false);  // the samples before the crossing are kept
+      throw SingularState(c->condition, c->message, to_string<S>(c->t));
+    }
+  }
+  L.floor.attempted(span.first, span.second - span.first, L.stats);
+  if (const auto e = L.reach.check(span.first, span.second, stepper.current_state(), [&](const S& ti, Vec<S>& out) {
+        stepper.calc_state(ti, xi);
+        out = to_vec(xi);
+      })) {
+    observe_until(e->t, false);  // the samples before it are kept
+    throw InvalidState(e->message);
   }
 }
 
@@ -583,24 +805,7 @@ void run_dense(Stepper& stepper, OdeState<S>& x, S dt, Loop<S>& L) {
       if (L.deferred) throw *L.deferred;
       throw IntegrationFailure("step size underflow at t = " + to_string<S>(span.first));
     }
-    if (L.watch.active()) {
-      // Along the stepper's dense output, or, where that costs RHS calls
-      // (verner87's extra stages), the cubic Hermite interpolant of the
-      // step's ends, as for the controlled steppers.
-      if (const auto c = L.watch.scan(span.first, span.second, [&](const S& ti, Vec<S>& out) {
-            if constexpr (requires { stepper.current_derivative(); }) {
-              hermite(span.first, span.second, stepper.previous_state(),
-                      stepper.previous_derivative(), stepper.current_state(),
-                      stepper.current_derivative(), ti, out);
-            } else {
-              stepper.calc_state(ti, xi);
-              out = to_vec(xi);
-            }
-          })) {
-        observe_until(c->t, false);  // the samples before the crossing are kept
-        throw SingularState(c->condition, c->message, to_string<S>(c->t));
-      }
-    }
+    check_dense_step<S>(stepper, span, L, xi, observe_until);
     L.stepped(span.second);
     checker();
   }
@@ -884,7 +1089,8 @@ void integrate(const System<S>& sys, const Formulation<S>& f, const Vec<S>& q0,
       std::copy(xp.data(), xp.data() + size, xs.begin());
       ++st.projections;
     };
-  Loop<S> loop{rhs, times, observer, project, watch, opts.on_step, st};
+  ReachWatch<S> reach(sys, f, size);
+  Loop<S> loop{rhs, times, observer, project, watch, reach, opts.on_step, st, StepFloor<S>(opts.rtol)};
   run_continuous<S>(stepper, opts, x, dt0, loop);
 }
 

@@ -27,6 +27,34 @@ struct IntegrationStats {
   std::uint64_t projections = 0;  ///< states projected onto C (IntegrationOptions::project)
 };
 
+/// What every continuous run watches, whatever its options
+/// (docs/numerics.md, "psi's reach" and "Step-size collapse"):
+///
+/// psi's reach. A formulation whose state x has fewer components than
+/// (q, qdot) (first-kind, maggi, gibbs-appell: n + m; voronec,
+/// naive-reduced: 2n - r; and their generated fields) gives qdot through
+/// psi(q, z), on C by construction. At the end of every accepted step,
+/// |C^a| above precision_policy<S>().strict.drift (the bound of `nhs check`
+/// on max |C|: double 1e-9, long double 1e-12, float128 1e-25, mp50 1e-40,
+/// mp100 1e-80) times max(1 + |qdot|^2, sum_i |dC^a/dqdot^i qdot^i|) means
+/// psi has left its reach (e.g. a chart v = sqrt(xd^2 + yd^2) followed past
+/// v = 0): the run stops with InvalidState at the first time in the step
+/// found beyond it (bisection along the step's interpolant), naming the
+/// constraint, its value, the bound, the time, q, qdot and the state x; the
+/// samples before are delivered. The fields in (q, qdot) (second-kind,
+/// udwadia-kalaba, lagrange-multipliers) drift off C legitimately and are
+/// not stopped for it.
+///
+/// Step-size collapse. A trial step (accepted or rejected; for the
+/// dense-output steppers, the accepted ones) shorter than rho |t|,
+/// rho = max(1000 eps, min(1e5 rtol, 1e-7)), 2000 times in a row, or 100
+/// times in a row having cost 50000 RHS calls, stops the run with
+/// IntegrationFailure "step size collapsed at t = ..., the field is not
+/// smooth or is stiff here", within about 1e5 RHS calls of the collapse:
+/// where a motion slides along a jump of the field or of its derivative
+/// (a chattering switch) the error control holds the steps at ~100-1500
+/// rtol and would grind to the RHS budget. Every adaptive stepper and
+/// precision; a longer step resets the count.
 template <class S>
 struct IntegrationOptions {
   S t_end = S(10);
@@ -131,8 +159,10 @@ struct Sample {
 /// non-finite t_end/dt_out/tolerances, rtol below minimum_tolerance, more
 /// than opts.max_samples output samples); InvalidState/SingularState (at
 /// the initial state or, with the time, along the motion: see
-/// IntegrationOptions::singular_margin); IntegrationFailure (step size
-/// underflow, too many RHS calls or steps); NonFiniteValue (a non-finite
+/// IntegrationOptions::singular_margin; InvalidState where the motion leaves
+/// psi's reach, above IntegrationOptions); IntegrationFailure (step size
+/// underflow or collapse, above IntegrationOptions; too many RHS calls or
+/// steps); NonFiniteValue (a non-finite
 /// vector field or state: an overflow); with opts.project, also what
 /// project_velocity throws (SingularState where dC/dqdot loses rank,
 /// InvalidState when Newton does not converge); whatever opts.on_step

@@ -52,6 +52,10 @@ std::vector<std::string> parse_precision_list(const std::string& text);
 struct CheckRow {
   std::string study, formulation, precision;
   std::string cross = "-", reaction = "-", analytic = "-", energy = "-", constraint = "-", invariants = "-";
+  /// energy is the work-energy balance max |E - E0 - W| (T + V not a first
+  /// integral: the forces or moving constraints do work), not the drift
+  /// max |E - E0|; the table marks it "(balance)".
+  bool energy_is_balance = false;
   double seconds = 0;
   /// -log10 of the row's figures (NaN where there is none), for the
   /// digits table: cross-formulation disagreement, analytic error, and the
