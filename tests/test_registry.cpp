@@ -5,6 +5,7 @@
 // ctest-labels: unit
 #include "nhs/error_table.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/studies/bundled.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
@@ -17,8 +18,6 @@
 #include <string>
 
 namespace nhs {
-// TEMPORARY (declared in bundled.hpp by the last commit).
-std::string bundled_file_among(const std::string& name, const std::vector<std::filesystem::path>& places);
 namespace {
 
 TEST(Registry, OneListFeedsEveryRegistry) {
