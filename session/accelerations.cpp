@@ -4,16 +4,16 @@
 
 #include "nhs/format.hpp"
 #include "nhs/gauss.hpp"
+#include "nhs/redundant_constraints.hpp"
 #include "nhs/regularity.hpp"
-#include "nhs/singular_set.hpp"
 
 namespace nhs {
 
 template <class S>
 AccelAnswer<S> accelerations_at(const Problem<S>& p, const S& singular_margin, bool jacobian) {
-  require_margins(p.sys, p.q, p.qdot, singular_margin);
+  require_formulation_margins(p.sys, *p.formulation, p.q, p.qdot, singular_margin);
   AccelAnswer<S> a{.study = p.sys.info.name,
-                   .formulation = p.formulation->name(),
+                   .formulation = p.formulation_name,
                    .field = field_backend_name(p.field),
                    .parameters = {},
                    .q = p.q,

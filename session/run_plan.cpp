@@ -4,7 +4,7 @@
 
 #include "nhs/format.hpp"
 #include "nhs/session/output_budget.hpp"
-#include "nhs/singular_set.hpp"
+#include "nhs/redundant_constraints.hpp"
 
 #include <algorithm>
 #include <string>
@@ -111,7 +111,7 @@ RunPlan<S> plan_run(const RunSpec<S>& spec) {
         throw UsageError(spec.names.motion + ": " + excluded + " cannot follow '" + motion->name + "': " + why);
   }
   const Problem<S>& s = plan.problem;
-  require_margins(s.sys, s.q, s.qdot, plan.options.singular_margin);
+  require_formulation_margins(s.sys, *s.formulation, s.q, s.qdot, plan.options.singular_margin);
   // Refused before anything is written (tolerance, grid).
   validated_stepper(plan.options, s.formulation->round_off_grows_with_speed());
   if (spec.max_wall_time) plan.wall = WallBudget(*spec.max_wall_time);  // the clock starts with the run

@@ -1,7 +1,7 @@
 // The bundled system files (nhs/studies/bundled.hpp).
 #include "nhs/studies/bundled.hpp"
 
-#include "nhs/errors.hpp"
+#include "nhs/studies/system_file.hpp"
 
 #include <filesystem>
 #include <system_error>
@@ -29,6 +29,18 @@ const BundledSystem* find_bundled_system(const std::string& name) {
   return nullptr;
 }
 
+std::string bundled_file_among(const std::string& name, const std::vector<std::filesystem::path>& places) {
+  std::error_code ec;
+  std::string looked;
+  for (const std::filesystem::path& p : places) {
+    if (std::filesystem::is_regular_file(p, ec)) return p.string();
+    looked += (looked.empty() ? "" : ", ") + p.string();
+  }
+  // An input that cannot be read (exit 2), as a system file given by path.
+  throw FileError(name, "cannot read the bundled system file: there is none at " + looked +
+                            " (reinstall nhs, or give the file's path)");
+}
+
 std::string system_file_path(const std::string& name) {
   const BundledSystem* b = find_bundled_system(name);
   if (!b) return name;
@@ -40,13 +52,7 @@ std::string system_file_path(const std::string& name) {
   if (!ec) places.push_back(exe.parent_path().parent_path() / "share" / "nhs" / "systems" / file);
   places.push_back(fs::path(NHS_BUNDLED_SOURCE_DIR) / b->source_path);
   places.push_back(fs::path(NHS_BUNDLED_INSTALL_DIR) / file);
-  std::string looked;
-  for (const fs::path& p : places) {
-    if (fs::is_regular_file(p, ec)) return p.string();
-    looked += (looked.empty() ? "" : ", ") + p.string();
-  }
-  throw IoError("the bundled system '" + name + "' has no file: looked at " + looked +
-                " (reinstall nhs, or give the file's path)");
+  return bundled_file_among(name, places);
 }
 
 }  // namespace nhs

@@ -708,8 +708,9 @@ bool positive_definite_metric(const SystemFile& file, const System<S>& s, const 
   return false;
 }
 
-/// At (q, z): psi satisfies C, C(q, psi(q, z)) = 0, and the chart inverts
-/// psi, to tol times 1 + |psi(q, z)| + |z|; else a FileError. Nothing is
+/// At (q, z): psi satisfies C, C(q, psi(q, z)) = 0 (each C^a to tol times
+/// max(1 + |psi(q, z)| + |z|, sum_i |dC^a/dqdot^i psi^i|)), and the chart
+/// inverts psi, to tol times 1 + |psi(q, z)| + |z|; else a FileError. Nothing is
 /// checked where psi, C or the chart is not finite (outside the chart's domain).
 template <class S>
 void check_parametrization_at(const SystemFile& file, const System<S>& sys, const Vec<S>& q, const Vec<S>& z,
@@ -726,7 +727,11 @@ void check_parametrization_at(const SystemFile& file, const System<S>& sys, cons
       file.domain ? std::string()
                   : " (checked at z within 1 of the initial z; if psi and its chart hold on part of z "
                     "only, declare it: [parametrization] domain = [\"...\"], docs/system-files.md)";
-  if (C.cwiseAbs().maxCoeff() > tol * scale)
+  // Each C^a also against its terms' size, sum_i |dC^a/dqdot^i psi^i|: a
+  // constraint written times 1e150 is judged by its own size.
+  const Mat<S> A = constraint_jacobians(sys, q, qd).C_qdot;
+  const Vec<S> terms = (A.cwiseAbs() * qd.cwiseAbs()).cwiseMax(scale);
+  if (!(C.cwiseAbs().array() <= tol * terms.array()).all())
     throw FileError(file.where("parametrization"),
                     "the parametrization does not satisfy the constraints: C(q, psi(q, z)) = " +
                         to_string(C) + " at q = " + to_string(q) + ", z = " + to_string(z) + hint);

@@ -6,6 +6,7 @@
 #include <Eigen/LU>
 
 #include <iterator>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -132,49 +133,142 @@ State<S> random_state_from_chart(const System<S>& sys, std::mt19937_64& rng) {
   return s;
 }
 
+namespace {
+
+template <class S>
+S max_abs_of(const Vec<S>& v) {
+  return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0);
+}
+
+template <class S>
+std::string dependent_names(const HolonomicConstraints<S>& h, const System<S>& sys) {
+  std::string names;
+  for (const int i : h.dependent) names += (names.empty() ? "" : ", ") + sys.info.coordinates[static_cast<std::size_t>(i)];
+  return names;
+}
+
+/// df/dq on the dependent coordinates (h x h) of J (h x n).
+template <class S>
+Mat<S> dependent_columns(const HolonomicConstraints<S>& h, const Mat<S>& J) {
+  const auto k = static_cast<Eigen::Index>(h.dependent.size());
+  Mat<S> Jd(k, k);
+  for (Eigen::Index c = 0; c < k; ++c) Jd.col(c) = J.col(h.dependent[static_cast<std::size_t>(c)]);
+  return Jd;
+}
+
+/// Newton's steps that shrink only linearly, by a steady factor rho in
+/// (0.2, 0.99) over the last 6 steps and by 1e-6 in all, mark a root where
+/// df/dq vanishes (a root of multiplicity about 1 / (1 - rho), e.g. a
+/// constraint written squared): the factor, or nullopt. A simple root's
+/// steps shrink quadratically, their last ratio far below 0.2.
+template <class S>
+std::optional<S> linear_shrink_factor(const std::vector<S>& steps) {
+  const std::size_t k = steps.size();
+  if (k < 8 || !(steps.back() <= S(1e-6) * steps.front())) return std::nullopt;
+  for (std::size_t i = k - 6; i < k; ++i) {
+    const S rho = steps[i] / steps[i - 1];
+    if (!(rho > S(0.2) && rho < S(0.99))) return std::nullopt;
+  }
+  return steps[k - 1] / steps[k - 2];
+}
+
+/// SingularState at a root where the gradient of a holonomic constraint
+/// vanishes: names the constraint whose gradient on the dependent
+/// coordinates shrank most from q0 (Jd0) to q (Jd), the factor rho and q.
+template <class S>
+[[noreturn]] void throw_singular_root(const HolonomicConstraints<S>& h, const System<S>& sys, const Vec<S>& q,
+                                      const Mat<S>& Jd0, const Mat<S>& Jd, const S& rho) {
+  Eigen::Index worst = 0;
+  S least = S(1);
+  for (Eigen::Index c = 0; c < Jd.rows(); ++c) {
+    const S start = Jd0.row(c).norm(), shrink = start > 0 ? S(Jd.row(c).norm() / start) : S(0);
+    if (c == 0 || shrink < least) {
+      least = shrink;
+      worst = c;
+    }
+  }
+  using std::round;
+  throw SingularState("holonomic constraints singular",
+                      "the holonomic constraint " + h.names[static_cast<std::size_t>(worst)] +
+                          " has a singular root: its gradient df/dq on the dependent coordinates " +
+                          dependent_names(h, sys) + " vanishes there (Newton's steps shrink only by a factor " +
+                          to_string<S>(rho) + " each, as at a root of multiplicity about " +
+                          to_string<S>(round(1 / (1 - rho))) + ", e.g. a constraint written squared; "
+                          "its gradient is " + to_string<S>(S(Jd.row(worst).norm())) + " there, " +
+                          to_string<S>(S(Jd0.row(worst).norm())) + " at the start) at q = " + to_string(q));
+}
+
+/// Newton's method for the dependent coordinates (the others held), to a
+/// step of 4 epsilon (1 + their largest |q|), at most 60 steps; as
+/// admit_holonomic describes.
+template <class S>
+void solve_for_dependent(const HolonomicConstraints<S>& h, const System<S>& sys, Vec<S>& q) {
+  using std::abs;
+  std::vector<S> steps;
+  Mat<S> Jd0;
+  for (int it = 0; it < 60; ++it) {
+    Mat<S> J;
+    const Vec<S> f = h.f(sys, q, &J);
+    const Mat<S> Jd = dependent_columns(h, J);
+    if (it == 0) Jd0 = Jd;
+    const Eigen::FullPivLU<Mat<S>> lu(Jd);
+    if (!lu.isInvertible() || !f.allFinite()) {
+      if (const auto rho = linear_shrink_factor(steps)) throw_singular_root(h, sys, q, Jd0, Jd, *rho);
+      throw SingularState("holonomic constraints singular",
+                          "the holonomic constraints cannot be solved for the dependent coordinates " +
+                              dependent_names(h, sys) + ": df/dq on them is singular (or f is not finite) at q = " +
+                              to_string(q));
+    }
+    const Vec<S> step = lu.solve(f);
+    S largest = S(0);
+    for (Eigen::Index c = 0; c < step.size(); ++c) {
+      const auto i = h.dependent[static_cast<std::size_t>(c)];
+      q[i] -= step[c];
+      largest = std::max(largest, S(abs(q[i])));
+    }
+    steps.push_back(max_abs_of(step));
+    if (steps.back() <= 4 * epsilon<S>() * (1 + largest)) {
+      // Converged, but only linearly: a singular root all the same.
+      if (const auto rho = linear_shrink_factor(steps)) throw_singular_root(h, sys, q, Jd0, Jd, *rho);
+      return;
+    }
+  }
+  Mat<S> J;
+  const Vec<S> f = h.f(sys, q, &J);
+  if (const auto rho = linear_shrink_factor(steps)) throw_singular_root(h, sys, q, Jd0, dependent_columns(h, J), *rho);
+  throw InvalidState("the holonomic constraints: Newton's method for the dependent coordinates did not converge "
+                     "in 60 steps (max|f| = " + to_string<S>(max_abs_of(f)) + " at q = " + to_string(q) + ")");
+}
+
+}  // namespace
+
 template <class S>
 void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec<S>& q, const S& tol) {
   using std::abs;
-  const auto k = static_cast<Eigen::Index>(h.names.size());
-  const auto max_abs_of = [](const Vec<S>& v) { return v.size() ? S(v.cwiseAbs().maxCoeff()) : S(0); };
-  if (!h.dependent.empty()) {
-    bool converged = false;
-    for (int it = 0; it < 60 && !converged; ++it) {
-      Mat<S> J;
-      const Vec<S> f = h.f(sys, q, &J);
-      Mat<S> Jd(k, k);
-      for (Eigen::Index c = 0; c < k; ++c) Jd.col(c) = J.col(h.dependent[static_cast<std::size_t>(c)]);
-      const Eigen::FullPivLU<Mat<S>> lu(Jd);
-      if (!lu.isInvertible() || !f.allFinite()) {
-        std::string names;
-        for (const int i : h.dependent) names += (names.empty() ? "" : ", ") + sys.info.coordinates[static_cast<std::size_t>(i)];
-        throw SingularState("holonomic constraints singular",
-                            "the holonomic constraints cannot be solved for the dependent coordinates " + names +
-                                ": df/dq on them is singular (or f is not finite) at q = " + to_string(q));
-      }
-      const Vec<S> step = lu.solve(f);
-      S largest = S(0);
-      for (Eigen::Index c = 0; c < k; ++c) {
-        const auto i = h.dependent[static_cast<std::size_t>(c)];
-        q[i] -= step[c];
-        largest = std::max(largest, S(abs(q[i])));
-      }
-      converged = max_abs_of(step) <= 4 * epsilon<S>() * (1 + largest);
-    }
-    if (!converged)
-      throw InvalidState("the holonomic constraints: Newton's method for the dependent coordinates did not converge "
-                         "in 60 steps (max|f| = " + to_string<S>(max_abs_of(h.f(sys, q, nullptr))) + " at q = " +
-                         to_string(q) + ")");
-  }
-  const Vec<S> f = h.f(sys, q, nullptr);
-  const S bound = tol * (1 + max_abs_of(q));
+  if (!h.dependent.empty()) solve_for_dependent(h, sys, q);
+  // Each f^k by its distance from q to its level set f^k = 0, |f^k| /
+  // |df^k/dq| to first order: a constraint written times 1e200 or 1e-200
+  // is judged as written times 1.
+  Mat<S> J;
+  const Vec<S> f = h.f(sys, q, &J);
+  const S reach = tol * (1 + max_abs_of(q));
   std::string off;
-  for (Eigen::Index c = 0; c < k; ++c)
-    if (!(abs(f[c]) <= bound)) off += (off.empty() ? "" : ", ") + h.names[static_cast<std::size_t>(c)] + " = " + to_string<S>(f[c]);
+  for (Eigen::Index c = 0; c < f.size(); ++c) {
+    const S gradient = J.row(c).norm();
+    const std::string& name = h.names[static_cast<std::size_t>(c)];
+    if (f[c] == 0 && !(gradient > 0))
+      throw SingularState("holonomic constraints singular", "the holonomic constraint " + name +
+                                                                " is singular at q = " + to_string(q) +
+                                                                ": its gradient df/dq vanishes there");
+    if (abs(f[c]) <= reach * gradient) continue;
+    off += (off.empty() ? "" : ", ") + name + " = " + to_string<S>(f[c]) + " (|f|/|df/dq| = " +
+           to_string<S>(S(abs(f[c]) / gradient)) + ")";
+  }
   if (!off.empty())
-    throw InvalidState("q is off the holonomic constraints: " + off + " (tolerance " + to_string<S>(bound) + ") at q = " +
-                       to_string(q) + (h.dependent.empty() ? "; declare dependent_coordinates in [holonomic] to have "
-                                                             "them solved for" : ""));
+    throw InvalidState("q is off the holonomic constraints: " + off + " (tolerance " + to_string<S>(reach) +
+                       " on |f|/|df/dq|) at q = " + to_string(q) +
+                       (h.dependent.empty() ? "; declare dependent_coordinates in [holonomic] to have "
+                                              "them solved for" : ""));
 }
 
 #define NHS_REGISTRY_INSTANTIATE_(S, NAME)                                                   \

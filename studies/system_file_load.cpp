@@ -308,22 +308,25 @@ bool homogeneous_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities
   }
 }
 
-// Whether C is linear in `velocities` (symbols): every second derivative
-// d2C/dqdot^i dqdot^j is 0. A large power is taken as non-linear without
-// expanding it (its expansion would not end); so is a derivative GiNaC
-// cannot take.
+// Whether C is linear in `velocities` (symbols): every first derivative
+// dC/dqdot^i is free of the velocities (as GiNaC gives it, expanded, or
+// brought to normal form). Second derivatives are not enough: sqrt(x_dot^2)
+// = |x_dot| has d2/dx_dot2 = -(x_dot^2)^(-1/2) + x_dot^2 (x_dot^2)^(-3/2) =
+// 0 wherever it is defined, but its first derivative x_dot/sqrt(x_dot^2) is
+// the sign of x_dot: it is not A(q) qdot. A large power is taken as
+// non-linear without expanding it (its expansion would not end); so is a
+// derivative GiNaC cannot take, or an identity its simplification misses.
 bool linear_in(const GiNaC::ex& C, const std::vector<GiNaC::ex>& velocities) {
   using namespace GiNaC;
-  for (std::size_t i = 0; i < velocities.size(); ++i)
-    for (std::size_t j = i; j < velocities.size(); ++j) {
-      try {
-        const ex d2 = C.diff(ex_to<symbol>(velocities[i])).diff(ex_to<symbol>(velocities[j]));
-        if (!d2.is_zero() && (has_large_power(d2) || (!d2.expand().is_zero() && !d2.normal().is_zero())))
-          return false;
-      } catch (const std::exception&) {
-        return false;
-      }
+  for (const ex& v : velocities) {
+    try {
+      const ex d = C.diff(ex_to<symbol>(v));
+      if (!has_any(d, velocities)) continue;
+      if (has_large_power(d) || (has_any(d.expand(), velocities) && has_any(d.normal(), velocities))) return false;
+    } catch (const std::exception&) {
+      return false;
     }
+  }
   return true;
 }
 

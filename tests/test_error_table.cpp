@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -82,6 +83,24 @@ TEST(ErrorTable, MessagesConditionsAndTimesAreKept) {
   const nhs::ClassifiedError none = nhs::classify_error(nullptr);
   EXPECT_EQ(none.category, ErrorCategory::internal);
   EXPECT_EQ(none.message, "unknown error");
+}
+
+// A NaN in a message reads "nan" in every precision, never "-nan" (its sign
+// bit means nothing); numbers print as before.
+template <class S>
+void expect_nan_text() {
+  const S nan = std::numeric_limits<S>::quiet_NaN();
+  EXPECT_EQ(nhs::to_string<S>(nan), "nan");
+  EXPECT_EQ(nhs::to_string<S>(-nan), "nan");
+  EXPECT_EQ(nhs::to_string<S>(S(0) * std::numeric_limits<S>::infinity()), "nan");
+  EXPECT_EQ(nhs::to_string<S>(-std::numeric_limits<S>::infinity()), "-inf");
+  EXPECT_EQ(nhs::to_string<S>(S(-2.5)), "-2.5");
+}
+
+TEST(ErrorTable, NotANumberPrintsWithoutASign) {
+  expect_nan_text<double>();
+  expect_nan_text<long double>();
+  expect_nan_text<nhs::mp50>();
 }
 
 }  // namespace

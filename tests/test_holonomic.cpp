@@ -177,4 +177,86 @@ TEST_F(Holonomic, Refusals) {
       << r.err;
 }
 
+// The constraint's scale does not matter (the admission judges |f| by
+// |df/dq|; the rank of the constraints' directions is taken row by row):
+// rod written times 4e150 or 3e-160 gives the root and the accelerations of
+// rod as written, to the precision, where an absolute residual test refused
+// the first after Newton's method had found the root and a rank test
+// against 1 took the second for rank 0.
+TEST_F(Holonomic, TheConstraintsScaleDoesNotMatter) {
+  const std::vector<std::string> state = {"--q", "0.3,-0.8", "--z", "0.7", "--precision", "mp50"};
+  const std::vector<std::string> formulations = {"first-kind", "maggi", "udwadia-kalaba"};
+  std::vector<nlohmann::json> reference;
+  for (const std::string& f : formulations) {
+    std::vector<std::string> args = state;
+    args.insert(args.end(), {"--formulation", f});
+    reference.push_back(accel(args));
+  }
+  const auto close = [](const nlohmann::json& a, const nlohmann::json& b, const char* key, const char* bound) {
+    for (std::size_t i = 0; i < a[key].size(); ++i)
+      if (!(abs(from_string<mp50>(a[key][i].get<std::string>()) - from_string<mp50>(b[key][i].get<std::string>())) <=
+            mp50(bound)))
+        return false;
+    return a[key].size() == b[key].size() && !a[key].empty();
+  };
+  int k = 0;
+  for (const std::string scale : {"4e150", "3e-160", "1"}) {
+    const std::string path =
+        copy_with({{"rod = \"x^2 + y^2 - l^2\"", "rod = \"" + scale + "*(x^2 + y^2 - l^2)\""}},
+                  "scaled-" + std::to_string(k++) + ".toml");
+    for (std::size_t i = 0; i < formulations.size(); ++i) {
+      std::vector<std::string> args = {"accel", path, "--formulation", formulations[i]};
+      args.insert(args.end(), state.begin(), state.end());
+      // sigma_min(dC/dqdot) is absolute (docs/numerics.md): 3e-160 * 1.7 is
+      // within accel's default margin, so it is given as 0 for all scales.
+      args.insert(args.end(), {"--singular-margin", "0"});
+      const auto r = nhs(args);
+      ASSERT_EQ(r.code, 0) << scale << " " << formulations[i] << ": " << r.err;
+      const auto j = nlohmann::json::parse(r.out);
+      EXPECT_TRUE(close(j, reference[i], "q", "1e-48")) << scale << " " << formulations[i] << ": " << j["q"];
+      EXPECT_TRUE(close(j, reference[i], "qddot", "1e-45")) << scale << " " << formulations[i] << ": " << j["qddot"];
+    }
+    // In double too, by the default formulation and margin for the large scale.
+    if (std::string(scale) == "3e-160") continue;
+    const auto d = nhs({"accel", path, "--q", "0.3,-0.8", "--z", "0.7"});
+    ASSERT_EQ(d.code, 0) << scale << ": " << d.err;
+    const auto j = nlohmann::json::parse(d.out);
+    EXPECT_NEAR(std::stod(j["q"][1].get<std::string>()), -std::sqrt(0.81 - 0.09), 1e-15) << scale;
+  }
+}
+
+// A root where the constraint's gradient vanishes (rod written squared):
+// Newton's steps shrink only linearly there (by 1/2 at a double root). The
+// file's own initial state is refused (exit 2, the file's error) as a
+// singular root, naming the constraint, the state and the shrink factor,
+// not as "did not converge" (mp50 needs more steps than Newton is given),
+// nor admitted.
+TEST_F(Holonomic, AZeroGradientRootIsSingular) {
+  const std::string squared =
+      copy_with({{"rod = \"x^2 + y^2 - l^2\"", "rod = \"(x^2 + y^2 - l^2)^2\""}}, "squared.toml");
+  for (const std::string precision : {"double", "mp50"}) {
+    const auto r = nhs({"accel", squared, "--precision", precision});
+    EXPECT_EQ(r.code, 2) << precision << ": " << r.err;
+    EXPECT_NE(r.err.find("the initial state cannot be evaluated: the holonomic constraint rod has a singular root: "
+                         "its gradient df/dq on the dependent coordinates y vanishes there"),
+              std::string::npos)
+        << precision << ": " << r.err;
+    EXPECT_NE(r.err.find("by a factor 0.4999"), std::string::npos) << precision << ": " << r.err;
+    EXPECT_NE(r.err.find("multiplicity about 2"), std::string::npos) << precision << ": " << r.err;
+    EXPECT_NE(r.err.find("at q = (0.5, -0.7483314773547882"), std::string::npos) << precision << ": " << r.err;
+    EXPECT_EQ(r.err.find("did not converge"), std::string::npos) << r.err;
+  }
+  // Given exactly at such a root, without dependent coordinates: the
+  // gradient vanishes at q, a singular state too.
+  const std::string at_root = (dir_ / "at-root.toml").string();
+  std::ofstream(at_root) << "coordinates = [\"x\", \"y\"]\n[parameters]\nm = \"2\"\n[dynamics]\n"
+                            "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2)\"\n[holonomic]\nrod = \"(x - y - 1)^2\"\n"
+                            "[initial]\nq = [\"0.25\", \"-0.75\"]\nqdot = [\"1\", \"1\"]\n";
+  const auto r = nhs({"accel", at_root, "--formulation", "udwadia-kalaba"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("the holonomic constraint rod is singular at q = (0.25, -0.75): its gradient df/dq vanishes"),
+            std::string::npos)
+      << r.err;
+}
+
 }  // namespace

@@ -3,7 +3,9 @@
 // every formulation a study excludes by name exists; a bundled system's name
 // (nhs/studies/bundled.hpp) reads its file, whose own name it is.
 // ctest-labels: unit
+#include "nhs/error_table.hpp"
 #include "nhs/formulation.hpp"
+#include "nhs/studies/bundled.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
@@ -82,6 +84,31 @@ TEST(Registry, BundledSystemsNameTheirFiles) {
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find(bundled_systems().front().name), std::string::npos) << e.what();
   }
+}
+
+// A bundled system whose file is nowhere is an input that cannot be read
+// (FileError, a UsageError: exit 2), as a system file given by path that
+// is missing; not an output that could not be written (IoError, exit 5).
+TEST(Registry, AMissingBundledFileIsAnUnreadableInput) {
+  const std::filesystem::path nowhere = std::filesystem::temp_directory_path() / "nhs-no-such-dir-7f3a";
+  const std::vector<std::filesystem::path> places = {nowhere / "a.toml", nowhere / "share" / "b.toml"};
+  try {
+    bundled_file_among("some-bundled-system", places);
+    ADD_FAILURE() << "a missing bundled file was found";
+  } catch (const FileError& e) {
+    EXPECT_EQ(error_class(classify_error(std::current_exception()).category).exit_code, 2);
+    EXPECT_EQ(e.where, "some-bundled-system");
+    for (const auto& p : places) EXPECT_NE(e.reason.find(p.string()), std::string::npos) << e.what();
+  }
+  try {
+    cached_system_file((nowhere / "c.toml").string());
+    ADD_FAILURE() << "a missing system file was read";
+  } catch (const FileError& e) {
+    EXPECT_NE(e.reason.find("cannot read"), std::string::npos) << e.what();
+  }
+  // The first place that is a file is taken.
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  EXPECT_EQ(bundled_file_among("x", {nowhere / "a.toml", self}), self.string());
 }
 
 }  // namespace

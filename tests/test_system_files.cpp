@@ -983,6 +983,50 @@ std::string particle_with(const std::string& C, const std::string& qdot) {
          "qdot = [" + qdot + "]\n";
 }
 
+// sqrt(z_dot^2) is |z_dot|: its second derivative in z_dot is 0 wherever
+// it is defined, but it is not linear in z_dot (its first derivative is
+// the sign of z_dot). Such a constraint loads as non-linear (it was taken
+// for linear, then refused as "not A(q) q_dot numerically"), and the
+// formulations that take non-linear constraints agree on it, in double and
+// mp50. A constraint linear only after cancellation stays linear.
+template <class S>
+std::vector<std::pair<std::string, Vec<S>>> accelerations_of(const std::shared_ptr<const SystemFile>& file) {
+  const Study<S> st = file_study<S>(file);
+  const System<S> sys = st.build(st.default_parameters());
+  const State<S> x = st.default_state(sys);
+  std::vector<std::pair<std::string, Vec<S>>> out;
+  for (const auto& f : formulations<S>())
+    if (f->not_applicable_reason(sys).empty() && !f->is_negative_control())
+      out.emplace_back(f->name(), f->acceleration(sys, x.q, x.qdot).qddot);
+  return out;
+}
+
+TEST(SystemFileLinearity, TheAbsoluteValueOfAVelocityIsNotLinear) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_linearity_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "particle.toml").string();
+  for (const std::string C : {"y_dot - sqrt(z_dot^2)", "y_dot - abs(z_dot)", "y_dot - (z_dot^4)^(1/4)"}) {
+    std::ofstream(path) << particle_with(C, "\"0.3\", \"0.7\", \"-0.7\"");
+    std::shared_ptr<const SystemFile> file;
+    ASSERT_NO_THROW(file = load_system_file(path)) << C;
+    EXPECT_FALSE(file->constraint_linear[0]) << C;
+    EXPECT_FALSE(file->info.linear_constraints) << C;
+    const auto d = accelerations_of<double>(file);
+    const auto mp = accelerations_of<mp50>(file);
+    ASSERT_GE(d.size(), 3u) << C;  // second-kind, udwadia-kalaba, lagrange-multipliers
+    ASSERT_EQ(d.size(), mp.size());
+    for (std::size_t k = 0; k < d.size(); ++k) {
+      EXPECT_LE((d[k].second - d[0].second).cwiseAbs().maxCoeff(), 1e-14) << C << ": " << d[k].first;
+      EXPECT_LE(static_cast<double>((mp[k].second - mp[0].second).cwiseAbs().maxCoeff()), 1e-45)
+          << C << ": " << mp[k].first;
+      EXPECT_LE(std::abs(static_cast<double>(mp[k].second[0]) - d[k].second[0]), 1e-14) << C;
+    }
+  }
+  std::ofstream(path) << particle_with("x_dot*(1 + y_dot) - x_dot*y_dot + z_dot", "\"1\", \"0\", \"-1\"");
+  EXPECT_TRUE(load_system_file(path)->constraint_linear[0]);
+  std::filesystem::remove_all(dir);
+}
+
 // The reaction of C (lambda dC/dqdot) has the power lambda sum_i qdot^i
 // dC/dqdot^i, which vanishes on C when C is homogeneous in qdot (Euler:
 // = k C) and not in general otherwise: the file's study declares energy

@@ -2,6 +2,7 @@
 #include "cli.hpp"
 
 #include "nhs/constraint_classification.hpp"
+#include "nhs/redundant_constraints.hpp"
 #include "nhs/studies/system_file.hpp"
 
 #include <algorithm>
@@ -120,7 +121,8 @@ std::string classification_text(const std::string& system) {
                    return join(v);
                  }());
   }
-  out += fmt::format("    cyclic coordinates (T, C and the forces do not depend on them): {}\n",
+  out += fmt::format("    cyclic coordinates (T, C and the generalized forces -dV/dq + F do not depend on "
+                     "them): {}\n",
              c.cyclic.empty() ? std::string("none") : join(c.cyclic));
   if (c.chaplygin) {
     std::vector<std::string> dep;
@@ -220,6 +222,19 @@ void print_forces_and_singular_sets(const std::string& system, const Study<doubl
   }
 }
 
+// The rank of dC/dqdot (r x n) at the default state, each row by its
+// norm (a constraint's scale does not count); r when it cannot be had.
+int constraint_rank_at_default(const Study<double>& st, const System<double>& sys) {
+  if (sys.r == 0) return 0;
+  try {
+    const State<double> x = st.default_state(sys);
+    const Mat<double> A = constraint_jacobians(sys, x.q, x.qdot).C_qdot;
+    return A.allFinite() ? row_direction_rank<double>(A) : sys.r;
+  } catch (const std::exception&) {
+    return sys.r;
+  }
+}
+
 // Its special motions, steady families and the formulations that apply.
 void print_motions_and_formulations(const Study<double>& st, const System<double>& sys) {
   using S = double;
@@ -236,12 +251,22 @@ void print_motions_and_formulations(const Study<double>& st, const System<double
     fmt::print("steady families (nhs linearize, nhs stability --steady NAME): {}\n", families.empty() ? "none" : "");
     for (const auto& f : families) fmt::print("  {} ({})\n", f.name, join(f.parameters));
   }
+  // Redundant constraints (dependent at the default state): Udwadia-Kalaba
+  // alone takes them; the others refuse every such state.
+  const int rank = constraint_rank_at_default(st, sys);
+  const std::string redundant =
+      rank < sys.r ? fmt::format("dC/dqdot has rank {} < r = {} at the default state (dependent constraints)",
+                                 rank, sys.r)
+                   : std::string();
   fmt::print("formulations:\n");
   for (const auto& f : formulations<S>()) {
     const std::string why = f->not_applicable_reason(sys);
     const auto excluded = st.default_run_excluded.find(f->name());
     fmt::print("  {:<18} {}\n", f->name(),
                !why.empty() ? "not applicable: " + why
+               : !redundant.empty() && !takes_redundant_constraints(*f)
+                   ? "refuses these constraints: " + redundant + "; udwadia-kalaba takes them"
+               : !redundant.empty() ? "applies, redundant constraints too: " + redundant
                : excluded != st.default_run_excluded.end()
                    ? "applies (cannot follow the motion from the default state: " + excluded->second + ")"
                    : std::string("applies"));

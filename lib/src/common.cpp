@@ -106,8 +106,13 @@ S from_string(const std::string& text) {
   return value;
 }
 
+// A NaN prints as "nan", whatever its sign bit ("-nan" from the stream
+// said nothing that "nan" does not).
 template <class S>
 std::string to_string(const S& x) {
+  using boost::multiprecision::isnan;
+  using std::isnan;
+  if (isnan(x)) return "nan";
   std::ostringstream os;
   os << std::setprecision(output_digits<S>()) << x;
   return os.str();

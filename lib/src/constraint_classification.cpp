@@ -15,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <vector>
 
 namespace nhs {
 namespace {
@@ -216,26 +217,42 @@ Filtration filtration_at(const System<S>& sys, const Vec<S>& q, const std::vecto
   return out;
 }
 
-// Rows of M (h x r) brought to reduced row echelon form, so that a single
-// integrable constraint shows as mu = e_a.
+// Rows of M (h x r) brought to reduced row echelon form, each pivot the
+// largest remaining entry (complete pivoting), so that a single integrable
+// constraint shows as mu = e_a and no row is divided by an entry at the
+// level of round-off (the bicycle's hidden combination was printed divided
+// by one, its coefficients near 2e27). Thresholds are relative to the
+// largest |entry|: 1e-30 for a pivot, 1e-40 for an entry kept.
 Mat<S> row_echelon(Mat<S> M) {
   using boost::multiprecision::abs;
-  Eigen::Index row = 0;
-  for (Eigen::Index col = 0; col < M.cols() && row < M.rows(); ++col) {
-    Eigen::Index p = row;
-    for (Eigen::Index i = row + 1; i < M.rows(); ++i)
-      if (abs(M(i, col)) > abs(M(p, col))) p = i;
-    if (abs(M(p, col)) < S("1e-30")) continue;
+  const S largest = M.size() ? S(M.cwiseAbs().maxCoeff()) : S(0);
+  std::vector<bool> used(static_cast<std::size_t>(M.cols()), false);
+  std::vector<Eigen::Index> pivot_row(static_cast<std::size_t>(M.cols()), -1);  // by column
+  for (Eigen::Index row = 0; row < M.rows(); ++row) {
+    Eigen::Index p = row, col = -1;
+    for (Eigen::Index i = row; i < M.rows(); ++i)
+      for (Eigen::Index j = 0; j < M.cols(); ++j)
+        if (!used[static_cast<std::size_t>(j)] && (col < 0 || abs(M(i, j)) > abs(M(p, col)))) {
+          p = i;
+          col = j;
+        }
+    if (col < 0 || !(abs(M(p, col)) > S("1e-30") * largest)) break;
+    used[static_cast<std::size_t>(col)] = true;
+    pivot_row[static_cast<std::size_t>(col)] = row;
     M.row(row).swap(M.row(p));
     M.row(row) /= M(row, col);
     for (Eigen::Index i = 0; i < M.rows(); ++i)
       if (i != row) M.row(i) -= M(i, col) * M.row(row);
-    ++row;
   }
-  for (Eigen::Index i = 0; i < M.rows(); ++i)
-    for (Eigen::Index j = 0; j < M.cols(); ++j)
-      if (abs(M(i, j)) < S("1e-40")) M(i, j) = 0;
-  return M;
+  // The rows in the order of their pivots' columns, then the zero rows.
+  Mat<S> out = Mat<S>::Zero(M.rows(), M.cols());
+  Eigen::Index k = 0;
+  for (const Eigen::Index row : pivot_row)
+    if (row >= 0) out.row(k++) = M.row(row);
+  for (Eigen::Index i = 0; i < out.rows(); ++i)
+    for (Eigen::Index j = 0; j < out.cols(); ++j)
+      if (abs(out(i, j)) < S("1e-40") * largest) out(i, j) = 0;
+  return out;
 }
 
 // d/dq^i of f at q by a central difference of step 1e-30 (error about

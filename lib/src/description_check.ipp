@@ -2,6 +2,7 @@
 #include "nhs/description_check.hpp"
 #include "nhs/format.hpp"
 #include "nhs/gibbs_appell.hpp"
+#include "nhs/redundant_constraints.hpp"
 #include "nhs/regularity.hpp"
 
 #include <cstdint>
@@ -44,7 +45,6 @@ template <class S>
 void check_description(const System<S>& sys) {
   using description_check_detail::finite;
   using std::abs;
-  using std::max;
   description_check_detail::Sequence rng;
   const S tol = S(1000) * epsilon<S>();
   const std::string who = "system '" + sys.info.name + "': description member ";
@@ -54,10 +54,9 @@ void check_description(const System<S>& sys) {
     if (sys.has_parametrization() && sys.r > 0) {
       const Mat<S> J = constraint_jacobians(sys, q, qd).C_qdot;
       if (J.allFinite()) {
-        const Vec<S> sv = singular_values<S>(J);
-        int rank = 0;
-        for (Eigen::Index i = 0; i < sv.size(); ++i)
-          if (sv[i] > regularity_tolerance<S>() * max(S(1), sv[0])) ++rank;
+        // The rank of the constraints' directions: a constraint's scale
+        // (written times 1e-200) does not count.
+        const int rank = row_direction_rank<S>(J);
         if (sys.m != sys.n - rank)
           throw UsageError(who + "`quasi_velocities` names m = " + std::to_string(sys.m) +
                            " z^alpha, but n - rank(dC/dqdot) = " + std::to_string(sys.n - rank) +

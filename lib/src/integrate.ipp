@@ -1,6 +1,7 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/integrate.hpp"
+#include "nhs/redundant_constraints.hpp"
 #include "nhs/discrete_lagrange_dalembert.hpp"
 
 #include "odeint/bulirsch_stoer_dense_out.hpp"
@@ -131,10 +132,13 @@ struct Rhs {
       throw NonFiniteValue("non-finite value: the vector field of " + f.name() + " at t = " +
                            to_string<S>(t) + ", x = " + to_string(to_vec(x)));
     using boost::multiprecision::isfinite;
+    using boost::multiprecision::isnan;
     using std::isfinite;
+    using std::isnan;
     if (power && !isfinite(P))
       throw NonFiniteValue("non-finite value: the power of the forces and reactions P = " + to_string<S>(P) +
-                           " at t = " + to_string<S>(t) + ", x = " + to_string(to_vec(x)));
+                           (isnan(P) ? " (not a number)" : " (overflow)") + " at t = " + to_string<S>(t) +
+                           ", x = " + to_string(to_vec(x)));
     dx.assign(d.data(), d.data() + d.size());
     if (power) dx.push_back(P);
   }
@@ -237,9 +241,7 @@ class SingularSetWatch {
   void require(const Vec<S>& q, const Vec<S>& qd) {
     for (const Margin<S>& m : margins(q, qd))
       if (!(m.value > threshold_))  // NaN counts as singular
-        throw SingularState(m.condition, "singular state: " + m.condition + " (" + m.name + " = " +
-                                             to_string<S>(m.value) + ", margin " +
-                                             to_string<S>(threshold_) + ") " + state_context(q, qd));
+        throw SingularState(m.condition, singular_margin_message(m, threshold_, q, qd));
   }
 
   // Scans [t0, t1] along state_at (the stepper's dense output, or a cubic
@@ -332,7 +334,9 @@ class SingularSetWatch {
   static constexpr int kMaxEvaluations = 2000;
 
   std::vector<Margin<S>> margins(const Vec<S>& q, const Vec<S>& qd) const {
-    std::vector<Margin<S>> all = regularity_margins(sys_, q, qd);
+    // Rank loss of dC/dqdot is no singular set of a formulation that takes
+    // redundant constraints (Udwadia-Kalaba).
+    std::vector<Margin<S>> all = formulation_regularity_margins(sys_, f_, q, qd);
     if (f_)
       for (Margin<S>& m : f_->singular_margins(sys_, q, qd)) all.push_back(std::move(m));
     return all;

@@ -4,6 +4,8 @@
 #include "nhs/regularity.hpp"
 #include "nhs/semidefinite_mass.hpp"
 
+#include <Eigen/QR>
+
 namespace nhs {
 
 namespace manifold_detail {
@@ -19,6 +21,17 @@ typename PositiveDefiniteFactor<S>::type projection_factor(const Mat<S>& g,
   }
   return factor_positive_definite<S>(projection_metric<S>(g, context), "singular metric g",
                                      context);
+}
+
+// Whether dC/dqdot has full row rank (require_full_rank's test).
+template <class S>
+bool full_rank(const Mat<S>& A) {
+  try {
+    require_full_rank<S>(A, "rank loss of dC/dqdot", [] { return std::string(); });
+    return true;
+  } catch (const SingularState&) {
+    return false;
+  }
 }
 
 }  // namespace manifold_detail
@@ -37,13 +50,19 @@ Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd)
     // x1 x1d y2d - ... grows with |q| |qdot|^2), at least 1 + |qdot|^2.
     const Vec<S> scale = (J.C_qdot.cwiseAbs() * v.cwiseAbs()).cwiseMax(floor);
     if ((J.C.cwiseAbs().array() <= S(10) * epsilon<S>() * scale.array()).all()) return v;
-    require_full_rank<S>(J.C_qdot, "rank loss of dC/dqdot", [&] { return state_context(q, v); });
     const Mat<S> X = g.solve(Mat<S>(J.C_qdot.transpose()));
     const Mat<S> H = J.C_qdot * X;
-    v -= X * H.ldlt().solve(J.C);
+    if (manifold_detail::full_rank<S>(J.C_qdot)) {
+      v -= X * H.ldlt().solve(J.C);
+    } else {
+      // Dependent (redundant) constraints, which udwadia-kalaba takes: the
+      // minimum-norm step, by the pseudoinverse of H. Inconsistent ones do
+      // not converge (below).
+      v -= X * Eigen::CompleteOrthogonalDecomposition<Mat<S>>(H).solve(J.C);
+    }
   }
   throw InvalidState("cannot project qdot onto the constraint manifold C (Newton did not "
-                     "converge) " + state_context(q, qd));
+                     "converge; inconsistent constraints, if dC/dqdot has lost rank) " + state_context(q, qd));
 }
 
 template <class S>
@@ -59,11 +78,15 @@ Vec<S> admit_state(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, cons
   const Vec<S> C = constraint_residuals(sys, q, qd);
   if (!C.allFinite())
     throw NonFiniteValue("non-finite value: C = " + to_string(C) + " " + state_context(q, qd));
-  const S bound = tolerance * (S(1) + qd.squaredNorm());
-  if (C.size() && !(C.cwiseAbs().maxCoeff() <= bound))
+  if (C.size() == 0) return project_velocity(sys, q, qd);
+  // Each C^a against its own size: its terms' (project_velocity's scale),
+  // at least 1 + |qdot|^2.
+  const ConstraintJacobians<S> J = constraint_jacobians(sys, q, qd);
+  const Vec<S> bound =
+      tolerance * (J.C_qdot.cwiseAbs() * qd.cwiseAbs()).cwiseMax(S(1) + qd.squaredNorm());
+  if (!(C.cwiseAbs().array() <= bound.array()).all())
     throw InvalidState("state off the constraint manifold C: C = " + to_string(C) +
-                       " exceeds the tolerance " + to_string<S>(bound) + " " +
-                       state_context(q, qd));
+                       " exceeds the tolerance " + to_string(bound) + " " + state_context(q, qd));
   return project_velocity(sys, q, qd);
 }
 

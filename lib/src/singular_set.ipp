@@ -1,5 +1,6 @@
 #include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
+#include "nhs/redundant_constraints.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/singular_set.hpp"
 
@@ -21,9 +22,7 @@ template <class S>
 void require_margins(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const S& threshold) {
   for (const Margin<S>& m : regularity_margins(sys, q, qd))
     if (!(m.value > threshold))  // NaN counts as singular
-      throw SingularState(m.condition, "singular state: " + m.condition + " (" + m.name + " = " +
-                                           to_string<S>(m.value) + ", margin " +
-                                           to_string<S>(threshold) + ") " + state_context(q, qd));
+      throw SingularState(m.condition, singular_margin_message(m, threshold, q, qd));
 }
 
 }  // namespace nhs

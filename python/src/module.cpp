@@ -514,7 +514,7 @@ class FieldOf final : public FieldHandle::Impl {
   explicit FieldOf(Problem<S> setup) : s_(std::move(setup)) {
     n = s_.sys.n;
     study = s_.sys.info.name;
-    formulation = s_.formulation->name();
+    formulation = s_.formulation_name;
     field = field_backend_name(s_.field);
   }
 
@@ -1439,7 +1439,7 @@ void bind_acceleration(py::module_& m) {
                              "the admitted q' (size n; projected onto C)")
       .def_property_readonly("study", [](const AccelResult& r) { return r.answer().study; })
       .def_property_readonly("formulation", [](const AccelResult& r) { return r.answer().formulation; },
-                             "the evaluated formulation, e.g. 'second-kind (generated)'")
+                             "the formulation's name, e.g. 'second-kind' (its backend is .field)")
       .def_property_readonly("field", [](const AccelResult& r) { return r.answer().field; },
                              "its field backend: 'library', 'generated', 'traced' or 'compiled'")
       .def_property_readonly("precision", [](const AccelResult& r) { return r.answer().precision; })
@@ -1474,7 +1474,7 @@ void bind_field(py::module_& m) {
       .def_property_readonly("n", [](const FieldHandle& f) { return f.impl().n; })
       .def_property_readonly("study", [](const FieldHandle& f) { return f.impl().study; })
       .def_property_readonly("formulation", [](const FieldHandle& f) { return f.impl().formulation; },
-                             "the evaluated formulation, e.g. 'second-kind (generated)'")
+                             "the formulation's name, e.g. 'second-kind' (its backend is .field)")
       .def_property_readonly("field", [](const FieldHandle& f) { return f.impl().field; },
                              "its field backend: 'library', 'generated', 'traced' or 'compiled'")
       .def_property_readonly("precision", [](const FieldHandle& f) { return f.impl().precision; })

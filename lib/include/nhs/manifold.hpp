@@ -25,14 +25,18 @@ S default_manifold_tolerance() {
 /// eigenvalue (projection_metric, semidefinite_mass.hpp), so the massless
 /// velocities are corrected by their least change; whether the
 /// accelerations are determined there is each formulation's check.
-/// Throws SingularState where dC/dqdot loses rank or g is not positive
-/// semidefinite ("singular metric g"), InvalidState when Newton does not
-/// converge.
+/// Where dC/dqdot loses rank (dependent constraints, which udwadia-kalaba
+/// takes) the step is the minimum-norm one of the pseudoinverse. Throws
+/// SingularState where g is not positive semidefinite ("singular metric
+/// g"), InvalidState when Newton does not converge (inconsistent
+/// constraints among dependent ones).
 template <class S>
 Vec<S> project_velocity(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd);
 
 /// Checks a user state: sizes n (UsageError, naming q or qdot), finite
-/// values (UsageError), and max|C^a| <= tolerance (1 + |qdot|^2)
+/// values (UsageError), and |C^a| <= tolerance max(1 + |qdot|^2, sum_i
+/// |dC^a/dqdot^i qdot^i|) for each a, the scale of project_velocity's test,
+/// so that a constraint written times 1e200 is judged by its own size
 /// (InvalidState "off the constraint manifold", with the residuals;
 /// NonFiniteValue when C itself overflows).
 /// Returns qdot projected onto C.

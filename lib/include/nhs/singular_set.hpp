@@ -22,8 +22,10 @@ std::vector<Margin<S>> regularity_margins(const System<S>& sys, const Vec<S>& q,
 
 /// Throws SingularState(m.condition) for the first margin m of
 /// regularity_margins with m.value <= threshold (threshold >= 0), naming the
-/// margin, its value, the threshold and the state. Non-finite margins count
-/// as singular.
+/// margin, its value, the threshold and the state (singular_margin_message,
+/// nhs/redundant_constraints.hpp: for rank loss of dC/dqdot, that
+/// udwadia-kalaba takes dependent constraints). Non-finite margins count
+/// as singular. For a given formulation: require_formulation_margins.
 template <class S>
 void require_margins(const System<S>& sys, const Vec<S>& q, const Vec<S>& qd, const S& threshold);
 

@@ -19,8 +19,9 @@ namespace nhs {
 /// at qddot (nhs/gauss.hpp).
 template <class S>
 struct AccelAnswer {
-  /// formulation: the evaluated formulation's name, e.g. "second-kind
-  /// (generated)"; field: its backend's (field_backend_name).
+  /// formulation: the formulation's name (Problem::formulation_name,
+  /// e.g. "second-kind"); field: the backend that evaluated it
+  /// (field_backend_name, e.g. "generated").
   std::string study, formulation, field;
   std::vector<std::pair<std::string, S>> parameters;  ///< every parameter, with its value
   Vec<S> q, qdot;
@@ -31,7 +32,9 @@ struct AccelAnswer {
 };
 
 /// The accelerations of problem p at its state, which is refused within
-/// `singular_margin` of a singular set (require_margins; the tool's default
+/// `singular_margin` of a singular set of its formulation
+/// (require_formulation_margins: rank loss of dC/dqdot is none for
+/// udwadia-kalaba, nhs/redundant_constraints.hpp; the tool's default
 /// is 100 epsilon, regularity_tolerance<S>), with the Jacobian of the
 /// library formulation's traced field when `jacobian`
 /// (field_jacobian_at). Throws SingularState near a singular set,

@@ -9,6 +9,7 @@
 // (docs/bicycle.md).
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -33,8 +34,14 @@ const BundledSystem* find_bundled_system(const std::string& name);
 /// that exists) next to the running program as installed
 /// (<bin>/../share/nhs/systems/<file>), in the source tree nhs was built
 /// from, then under the configured install prefix; any other name is
-/// returned unchanged. Throws IoError (nhs/errors.hpp) naming every place
-/// looked at when a bundled system's file is in none of them.
+/// returned unchanged. Throws as bundled_file_among when a bundled
+/// system's file is in none of them.
 std::string system_file_path(const std::string& name);
+
+/// The first of `places` that is a regular file, as a path. Throws
+/// FileError (nhs/studies/system_file.hpp; a UsageError, exit 2, as a
+/// system file given by path that cannot be read) at `name`, naming every
+/// place looked at, when none is.
+std::string bundled_file_among(const std::string& name, const std::vector<std::filesystem::path>& places);
 
 }  // namespace nhs

@@ -60,12 +60,15 @@ struct HolonomicConstraints {
 
 /// Admits q onto the holonomic constraints f(q) = 0: with dependent
 /// coordinates, solves for them by Newton's method from the given values
-/// (the others held), to a step of a few epsilon in S; then requires
-/// max |f(q)| <= tol (1 + max |q|). Throws InvalidState naming each
-/// constraint off by more, with its value, or when Newton's method does
-/// not converge in 60 steps (with max |f|); SingularState
-/// ("holonomic constraints singular") where df/dq on the dependent
-/// coordinates is singular.
+/// (the others held), to a step of a few epsilon in S; then requires each
+/// |f^k(q)| <= tol (1 + max |q|) |df^k/dq|, q's distance to the level set
+/// to first order, so that a constraint's scale (f times 1e200 or 1e-200)
+/// does not matter. Throws InvalidState naming each constraint off by
+/// more, with its value, or when Newton's method does not converge in 60
+/// steps (with max |f|); SingularState ("holonomic constraints singular")
+/// where df/dq on the dependent coordinates is singular, or at a root
+/// where a constraint's gradient vanishes (Newton's steps shrinking only
+/// linearly, or df^k/dq = 0 at q), naming the constraint and q.
 template <class S>
 void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec<S>& q, const S& tol);
 
