@@ -42,6 +42,7 @@
 #include <vector>
 
 using namespace nhs;
+using namespace nhs::test;
 
 namespace {
 
@@ -55,7 +56,9 @@ namespace fs = std::filesystem;
 // the end of math).
 std::string tex_problem(const std::string& tex) {
   struct Level {
-    bool sub = false, sup = false;
+    bool sub = false, sup = false;  // the current atom's scripts
+    bool argument = false;          // the group is a script's argument
+    void new_atom() { sub = sup = false; }
   };
   std::vector<Level> levels(1);
   bool expect_argument = false;
@@ -67,8 +70,9 @@ std::string tex_problem(const std::string& tex) {
     if (c == '}') {
       if (expect_argument) return "a script without its argument" + at;
       if (levels.size() == 1) return "'}' without '{'" + at;
+      const bool argument = levels.back().argument;
       levels.pop_back();
-      levels.back() = {};  // the closed group is an atom: a new nucleus
+      if (!argument) levels.back().new_atom();  // the closed group is an atom: a new nucleus
       continue;
     }
     if (c == '_' || c == '^') {
@@ -82,7 +86,7 @@ std::string tex_problem(const std::string& tex) {
     const bool was_argument = expect_argument;
     expect_argument = false;
     if (c == '{') {
-      levels.emplace_back();
+      levels.push_back({false, false, was_argument});
       continue;
     }
     std::size_t end = i + 1;
@@ -95,7 +99,7 @@ std::string tex_problem(const std::string& tex) {
     } else if (was_argument && c == '&') {
       return "a script without its argument" + at;
     }
-    if (!was_argument) levels.back() = {};  // a new atom
+    if (!was_argument) levels.back().new_atom();
     i = end - 1;
   }
   if (expect_argument) return "a script without its argument at the end";

@@ -247,7 +247,7 @@ Command add_findings_command(CLI::App& app, CommandOptions& o) {
 void add_derivation_budget_option(CLI::App* cmd, double& budget) {
   cmd->add_option("--max-derivation-size", budget,
                   "refuse a system whose estimated derivation size (n^2 x traced nodes) is larger "
-                  "(default 1e7, about 1 GB; docs/equations.md, \"Limits\")")
+                  "(default 4e5, about 2 GB; docs/equations.md, \"Limits\")")
       ->check(CLI::PositiveNumber);
 }
 

@@ -309,7 +309,7 @@ class System(_core.System):
         .title. nhs.UsageError for an unknown formulation or one that does
         not apply (with the reason), and for a system whose estimated
         derivation size (n^2 x traced nodes) exceeds max_derivation_size
-        (default 1e7, as `nhs equations --max-derivation-size`,
+        (default 4e5, as `nhs equations --max-derivation-size`,
         docs/equations.md "Limits"). Needs sympy.
         """
         if not isinstance(formulation, str):

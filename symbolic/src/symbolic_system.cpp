@@ -245,9 +245,12 @@ GiNaC::ex appellian_of(const std::vector<GiNaC::ex>& e, const Bodies<Expr>& b, c
 
 namespace {
 
-// The system's defining functions, recorded once over the tracing scalar.
+// The system's defining functions, recorded once over the tracing scalar
+// (the recording lives as long as the struct: its members are Exprs of
+// `graph`).
 struct Recorded {
   Graph graph;
+  const codegen::Recording recording{graph};
   Expr T, V;
   Vec<Expr> C, F, psi;  ///< F: the non-conservative plus the non-ideal constraint force
   Bodies<Expr> bodies;
@@ -256,7 +259,6 @@ struct Recorded {
 
 // Records into `rec` the system that `build` makes, with info's shapes.
 void record(const codegen::TracedSystemBuilder& build, const SystemInfo& info, Recorded& rec) {
-  const codegen::Recording recording(rec.graph);
   const int n = static_cast<int>(info.coordinates.size()), r = static_cast<int>(info.constraint_names.size()),
             m = static_cast<int>(info.quasi_velocities.size());
   std::vector<Expr> p;

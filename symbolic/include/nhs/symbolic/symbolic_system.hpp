@@ -69,7 +69,7 @@ double derivation_size(const codegen::TracedSystemBuilder& build, const SystemIn
 /// The default budget of derivation_size: `nhs equations`, `nhs worksheet`
 /// and System.equations refuse a larger system unless given a larger one
 /// (--max-derivation-size; docs/equations.md, "Limits").
-inline constexpr double kDefaultDerivationBudget = 1e7;
+inline constexpr double kDefaultDerivationBudget = 4e5;
 
 /// UsageError (exit 2) when derivation_size(build, info) exceeds `budget`,
 /// naming the system, the estimate, the budget and `option`, which raises it.
