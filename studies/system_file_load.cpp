@@ -22,6 +22,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -588,7 +589,9 @@ class Loader {
   toml::table root_;
   SystemFile f_;
   Symbolic sym_;
-  std::set<std::string> names_;  // every name in use, for uniqueness
+  // Every name in use, for uniqueness, with where it was claimed (the node
+  // and the role, for the message of a collision with a derived name).
+  std::map<std::string, std::pair<const toml::node*, std::string>> names_;
 
   // The system names t: q ends with the clock coordinate kClock.
   bool clocked() const { return f_.info.clock_coordinate >= 0; }
@@ -648,7 +651,7 @@ class Loader {
       return r;
     }();
     if (reserved.count(name)) fail(at, role + " '" + name + "' is a reserved name (pi, t and the functions)");
-    if (!names_.insert(name).second)
+    if (!names_.emplace(name, std::make_pair(&at, role)).second)
       fail(at, role + " '" + name + "' is already in use as a name" +
                    (clocked() && (name == kClock || name == kClock + "_dot")
                         ? " (the clock coordinate that nhs adds for t, which the system's expressions use)"
@@ -767,6 +770,7 @@ class Loader {
   void read_holonomic();
   void add_clock_constraint(const toml::node& at);
   void read_dependent_velocities();
+  void refuse_derived_names() const;
   void read_parametrization();
   void read_domain(const toml::node& node, const Bindings& qz);
   void read_initial();
@@ -1005,6 +1009,11 @@ void Loader::read_constraints() {
   if (node)
   for (auto&& [k, v] : in_file_order(*node->as_table())) {
     const std::string name(k.str());
+    // The key is a name of the equations (lambda_<name>) and of the LaTeX
+    // and HTML outputs, as every other table's keys are.
+    if (!is_identifier(name))
+      throw FileError(where(k.source()), "constraint '" + name +
+                                             "' is not a name (a letter or '_', then letters, digits, '_')");
     f_.info.constraint_names.push_back(name);
     GiNaC::ex C;
     expression_into(v, "constraint " + name, qqd, f_.constraints, &C);
@@ -1046,6 +1055,34 @@ void Loader::read_constraints() {
   f_.info.linear_constraints = all_linear && !any_affine;
   f_.info.affine_constraints = all_linear && any_affine;
   read_dependent_velocities();
+  refuse_derived_names();
+}
+
+// The names `nhs equations` defines from the system's own (docs/equations.md,
+// "Names"): <q>_ddot, <z>_dot, lambda_<constraint>, Qc_<q> (Udwadia-Kalaba),
+// b_<dep>_<i>_<j> and b0_<dep>_<i> (Voronec, over every pair of
+// coordinates), S (Gibbs-Appell). A coordinate, velocity, quasi-velocity or
+// parameter with one of these names would make an equation refer to
+// itself: FileError naming it, its role and where it was given.
+void Loader::refuse_derived_names() const {
+  const auto& q = f_.info.coordinates;
+  std::vector<std::pair<std::string, std::string>> derived = {{"S", "the Appellian of gibbs-appell"}};
+  for (const auto& c : q) {
+    derived.emplace_back(c + "_ddot", "the acceleration of coordinate " + c);
+    derived.emplace_back("Qc_" + c, "udwadia-kalaba's constraint force on " + c);
+  }
+  for (const auto& z : f_.info.quasi_velocities) derived.emplace_back(z + "_dot", "the derivative of quasi-velocity " + z);
+  for (const auto& c : f_.info.constraint_names) derived.emplace_back("lambda_" + c, "the multiplier of constraint " + c);
+  for (int d : f_.info.dependent_velocities)
+    for (const auto& i : q) {
+      const std::string dep = q[static_cast<std::size_t>(d)];
+      derived.emplace_back("b0_" + dep + "_" + i, "a coefficient b0 of voronec");
+      for (const auto& j : q) derived.emplace_back("b_" + dep + "_" + i + "_" + j, "a coefficient b of voronec");
+    }
+  for (const auto& [name, meaning] : derived)
+    if (const auto it = names_.find(name); it != names_.end())
+      fail(*it->second.first, it->second.second + " '" + name + "' has the name of " + meaning +
+                                  " in the equations (docs/equations.md, \"Names\"): rename it");
 }
 
 // Voronec's split: the dependent velocities, one per constraint (linear or

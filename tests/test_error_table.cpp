@@ -55,7 +55,7 @@ TEST(ErrorTable, EveryErrorTypeHasItsDocumentedCodeStatusAndException) {
       {classified(std::system_error(std::make_error_code(std::errc::broken_pipe))), ErrorCategory::io, 5, "error",
        "IOError"},
       {classified(nhs::Interrupted("c")), ErrorCategory::interrupted, 130, nullptr, "KeyboardInterrupt"},
-      {classified(std::bad_alloc()), ErrorCategory::out_of_memory, 1, nullptr, "MemoryError"},
+      {classified(std::bad_alloc()), ErrorCategory::out_of_memory, 6, nullptr, "MemoryError"},
       {classified(std::logic_error("l")), ErrorCategory::internal, 1, "error", "RuntimeError"},
       {classified(42), ErrorCategory::internal, 1, "error", "RuntimeError"},
   };

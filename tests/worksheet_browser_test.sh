@@ -63,6 +63,38 @@ check_page bipendulum bipendulum
 # The largest page: its KKT block is 30 KB of TeX (MathJax's MAXBUFFER).
 check_page n-trailer n-trailer
 check_page "$src/examples/chaplygin-sleigh.toml" sleigh
+# Legal names with several underscores, '_' alone and at either end, and a
+# constraint key with underscores (docs/equations.md, "Names"): valid TeX.
+cat >"$tmp/underscores.toml" <<'TOML'
+title = "a blade with underscored names"
+coordinates = ["q_a_b_2", "y_", "_"]
+quasi_velocities = ["u_1_1", "w"]
+dependent_velocities = ["y_"]
+[parameters]
+m_1_x = { default = "2", meaning = "mass" }
+J = { default = "0.3", meaning = "inertia" }
+[dynamics]
+kinetic_energy = "m_1_x/2*(q_a_b_2_dot^2 + y__dot^2) + J/2*__dot^2"
+potential = "m_1_x*q_a_b_2"
+[constraints]
+K_n_1 = "q_a_b_2_dot*sin(_) - y__dot*cos(_)"
+[parametrization]
+q_a_b_2_dot = "u_1_1*cos(_)"
+y__dot = "u_1_1*sin(_)"
+__dot = "w"
+[chart]
+u_1_1 = "q_a_b_2_dot*cos(_) + y__dot*sin(_)"
+w = "__dot"
+[initial]
+q = ["0", "0", "0.1"]
+z = ["0.8", "0.2"]
+[[bodies]]
+mass = "m_1_x"
+position = ["q_a_b_2", "y_"]
+angular_velocity = "__dot"
+inertia = "J"
+TOML
+check_page "$tmp/underscores.toml" underscores
 
 # A broken formula must show: the first display formula cut short.
 python3 - "$tmp/bipendulum/index.html" "$tmp/bipendulum/broken.html" <<'PY'

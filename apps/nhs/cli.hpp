@@ -27,6 +27,7 @@
 #include "nhs/studies/verification.hpp"
 
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -50,6 +51,8 @@ struct EquationsOptions {
   bool classify = false;                  ///< the classification first, as comments
   bool prove = false;                     ///< the symbolic cross-checks instead (symbolic/proof.hpp)
   std::string out;                        ///< empty: stdout
+  /// The budget of symbolic::derivation_size; 0: kDefaultDerivationBudget.
+  double max_derivation_size = 0;
 };
 /// The equations of motion of opts.system in opts.format
 /// (nhs/symbolic/print.hpp), with the classification first when
@@ -57,10 +60,20 @@ struct EquationsOptions {
 /// opts.formulations that does not apply throws NotApplicable; with none
 /// named, those that do not apply are skipped and, with their reasons,
 /// appended to `not_written` (when given). UsageError for an unknown
-/// formulation or format; what find_traced_study and
-/// symbolic::symbolic_system throw.
+/// formulation or format, or for a system whose estimated derivation
+/// size exceeds opts.max_derivation_size (symbolic::require_derivation_budget);
+/// what find_traced_study and symbolic::symbolic_system throw. A progress
+/// line on stderr names the formulation being derived (every 10 s, or in
+/// place on a terminal).
 std::string equations_text(const EquationsOptions& opts, const std::string& command,
                            std::vector<std::string>* not_written);
+/// The budget of symbolic::derivation_size that --max-derivation-size
+/// gives: `option`, or symbolic::kDefaultDerivationBudget when 0.
+double derivation_budget(double option);
+class ProgressLine;
+/// The progress callback of symbolic::printable_formulations for `line`:
+/// "deriving <formulation> (k of count)".
+std::function<void(const std::string&, int, int)> derivation_progress(ProgressLine& line);
 /// Writes the equations of motion (equations_text) to stdout or opts.out. A formulation
 /// named in --formulation that does not apply is an error (NotApplicable);
 /// with none named, those that do not apply are listed on stderr.
@@ -73,6 +86,8 @@ struct WorksheetOptions {
   std::string out;                        ///< the directory written (created when missing)
   std::vector<std::string> formulations;  ///< empty: every one that applies
   std::string mathjax = "/usr/share/javascript/mathjax";  ///< MathJax 2 (Debian's libjs-mathjax)
+  /// The budget of symbolic::derivation_size; 0: kDefaultDerivationBudget.
+  double max_derivation_size = 0;
 };
 /// Writes opts.out/index.html, opts.out/worksheet.md and opts.out/mathjax/
 /// (symbolic/worksheet.hpp: the system's data, its classification, the

@@ -39,6 +39,12 @@ int report_error(const std::exception_ptr& e) noexcept {
     return code;
   };
   const ClassifiedError c = classify_error(e);  // the one table (nhs/error_table.hpp)
+  if (c.category == ErrorCategory::out_of_memory) {  // no allocation here
+    std::fflush(stdout);
+    std::fprintf(stderr, "nhs: error: out of memory (%s): the memory needed is beyond what this machine gives\n",
+                 c.message.c_str());
+    return error_class(c.category).exit_code;
+  }
   return fail(error_class(c.category).exit_code, c.message);
 }
 

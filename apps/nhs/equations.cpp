@@ -1,6 +1,7 @@
 // `nhs equations SYSTEM`: every formulation's equations of motion, symbolic
 // in the parameters (nhs/symbolic; docs/equations.md).
 #include "cli.hpp"
+#include "progress.hpp"
 
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
@@ -28,10 +29,23 @@ std::string as_comments(const std::string& text, symbolic::EquationFormat format
 
 }  // namespace
 
+double derivation_budget(double option) { return option > 0 ? option : symbolic::kDefaultDerivationBudget; }
+
+std::function<void(const std::string&, int, int)> derivation_progress(ProgressLine& line) {
+  return [&line](const std::string& formulation, int k, int count) {
+    line.tick([&] { return "deriving " + formulation + " (" + std::to_string(k + 1) + " of " + std::to_string(count) + ")"; },
+              k, count - k);
+  };
+}
+
 std::string equations_text(const EquationsOptions& opts, const std::string& command,
                            std::vector<std::string>* not_written) {
   const symbolic::EquationFormat format = symbolic::equation_format(opts.format);
   const TracedStudy traced = find_traced_study(opts.system);
+  symbolic::require_derivation_budget(traced.build, traced.info, derivation_budget(opts.max_derivation_size),
+                                      "--max-derivation-size");
+  ProgressLine progress("nhs equations");
+  progress.tick([] { return std::string("reading the system into GiNaC"); }, 0, 1);
   const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
   if (opts.prove) {
     std::string t = "| system | pair | verdict | time (s) | detail |\n|---|---|---|---|---|\n";
@@ -41,7 +55,8 @@ std::string equations_text(const EquationsOptions& opts, const std::string& comm
     return t;
   }
   const std::vector<symbolic::FormulationEquations> written =
-      symbolic::printable_formulations(s, opts.formulations, not_written);
+      symbolic::printable_formulations(s, opts.formulations, not_written, derivation_progress(progress));
+  progress.clear();
   const std::string equations = symbolic::print_equations(s, written, format, command);
   if (!opts.classify) return equations;
   const std::string c = classification_text(opts.system);

@@ -243,6 +243,14 @@ Command add_findings_command(CLI::App& app, CommandOptions& o) {
           }};
 }
 
+// --max-derivation-size of `equations` and `worksheet` (docs/equations.md, "Limits").
+void add_derivation_budget_option(CLI::App* cmd, double& budget) {
+  cmd->add_option("--max-derivation-size", budget,
+                  "refuse a system whose estimated derivation size (n^2 x traced nodes) is larger "
+                  "(default 4e5, about 2 GB; docs/equations.md, \"Limits\")")
+      ->check(CLI::PositiveNumber);
+}
+
 Command add_equations_command(CLI::App& app, CommandOptions& o) {
   EquationsOptions& equations = o.equations;
   auto* cmd = app.add_subcommand(
@@ -255,6 +263,7 @@ Command add_equations_command(CLI::App& app, CommandOptions& o) {
   cmd->add_flag("--classify", equations.classify,
                 "the constraint classification of `nhs list SYSTEM` first, as comments");
   auto* out = cmd->add_option("--out", equations.out, "write to this file instead of stdout");
+  add_derivation_budget_option(cmd, equations.max_derivation_size);
   cmd->add_flag("--prove", equations.prove,
                 "instead of the equations, show symbolically that the formulations agree: a table, one "
                 "pair a row (docs/equations.md, \"Proofs\")");
@@ -276,6 +285,7 @@ Command add_worksheet_command(CLI::App& app, CommandOptions& o) {
                   "a formulation (repeatable; default: every one that applies)");
   cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
       ->capture_default_str();
+  add_derivation_budget_option(cmd, worksheet.max_derivation_size);
   return {cmd, [&o] { return worksheet_command(o.worksheet, o.line); }};
 }
 

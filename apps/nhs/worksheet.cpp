@@ -6,6 +6,7 @@
 // DIR/worksheet.md (Markdown with LaTeX).
 #include "cli.hpp"
 #include "io.hpp"
+#include "progress.hpp"
 
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
@@ -59,12 +60,17 @@ int worksheet_command(const WorksheetOptions& opts, const std::string& command) 
 
   // Everything is derived before anything is written.
   const TracedStudy traced = find_traced_study(opts.system);
+  symbolic::require_derivation_budget(traced.build, traced.info, derivation_budget(opts.max_derivation_size),
+                                      "--max-derivation-size");
+  ProgressLine progress("nhs worksheet");
   const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
   symbolic::WorksheetContents c;
-  c.written = symbolic::printable_formulations(s, opts.formulations, &c.not_written);
+  c.written = symbolic::printable_formulations(s, opts.formulations, &c.not_written, derivation_progress(progress));
+  progress.tick([] { return std::string("the symbolic cross-checks"); }, 0, 1);
   c.classification = classification_text(opts.system);
   c.frobenius = symbolic::symbolic_frobenius(s);
   c.proofs = symbolic::prove(s);
+  progress.clear();
   c.command = command;
   const symbolic::Document page = symbolic::worksheet_document(s, c);
 

@@ -213,13 +213,11 @@ class Equations:
     unknowns (the symbols the equations are linear in: <q>_ddot, <z>_dot,
     lambda_<constraint>)."""
 
-    def __init__(self, formulation, namespace):
+    def __init__(self, formulation, data):
+        from ._sympy import equations_of
         self.formulation = formulation
-        self.title = namespace["titles"][formulation]
-        self.symbols = namespace["symbols"]
-        self.definitions = namespace["definitions"][formulation]
-        self.equations = namespace["equations"][formulation]
-        self.unknowns = namespace["unknowns"][formulation]
+        self.title = data["title"]
+        self.symbols, self.definitions, self.equations, self.unknowns = equations_of(data)
 
     def __repr__(self):
         return f"<nhs.Equations {self.formulation}: {len(self.equations)} equations>"
@@ -359,7 +357,7 @@ class System(_core.System):
         return self._checked(precision, states, quick, jobs, os.fspath(out_dir))
 
     @_arguments_checked
-    def equations(self, formulation="first-kind"):
+    def equations(self, formulation="first-kind", max_derivation_size=None):
         """The equations of motion of one formulation as sympy expressions
         (the `sympy` format of `nhs equations`, docs/equations.md).
 
@@ -368,13 +366,21 @@ class System(_core.System):
         kinematic relations and the names the equations use, such as
         Voronec's b coefficients), .unknowns, .symbols (name -> Symbol) and
         .title. nhs.UsageError for an unknown formulation or one that does
-        not apply (with the reason). Needs sympy.
+        not apply (with the reason), and for a system whose estimated
+        derivation size (n^2 x traced nodes) exceeds max_derivation_size
+        (default 4e5, as `nhs equations --max-derivation-size`,
+        docs/equations.md "Limits"). Needs sympy.
         """
         if not isinstance(formulation, str):
             raise UsageError(f"formulation: expected a str, got {type(formulation).__name__}")
-        namespace = {}
-        exec(compile(self._equations_sympy(formulation), "<nhs equations>", "exec"), namespace)
-        return Equations(formulation, namespace)
+        # data, not code: the sides as trees, built into sympy objects by
+        # their constructors (_sympy.expression_of)
+        if max_derivation_size is None:
+            return Equations(formulation, self._equations_tree(formulation))
+        if isinstance(max_derivation_size, bool) or not isinstance(max_derivation_size, (int, float)) \
+                or not max_derivation_size > 0:
+            raise UsageError(f"max_derivation_size: expected a positive number, got {max_derivation_size!r}")
+        return Equations(formulation, self._equations_tree(formulation, float(max_derivation_size)))
 
     @_arguments_checked
     def classify(self):

@@ -1,8 +1,13 @@
-"""sympy expressions -> the text of a system file (docs/system-files.md).
+"""sympy expressions <-> nhs.
 
+sympy expressions -> the text of a system file (docs/system-files.md):
 System.from_sympy writes this text and loads it with the file loader, so a
 system made from sympy is the same system as the file: the same parser,
 the same checks (metric, constraints, chart, bodies), the same traced field.
+
+nhs's equations -> sympy expressions (System.equations): built from the
+nested tuples of System._equations_tree by sympy's constructors, never by
+exec, eval, sympify or parse_expr of text.
 """
 
 from __future__ import annotations
@@ -232,3 +237,55 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
             else:
                 lines.append(f"{key} = {_quote(w.value(v))}")
     return "\n".join(lines) + "\n"
+
+
+# The file syntax's functions (nhs/expression.hpp) -> sympy's.
+_SYMPY_FUNCTIONS = {
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "asin": sympy.asin, "acos": sympy.acos,
+    "atan": sympy.atan, "atan2": sympy.atan2, "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh,
+    "asinh": sympy.asinh, "acosh": sympy.acosh, "atanh": sympy.atanh, "exp": sympy.exp, "log": sympy.log,
+    "sqrt": sympy.sqrt, "abs": sympy.Abs, "pow": sympy.Pow,
+}
+
+
+def expression_of(tree, symbols):
+    """The sympy expression of a tree of System._equations_tree: ("number",
+    text) as sympy.Integer, or sympy.Float for a decimal; ("name", n) as
+    symbols[n] (pi as sympy.pi); ("neg", a) and (op, a, b) by sympy's
+    arithmetic (Add, Mul, Pow: what a + b, a * b, a ** b make); ("call", f,
+    args...) by the sympy function of _SYMPY_FUNCTIONS. The same expression
+    as parse_expr of the text format gave (the text's grammar is Python's).
+    UsageError for anything else."""
+    op = tree[0]
+    if op == "number":
+        text = tree[1]
+        return sympy.Float(text) if any(c in text for c in ".eE") else sympy.Integer(text)
+    if op == "name":
+        if tree[1] in symbols:
+            return symbols[tree[1]]
+        if tree[1] == "pi":
+            return sympy.pi
+        raise UsageError(f"equations: the name {tree[1]!r} is not one of the equations' symbols")
+    if op == "call":
+        if tree[1] not in _SYMPY_FUNCTIONS:
+            raise UsageError(f"equations: unknown function {tree[1]!r}")
+        return _SYMPY_FUNCTIONS[tree[1]](*(expression_of(a, symbols) for a in tree[2:]))
+    args = [expression_of(a, symbols) for a in tree[1:]]
+    if op == "neg":
+        return -args[0]
+    binary = {"add": lambda a, b: a + b, "sub": lambda a, b: a - b, "mul": lambda a, b: a * b,
+              "div": lambda a, b: a / b, "pow": lambda a, b: a ** b}
+    if op not in binary or len(args) != 2:
+        raise UsageError(f"equations: unknown node {op!r}")
+    return binary[op](*args)
+
+
+def equations_of(data):
+    """(symbols, definitions, equations, unknowns) of System._equations_tree's
+    dict: symbols name -> Symbol(name, real=True), definitions as (Symbol,
+    expression) pairs, equations as sympy.Eq, unknowns as Symbols."""
+    symbols = {name: sympy.Symbol(name, real=True) for name in data["symbols"]}
+    definitions = [(symbols[name], expression_of(value, symbols)) for name, value in data["definitions"]]
+    equations = [sympy.Eq(expression_of(lhs, symbols), expression_of(rhs, symbols))
+                 for lhs, rhs in data["equations"]]
+    return symbols, definitions, equations, [symbols[name] for name in data["unknowns"]]

@@ -35,6 +35,7 @@
 #include "nhs/verification/check.hpp"
 #include "nhs/verification/summary.hpp"
 #include "nhs/symbolic/print.hpp"
+#include "nhs/expression.hpp"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -1319,14 +1320,52 @@ std::string stability_text(const SystemHandle& s, const py::object& steady, cons
   return text;
 }
 
-/// System._equations_sympy: the sympy module text of `nhs equations --format sympy`.
-std::string equations_sympy(const SystemHandle& s, const std::string& formulation) {
-  py::gil_scoped_release release;
-  const nhs::TracedStudy traced = nhs::find_traced_study(s.name());
-  const nhs::symbolic::SymbolicSystem sys = nhs::symbolic::symbolic_system(traced.build, traced.info);
-  return nhs::symbolic::print_equations(sys, nhs::symbolic::printable_formulations(sys, {formulation}, nullptr),
-                                        nhs::symbolic::EquationFormat::sympy,
-                                        "System(" + s.name() + ").equations(" + formulation + ")");
+/// A side of an equation as a nested tuple, for System.equations to build
+/// sympy objects from (python/nhs/_sympy.py, expression_of): ("number",
+/// literal text) | ("name", identifier) | ("neg", a) | (op, a, b) with op
+/// one of "add" "sub" "mul" "div" "pow" | ("call", function, args...).
+py::object expression_tree(const nhs::expression::Ast& a) {
+  using K = nhs::expression::Kind;
+  static const std::map<K, const char*> binary = {
+      {K::Add, "add"}, {K::Sub, "sub"}, {K::Mul, "mul"}, {K::Div, "div"}, {K::Pow, "pow"}};
+  switch (a.kind) {
+    case K::Number: return py::make_tuple("number", a.text);
+    case K::Name: return py::make_tuple("name", a.text);
+    case K::Neg: return py::make_tuple("neg", expression_tree(a.args.at(0)));
+    case K::Call: {
+      py::list t;
+      t.append("call");
+      t.append(a.text);
+      for (const auto& x : a.args) t.append(expression_tree(x));
+      return py::tuple(t);
+    }
+    default: return py::make_tuple(binary.at(a.kind), expression_tree(a.args.at(0)), expression_tree(a.args.at(1)));
+  }
+}
+
+/// System._equations_tree: one formulation's equations of `nhs equations`
+/// as data, never as code: {title, symbols (names), definitions [(name,
+/// tree)], equations [(lhs tree, rhs tree)], unknowns (names)}, each side
+/// the text format's, parsed by the system-file parser into expression_tree.
+/// UsageError beyond the derivation budget (symbolic::require_derivation_budget).
+py::dict equations_tree(const SystemHandle& s, const std::string& formulation, double max_derivation_size) {
+  std::string title;
+  nhs::symbolic::PrintedEquations p;
+  {
+    py::gil_scoped_release release;
+    const nhs::TracedStudy traced = nhs::find_traced_study(s.name());
+    nhs::symbolic::require_derivation_budget(traced.build, traced.info, max_derivation_size, "max_derivation_size=");
+    const nhs::symbolic::SymbolicSystem sys = nhs::symbolic::symbolic_system(traced.build, traced.info);
+    const auto f = nhs::symbolic::printable_formulations(sys, {formulation}, nullptr).at(0);
+    title = f.title;
+    p = nhs::symbolic::printed_equations(f);
+  }
+  const auto tree = [](const std::string& text) { return expression_tree(nhs::expression::parse(text)); };
+  py::list definitions, equations;
+  for (const auto& [name, value] : p.definitions) definitions.append(py::make_tuple(name, tree(value)));
+  for (const auto& [lhs, rhs] : p.equations) equations.append(py::make_tuple(tree(lhs), tree(rhs)));
+  return py::dict("title"_a = title, "symbols"_a = p.symbols, "definitions"_a = definitions,
+                  "equations"_a = equations, "unknowns"_a = p.unknowns);
 }
 
 const char* const kAccelDoc = R"doc(The accelerations at a state, as `nhs accel` computes them.
@@ -1527,8 +1566,9 @@ py::class_<SystemHandle> bind_system_data(py::module_& m) {
 void bind_system_commands(py::class_<SystemHandle>& c) {
   using namespace pybind11::literals;
   c
-      .def("_equations_sympy", &equations_sympy, "formulation"_a,
-           "The sympy module text of `nhs equations --format sympy` (System.equations).")
+      .def("_equations_tree", &equations_tree, "formulation"_a,
+           "max_derivation_size"_a = nhs::symbolic::kDefaultDerivationBudget,
+           "One formulation's equations as nested tuples (System.equations builds sympy objects from them).")
       .def("_linearize", &linearize_text, "steady"_a, "at"_a, "formulation"_a, "precision"_a, "params"_a,
            "The JSON text of `nhs linearize` (System.linearize).")
       .def("_stability", &stability_text, "steady"_a, "vary"_a, "start"_a, "stop"_a, "points"_a, "at"_a,

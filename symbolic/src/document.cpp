@@ -37,15 +37,43 @@ std::string spans_html(const std::vector<Span>& spans) {
   return t;
 }
 
-std::string spans_markdown(const std::vector<Span>& spans) {
+// Plain text in Markdown (to_markdown's comment).
+std::string markdown_text(const std::string& s) {
   std::string t;
-  for (const Span& s : spans) t += s.math ? "$" + s.text + "$" : s.code ? "`" + s.text + "`" : s.text;
+  t.reserve(s.size());
+  for (char c : s) {
+    switch (c) {
+      case '&': t += "&amp;"; break;
+      case '<': t += "&lt;"; break;
+      case '>': t += "&gt;"; break;
+      case '\\': case '`': case '[': case ']': case '$': case '|': case '*': case '_':
+        t += std::string("\\") + c;
+        break;
+      default: t += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+    }
+  }
   return t;
 }
 
-std::string cell_markdown(const std::string& s) {
+// The longest run of backticks in s.
+std::size_t longest_backtick_run(const std::string& s) {
+  std::size_t longest = 0, run = 0;
+  for (char c : s) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return longest;
+}
+
+std::string code_markdown(const std::string& s) {
+  const std::string text = one_line(s), fence(longest_backtick_run(text) + 1, '`');
+  const std::string pad = !text.empty() && (text.front() == '`' || text.back() == '`') ? " " : "";
+  return fence + pad + text + pad + fence;
+}
+
+std::string spans_markdown(const std::vector<Span>& spans) {
   std::string t;
-  for (char c : s) t += c == '|' ? std::string("\\|") : std::string(1, c);
+  for (const Span& s : spans) t += s.math ? "$" + s.text + "$" : s.code ? code_markdown(s.text) : markdown_text(s.text);
   return t;
 }
 
@@ -187,11 +215,15 @@ std::string to_markdown(const Document& d) {
       case Block::Kind::heading: t += std::string(static_cast<std::size_t>(b.level), '#') + " " + spans_markdown(b.spans) + "\n"; break;
       case Block::Kind::paragraph: t += spans_markdown(b.spans) + "\n"; break;
       case Block::Kind::display_math: t += "$$\n" + b.text + "$$\n"; break;
-      case Block::Kind::preformatted: t += "```\n" + b.text + (b.text.empty() || b.text.back() != '\n' ? "\n" : "") + "```\n"; break;
+      case Block::Kind::preformatted: {
+        const std::string fence(std::max<std::size_t>(3, longest_backtick_run(b.text) + 1), '`');
+        t += fence + "\n" + b.text + (b.text.empty() || b.text.back() != '\n' ? "\n" : "") + fence + "\n";
+        break;
+      }
       case Block::Kind::table:
         for (std::size_t i = 0; i < b.rows.size(); ++i) {
           t += "|";
-          for (const auto& c : b.rows[i]) t += " " + cell_markdown(c) + " |";
+          for (const auto& c : b.rows[i]) t += " " + markdown_text(c) + " |";
           t += "\n";
           if (i == 0) {
             t += "|";
@@ -201,6 +233,20 @@ std::string to_markdown(const Document& d) {
         }
         break;
     }
+  }
+  return t;
+}
+
+std::string one_line(const std::string& s) {
+  static const char* digits = "0123456789abcdef";
+  std::string t;
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '\n') t += "\\n";
+    else if (c == '\r') t += "\\r";
+    else if (c == '\t') t += "\\t";
+    else if (u < 0x20 || u == 0x7f) t += std::string("\\x") + digits[u >> 4] + digits[u & 15];
+    else t += c;
   }
   return t;
 }

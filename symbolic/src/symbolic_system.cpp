@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -30,7 +31,31 @@ bool is_greek(const std::string& s) {
 
 // LaTeX for a name of the file syntax: a Greek letter's command, trailing
 // digits and the part after the first '_' as a subscript (theta1 ->
-// \theta_{1}, I_z -> I_{z}, m_rod -> m_{rod}).
+// \theta_{1}, I_z -> I_{z}, m_rod -> m_{rod}); further '_' in the
+// subscript separate its indices with commas (x_1_2 -> x_{1,2}, one
+// subscript, never x_{1_2}: TeX refuses double subscripts); a '_' that
+// starts or ends the name stays in the upright base as \_ (_ -> \_,
+// x_ -> \mathrm{x\_}). docs/equations.md, "Names".
+std::string tex_base(const std::string& base) {
+  if (is_greek(base)) return "\\" + base;
+  if (base.size() == 1 && base != "_") return base;
+  std::string t;
+  for (char c : base) t += c == '_' ? std::string("\\_") : std::string(1, c);
+  return base.size() == 1 ? t : "\\mathrm{" + t + "}";
+}
+
+std::string tex_subscript(const std::string& sub) {
+  std::string t, part;
+  for (std::size_t i = 0; i <= sub.size(); ++i) {
+    if (i < sub.size() && sub[i] != '_') {
+      part += sub[i];
+      continue;
+    }
+    t += (is_greek(part) ? "\\" : "") + part + (i < sub.size() ? "," : "");
+    part.clear();
+  }
+  return t;
+}
 }  // namespace
 
 std::string tex_of_name(const std::string& name) {
@@ -47,8 +72,8 @@ std::string tex_of_name(const std::string& name) {
       base = base.substr(0, k);
     }
   }
-  std::string t = is_greek(base) ? "\\" + base : (base.size() > 1 ? "\\mathrm{" + base + "}" : base);
-  if (!sub.empty()) t += "_{" + (is_greek(sub) ? "\\" + sub : sub) + "}";
+  std::string t = tex_base(base);
+  if (!sub.empty()) t += "_{" + tex_subscript(sub) + "}";
   return t;
 }
 
@@ -218,6 +243,66 @@ GiNaC::ex appellian_of(const std::vector<GiNaC::ex>& e, const Bodies<Expr>& b, c
 
 }  // namespace
 
+namespace {
+
+// The system's defining functions, recorded once over the tracing scalar
+// (the recording lives as long as the struct: its members are Exprs of
+// `graph`).
+struct Recorded {
+  Graph graph;
+  const codegen::Recording recording{graph};
+  Expr T, V;
+  Vec<Expr> C, F, psi;  ///< F: the non-conservative plus the non-ideal constraint force
+  Bodies<Expr> bodies;
+  bool has_bodies = false;
+};
+
+// Records into `rec` the system that `build` makes, with info's shapes.
+void record(const codegen::TracedSystemBuilder& build, const SystemInfo& info, Recorded& rec) {
+  const int n = static_cast<int>(info.coordinates.size()), r = static_cast<int>(info.constraint_names.size()),
+            m = static_cast<int>(info.quasi_velocities.size());
+  std::vector<Expr> p;
+  for (std::size_t i = 0; i < info.parameters.size(); ++i) p.push_back(Expr::input(kParameters, static_cast<int>(i)));
+  const System<Expr> sys = build(p);
+  const Vec<Expr> q = inputs_of(kQ, n), qd = inputs_of(kQdot, n), z = inputs_of(kZ, m);
+  rec.T = sys.kinetic_energy(q, qd);
+  rec.V = sys.potential(q);
+  rec.C.resize(r);
+  Vec<Expr> F = Vec<Expr>::Zero(n), Fc = Vec<Expr>::Zero(n);
+  sys.constraints(q, qd, rec.C);
+  if (sys.nonconservative_force) sys.nonconservative_force(q, qd, F);
+  if (sys.nonideal_constraint_force) sys.nonideal_constraint_force(q, qd, Fc);
+  rec.F = F + Fc;
+  if (sys.has_parametrization()) {
+    rec.psi.resize(n);
+    sys.parametrization(q, z, rec.psi);
+  }
+  rec.has_bodies = sys.has_bodies();
+  if (rec.has_bodies) sys.bodies(q, qd, rec.bodies);
+}
+
+}  // namespace
+
+double derivation_size(const codegen::TracedSystemBuilder& build, const SystemInfo& info) {
+  Recorded rec;
+  record(build, info, rec);
+  const double n = static_cast<double>(info.coordinates.size());
+  return n * n * static_cast<double>(rec.graph.size());
+}
+
+void require_derivation_budget(const codegen::TracedSystemBuilder& build, const SystemInfo& info, double budget,
+                               const std::string& option) {
+  const double size = derivation_size(build, info);
+  if (size > budget) {
+    char text[160];
+    std::snprintf(text, sizeof text, "an estimated derivation size of %.3g (n^2 x traced nodes), beyond the budget %.3g",
+                  size, budget);
+    throw UsageError("equations: '" + info.name + "' has " + text +
+                     ": its symbolic equations would take more time and memory than the budget allows "
+                     "(docs/equations.md, \"Limits\"); raise it with " + option + " to try");
+  }
+}
+
 std::string name_of(const GiNaC::ex& symbol) { return GiNaC::ex_to<GiNaC::symbol>(symbol).get_name(); }
 
 SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const SystemInfo& info) {
@@ -253,31 +338,14 @@ SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const 
   for (const auto& c : info.constraint_names)
     s.lambda.push_back(names.make("lambda_" + c, "\\lambda_{" + upright(c) + "}"));
 
-  Graph graph;
-  const codegen::Recording recording(graph);
-  std::vector<Expr> p;
-  for (std::size_t i = 0; i < info.parameters.size(); ++i) p.push_back(Expr::input(kParameters, static_cast<int>(i)));
-  const System<Expr> sys = build(p);
-  const Vec<Expr> q = inputs_of(kQ, s.n), qd = inputs_of(kQdot, s.n), z = inputs_of(kZ, s.m);
-  const Expr T = sys.kinetic_energy(q, qd);
-  const Expr V = sys.potential(q);
-  Vec<Expr> C(s.r), F = Vec<Expr>::Zero(s.n), Fc = Vec<Expr>::Zero(s.n), psi;
-  sys.constraints(q, qd, C);
-  if (sys.nonconservative_force) sys.nonconservative_force(q, qd, F);
-  if (sys.nonideal_constraint_force) sys.nonideal_constraint_force(q, qd, Fc);
-  if (sys.has_parametrization()) {
-    psi.resize(s.n);
-    sys.parametrization(q, z, psi);
-  }
-  Bodies<Expr> bodies;
-  if (sys.has_bodies()) sys.bodies(q, qd, bodies);
-
-  const std::vector<GiNaC::ex> e = to_ginac(graph, {s.parameters, s.q, s.qdot, s.z});
-  s.T = output(e, T, "the kinetic energy T");
-  s.V = output(e, V, "the potential V");
-  s.C = vec_of(e, C, "a constraint");
-  s.F = vec_of(e, F + Fc, "a force");
-  if (psi.size() > 0) s.psi = vec_of(e, psi, "the parametrization psi");
+  Recorded rec;
+  record(build, info, rec);
+  const std::vector<GiNaC::ex> e = to_ginac(rec.graph, {s.parameters, s.q, s.qdot, s.z});
+  s.T = output(e, rec.T, "the kinetic energy T");
+  s.V = output(e, rec.V, "the potential V");
+  s.C = vec_of(e, rec.C, "a constraint");
+  s.F = vec_of(e, rec.F, "a force");
+  if (rec.psi.size() > 0) s.psi = vec_of(e, rec.psi, "the parametrization psi");
   for (int a = 0; a < s.m; ++a)
     for (int i = 0; i < s.n; ++i)
       if (s.z[static_cast<std::size_t>(a)].is_equal(s.qdot[static_cast<std::size_t>(i)]) &&
@@ -286,7 +354,7 @@ SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const 
         throw UsageError("equations: the quasi-velocity '" + info.quasi_velocities[static_cast<std::size_t>(a)] +
                          "' is named as the velocity of '" + info.coordinates[static_cast<std::size_t>(i)] +
                          "' but psi does not make it that velocity; rename it");
-  if (sys.has_bodies()) s.appellian = appellian_of(e, bodies, s);
+  if (rec.has_bodies) s.appellian = appellian_of(e, rec.bodies, s);
   return s;
 }
 

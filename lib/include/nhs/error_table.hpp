@@ -53,7 +53,7 @@ inline constexpr std::array<ErrorClass, 9> kErrorTable = {{
     {ErrorCategory::non_finite, 4, "non-finite", "IntegrationError"},
     {ErrorCategory::io, 5, "error", "IOError"},
     {ErrorCategory::interrupted, 130, nullptr, "KeyboardInterrupt"},
-    {ErrorCategory::out_of_memory, 1, nullptr, "MemoryError"},
+    {ErrorCategory::out_of_memory, 6, nullptr, "MemoryError"},
     {ErrorCategory::internal, 1, "error", "RuntimeError"},
 }};
 

@@ -62,7 +62,18 @@ int formula_count(const Document& d);
 std::string to_html(const Document& d, const std::string& mathjax_script);
 
 /// Markdown with LaTeX math ($...$ inline, $$ blocks), tables as pipe
-/// tables ('|' in a cell escaped), preformatted text fenced.
+/// tables, preformatted text fenced (by more backticks than any run in
+/// it). Plain text (headings, paragraphs, cells) is escaped as the HTML
+/// is: '<', '>' and '&' as entities, so that no tag (<script>, <img
+/// onerror=...>) reaches a renderer; '\\', '`', '[', ']', '$', '|' and
+/// '*', '_' behind a backslash (no link, code, math or emphasis); a line
+/// break as a space. Code spans hold one_line(text), fenced by more
+/// backticks than any run in it.
 std::string to_markdown(const Document& d);
+
+/// `s` on one line: each control character (a line break, a tab, ...) as
+/// its C escape (\\n, \\r, \\t, \\xHH). For a command line or file name
+/// written into a comment or a code span of a generated file.
+std::string one_line(const std::string& s);
 
 }  // namespace nhs::symbolic

@@ -19,7 +19,9 @@
 
 #include "nhs/symbolic/equations.hpp"
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace nhs::symbolic {
@@ -52,13 +54,30 @@ FormulationEquations printable_equations(const SymbolicSystem& s, const std::str
 /// the others appended to `not_written` (when given) as "formulation:
 /// reason". A named formulation that does not apply throws NotApplicable;
 /// an unknown name throws UsageError listing the known ones.
-std::vector<FormulationEquations> printable_formulations(const SymbolicSystem& s,
-                                                         const std::vector<std::string>& names,
-                                                         std::vector<std::string>* not_written);
+/// `starting` (when given) is called before each formulation is derived,
+/// with its name, its index k and the count (a progress line).
+std::vector<FormulationEquations> printable_formulations(
+    const SymbolicSystem& s, const std::vector<std::string>& names, std::vector<std::string>* not_written,
+    const std::function<void(const std::string& formulation, int k, int count)>& starting = {});
+
+/// One formulation's equations in the text syntax, piece by piece: what
+/// the sympy format writes and System.equations builds sympy objects from
+/// (each side parsed by nhs::expression::parse, never evaluated as code).
+struct PrintedEquations {
+  std::vector<std::string> symbols;  ///< every symbol name the sides use, sorted (pi excluded)
+  std::vector<std::pair<std::string, std::string>> definitions;  ///< (name, value)
+  std::vector<std::pair<std::string, std::string>> equations;    ///< (lhs, rhs)
+  std::vector<std::string> unknowns;                             ///< names of FormulationEquations::unknowns
+};
+
+/// The sides of `f` as the text format prints them (print_collected).
+PrintedEquations printed_equations(const FormulationEquations& f);
 
 /// The equations `fs` of the system `s` in `format`; `command` is the
-/// command line quoted in the header (text and sympy start with it as a
-/// comment).
+/// command line quoted in the header: latex starts with it as a comment,
+/// its control characters escaped (one_line, document.hpp); sympy assigns
+/// it to `command` as a Python string literal (every control character
+/// and undecodable byte escaped), so that no text of the user's becomes code.
 std::string print_equations(const SymbolicSystem& s, const std::vector<FormulationEquations>& fs,
                             EquationFormat format, const std::string& command);
 

@@ -57,9 +57,32 @@ struct SymbolicSystem {
 /// velocity, say), naming both.
 SymbolicSystem symbolic_system(const codegen::TracedSystemBuilder& build, const SystemInfo& info);
 
+/// The size of deriving the equations of the system `build` makes, as
+/// `nhs equations` estimates it before deriving anything: n^2 x the nodes
+/// of the system's traced graph (T, V, C, the forces, psi and the bodies,
+/// each shared subexpression once). Cheap: one run of the description
+/// over the tracing scalar. The work and memory of the derivation grow
+/// about linearly in it (docs/equations.md, "Limits", with the n-trailer's
+/// calibration).
+double derivation_size(const codegen::TracedSystemBuilder& build, const SystemInfo& info);
+
+/// The default budget of derivation_size: `nhs equations`, `nhs worksheet`
+/// and System.equations refuse a larger system unless given a larger one
+/// (--max-derivation-size; docs/equations.md, "Limits").
+inline constexpr double kDefaultDerivationBudget = 4e5;
+
+/// UsageError (exit 2) when derivation_size(build, info) exceeds `budget`,
+/// naming the system, the estimate, the budget and `option`, which raises it.
+void require_derivation_budget(const codegen::TracedSystemBuilder& build, const SystemInfo& info, double budget,
+                               const std::string& option);
+
 /// LaTeX for a name of the file syntax: a Greek letter's command, the
 /// part after the first '_' or trailing digits as a subscript (theta1 ->
-/// \theta_{1}, I_z -> I_{z}), other names of several letters upright.
+/// \theta_{1}, I_z -> I_{z}), other names of several letters upright;
+/// further '_' in the subscript separate comma-separated indices (x_1_2 ->
+/// x_{1,2}: one subscript, valid TeX), a '_' at either end of the name
+/// stays in the base as \_ (_ -> \_, x_ -> \mathrm{x\_}). docs/equations.md,
+/// "Names".
 std::string tex_of_name(const std::string& name);
 
 /// The symbol's name (symbols of SymbolicSystem are GiNaC realsymbols).
