@@ -19,6 +19,7 @@
 // run itself, exit 4), and only a process that outlives both by minutes
 // (kWatchdog) is a hang.
 // ctest-labels: unit cli asan
+#include "cli_outcome.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -40,6 +41,9 @@
 namespace {
 
 namespace fs = std::filesystem;
+using nhs::test::has_non_finite;
+using nhs::test::Outcome;
+using nhs::test::run_nhs;
 
 // 5,000 processes take ~11 s in the release build; under AddressSanitizer
 // each one spends ~0.15 s mapping its shadow memory, and a case took 0.95 s
@@ -70,63 +74,6 @@ constexpr double kWatchdog = 600;
 // 1047105641: case 3663 is an mp50 n-trailer run with 20,000 RHS calls
 // that took 34 s under load, once killed by a 30 s wall-clock limit.
 constexpr std::uint64_t kFixedSeeds[] = {1047105641ULL, 20261128ULL};
-
-struct Outcome {
-  int code = -1;       ///< exit code, or -1
-  int signal = 0;      ///< terminating signal, or 0
-  bool timed_out = false;
-  std::string out, err, csv;
-};
-
-using nhs::test::slurp;
-
-// Runs nhs with args in dir (a mutated `--out` value such as "1.2.3" is a
-// relative path), stdout/stderr into files of dir; killed after `limit`
-// seconds.
-Outcome run_nhs(const std::vector<std::string>& args, const fs::path& dir, double limit) {
-  Outcome o;
-#ifdef NHS_CLI_PATH
-  const fs::path out = dir / "stdout", err = dir / "stderr";
-  const nhs::test::ProcessEnd end = nhs::test::run_process(NHS_CLI_PATH, args, out, err, 0, limit, dir);
-  if (!end.started) return o;
-  o.code = end.code;
-  o.signal = end.signal;
-  o.timed_out = end.timed_out;
-  o.out = slurp(out);
-  o.err = slurp(err);
-  const fs::path csv = dir / "out.csv";
-  if (fs::exists(csv)) {
-    o.csv = slurp(csv);
-    fs::remove(csv);
-  }
-#else
-  (void)args;
-  (void)dir;
-  (void)limit;
-#endif
-  return o;
-}
-
-// A token that prints a non-finite number: nan, -nan, inf, -inf, infinity.
-bool has_non_finite(const std::string& text) {
-  std::string tok;
-  auto check = [&]() {
-    std::string t;
-    for (char c : tok) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (!t.empty() && (t[0] == '-' || t[0] == '+')) t = t.substr(1);
-    tok.clear();
-    return t == "nan" || t == "inf" || t == "infinity";
-  };
-  for (char c : text) {
-    if (c == ',' || c == ' ' || c == '\n' || c == '"' || c == '(' || c == ')' || c == '[' ||
-        c == ']' || c == ':' || c == ';' || c == '=' || c == '\t') {
-      if (check()) return true;
-    } else {
-      tok += c;
-    }
-  }
-  return check();
-}
 
 class Generator {
  public:
