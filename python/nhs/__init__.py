@@ -363,7 +363,11 @@ class System(_core.System):
         gibbs-appell; params: {name: value} overrides.
 
         Returns a dict: eigenvalues (the motion's, complex: Python complex
-        in double, mpmath.mpc otherwise), verdict, unstable, marginal,
+        in double, mpmath.mpc otherwise), error_bounds (one per eigenvalue),
+        verdict ("unstable", "undecided", "asymptotically stable" or
+        "linearly stable, not asymptotically: ..."), unstable, marginal,
+        undecided (eigenvalues whose real part's sign the precision cannot
+        tell),
         cyclic and reduced (names), state (names of x), x, jacobian (N x N),
         reduced_matrix, tangent (lists of numbers), zero_eigenvalues
         {family, cyclic} and residuals {steady, family, tolerance}.
@@ -380,7 +384,9 @@ class System(_core.System):
         [start, stop], as `nhs stability`: a dict with crossings (each
         {at, kind ("real" or "complex pair"), frequency, unstable_below,
         unstable_above, method, bracket}), refined by root finding to the
-        precision's digits. csv: also write the eigenvalue table there.
+        precision's digits, and undecided (the values of the grid where
+        some eigenvalue's sign is undecided: no crossing is bracketed by
+        them). csv: also write the eigenvalue table there.
         """
         raw = json.loads(self._stability(steady, vary, start, stop, points, at or {}, formulation, precision,
                                          params, csv))
