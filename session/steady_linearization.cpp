@@ -110,6 +110,15 @@ void require_finite_linearization(const Linearization<S>& L, const Context& cont
                  "the residuals", context);
 }
 
+// "at steady family 'NAME' (mu1 = v1, ...)": where a message happened.
+template <class S>
+std::string family_context(const SteadyFamily<S>& fam, const Vec<S>& mu) {
+  std::string at;
+  for (std::size_t i = 0; i < fam.parameters.size(); ++i)
+    at += (i ? ", " : "") + fam.parameters[i] + " = " + to_string<S>(mu[static_cast<Eigen::Index>(i)]);
+  return "at steady family '" + fam.name + "' (" + at + ")";
+}
+
 }  // namespace
 
 template <class S>
@@ -181,12 +190,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   }
   Vec<S> z(m), qdot(n);
   Mat<S> dz(m, p);
-  const auto context = [&] {
-    std::string at;
-    for (std::size_t i = 0; i < fam.parameters.size(); ++i)
-      at += (i ? ", " : "") + fam.parameters[i] + " = " + to_string<S>(mu[static_cast<Eigen::Index>(i)]);
-    return "at steady family '" + fam.name + "' (" + at + ")";
-  };
+  const auto context = [&] { return family_context<S>(fam, mu); };
   require_finite(pt.q, "the family's q", context);
   require_finite(pt.v, "the family's velocities", context);
   if (pt.in_z) {
