@@ -39,8 +39,11 @@ std::string linearization_json(const SteadyLinearization<S>& s, const std::strin
   out["cyclic"] = names_of(s.state, L.cyclic);
   out["reduced"] = names_of(s.state, L.reduced);
   out["eigenvalues"] = json_complex<S>(L.eigenvalues);
+  out["error_bounds"] = json_strings<S>(Vec<S>(Eigen::Map<const Vec<S>>(L.bounds.data(),
+                                                                       static_cast<Eigen::Index>(L.bounds.size()))));
   out["unstable"] = L.unstable;
   out["marginal"] = L.marginal;
+  out["undecided"] = L.undecided;
   out["verdict"] = stability_verdict(L);
   out["zero_eigenvalues"] = {{"family", json_complex<S>(L.family_eigenvalues)},
                              {"cyclic", json_complex<S>(L.cyclic_eigenvalues)},
@@ -55,20 +58,27 @@ std::string linearization_json(const SteadyLinearization<S>& s, const std::strin
   return out.dump(2);
 }
 
+std::string stability_csv_header(const std::string& vary, std::size_t eigenvalues) {
+  std::string csv = vary + ",unstable,marginal,undecided";
+  for (std::size_t j = 1; j <= eigenvalues; ++j) csv += ",re_" + std::to_string(j) + ",im_" + std::to_string(j);
+  return csv + "\n";
+}
+
+template <class S>
+std::string stability_csv_row(const S& value, const Linearization<S>& lin) {
+  std::string csv = to_string<S>(value) + "," + std::to_string(lin.unstable) + "," + std::to_string(lin.marginal) +
+                    "," + std::to_string(lin.undecided);
+  for (const auto& [re, im] : lin.eigenvalues) csv += "," + to_string<S>(re) + "," + to_string<S>(im);
+  return csv + "\n";
+}
+
 template <class S>
 std::string stability_csv(const StabilityScan<S>& scan) {
   std::string csv;
   for (std::size_t i = 0; i < scan.grid.size(); ++i) {
     const Linearization<S>& lin = scan.motions[i].lin;
-    if (csv.empty()) {
-      csv = scan.vary + ",unstable,marginal";
-      for (std::size_t j = 1; j <= lin.eigenvalues.size(); ++j)
-        csv += ",re_" + std::to_string(j) + ",im_" + std::to_string(j);
-      csv += "\n";
-    }
-    csv += to_string<S>(scan.grid[i]) + "," + std::to_string(lin.unstable) + "," + std::to_string(lin.marginal);
-    for (const auto& [re, im] : lin.eigenvalues) csv += "," + to_string<S>(re) + "," + to_string<S>(im);
-    csv += "\n";
+    if (csv.empty()) csv = stability_csv_header(scan.vary, lin.eigenvalues.size());
+    csv += stability_csv_row<S>(scan.grid[i], lin);
   }
   return csv;
 }
@@ -81,8 +91,8 @@ std::string stability_json(const StabilityScan<S>& scan, const std::string& prec
   out["precision"] = precision;
   out["steady"] = scan.family;
   out["vary"] = scan.vary;
-  out["from"] = to_string<S>(scan.from);
-  out["to"] = to_string<S>(scan.to);
+  out["from"] = scan.from_text.empty() ? to_string<S>(scan.from) : scan.from_text;
+  out["to"] = scan.to_text.empty() ? to_string<S>(scan.to) : scan.to_text;
   out["points"] = scan.grid.size();
   if (!csv.empty()) out["csv"] = csv;
   nlohmann::ordered_json cs = nlohmann::ordered_json::array();
@@ -98,6 +108,9 @@ std::string stability_json(const StabilityScan<S>& scan, const std::string& prec
     cs.push_back(j);
   }
   out["crossings"] = cs;
+  nlohmann::ordered_json undecided = nlohmann::ordered_json::array();
+  for (const S& v : scan.undecided) undecided.push_back(to_string<S>(v));
+  out["undecided"] = undecided;
   return out.dump(2);
 }
 
@@ -105,7 +118,8 @@ std::string stability_json(const StabilityScan<S>& scan, const std::string& prec
   template std::string linearization_json<S>(const SteadyLinearization<S>&, const std::string&); \
   template std::string stability_json<S>(const StabilityScan<S>&, const std::string&,             \
                                          const std::string&);                                     \
-  template std::string stability_csv<S>(const StabilityScan<S>&);
+  template std::string stability_csv<S>(const StabilityScan<S>&);                                 \
+  template std::string stability_csv_row<S>(const S&, const Linearization<S>&);
 NHS_FOR_EACH_SCALAR(NHS_LINEARIZATION_REPORT_INSTANTIATE_)
 #undef NHS_LINEARIZATION_REPORT_INSTANTIATE_
 

@@ -3,6 +3,8 @@
 
 #include "nhs/format.hpp"
 #include "nhs/manifold.hpp"
+#include "nhs/codegen/trace.hpp"
+#include "nhs/regularity.hpp"
 #include "nhs/session/field_jacobian.hpp"
 
 #include <Eigen/QR>
@@ -10,6 +12,7 @@
 #include <algorithm>
 #include <functional>
 #include <random>
+#include <cmath>
 #include <set>
 
 namespace nhs {
@@ -67,6 +70,55 @@ std::vector<char> dependence(const SteadySpec<S>& spec, const System<S>& sys, co
   return depends;
 }
 
+// linearize_steady's formulations, with the reason for each other one.
+void require_linearizable_formulation(const std::string& formulation) {
+  if (formulation == "first-kind" || formulation == "gibbs-appell") return;
+  const std::string head = "--formulation: the linearization is that of the traced field on C in the coordinates "
+                           "(q, z) of first-kind or gibbs-appell (the same motions), not of '" + formulation + "': ";
+  if (formulation == "second-kind")
+    throw UsageError(head + "second-kind's state (q, qdot) has directions off C, whose eigenvalues are not the "
+                            "motion's");
+  const auto& traceable = codegen::traceable_formulations();
+  if (std::find(traceable.begin(), traceable.end(), formulation) == traceable.end())
+    throw UsageError(head + "its field is not traced (its solve pivots on values: no Jacobian by "
+                            "differentiation), and its equations give the same motions as first-kind's");
+  throw UsageError(head + "use first-kind or gibbs-appell");
+}
+
+// Every number of a linearization is finite (an overflow of the state or
+// the parameters for S is refused, not printed as inf): NonFiniteValue
+// naming the quantity and `context`.
+template <class S>
+void require_finite_linearization(const Linearization<S>& L, const Context& context) {
+  const auto values = [](const std::vector<std::pair<S, S>>& ev) {
+    Vec<S> v(2 * static_cast<Eigen::Index>(ev.size()));
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      v[2 * static_cast<Eigen::Index>(i)] = ev[i].first;
+      v[2 * static_cast<Eigen::Index>(i) + 1] = ev[i].second;
+    }
+    return v;
+  };
+  require_finite(L.tangent, "the family's tangent", context);
+  require_finite(L.D, "the reduced matrix D", context);
+  require_finite(values(L.eigenvalues), "the eigenvalues", context);
+  require_finite(Eigen::Map<const Vec<S>>(L.bounds.data(), static_cast<Eigen::Index>(L.bounds.size())),
+                 "the eigenvalues' error bounds", context);
+  require_finite(values(L.family_eigenvalues), "the family's zero eigenvalues", context);
+  require_finite(values(L.cyclic_eigenvalues), "the cyclic zero eigenvalues", context);
+  require_finite(values(L.holonomic_eigenvalues), "the holonomic zero eigenvalues", context);
+  require_finite(Vec<S>(Vec<S>::Constant(1, S(L.family_residual + L.holonomic_residual + L.steady_residual))),
+                 "the residuals", context);
+}
+
+// "at steady family 'NAME' (mu1 = v1, ...)": where a message happened.
+template <class S>
+std::string family_context(const SteadyFamily<S>& fam, const Vec<S>& mu) {
+  std::string at;
+  for (std::size_t i = 0; i < fam.parameters.size(); ++i)
+    at += (i ? ", " : "") + fam.parameters[i] + " = " + to_string<S>(mu[static_cast<Eigen::Index>(i)]);
+  return "at steady family '" + fam.name + "' (" + at + ")";
+}
+
 }  // namespace
 
 template <class S>
@@ -94,10 +146,7 @@ Vec<S> family_values(const SteadySpec<S>& spec, const std::string& optional) {
 
 template <class S>
 SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>& mu) {
-  if (spec.formulation != "first-kind" && spec.formulation != "gibbs-appell")
-    throw UsageError("--formulation: the linearization is on C in the coordinates (q, z) of first-kind and "
-                     "gibbs-appell, not of '" + spec.formulation + "' (second-kind's state (q, qdot) has "
-                     "directions off C, whose eigenvalues are not the motion's)");
+  require_linearizable_formulation(spec.formulation);
   const Study<S>& study = find_study<S>(spec.system);
   const auto families = study.steady_families();
   const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
@@ -141,7 +190,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   }
   Vec<S> z(m), qdot(n);
   Mat<S> dz(m, p);
-  const auto context = [&] { return "at steady family '" + fam.name + "' " + to_string<S>(mu); };
+  const auto context = [&] { return family_context<S>(fam, mu); };
   require_finite(pt.q, "the family's q", context);
   require_finite(pt.v, "the family's velocities", context);
   if (pt.in_z) {
@@ -170,19 +219,49 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   const FieldJacobian<S> fj = field_jacobian_at_state<S>(spec.system, spec.formulation, sys, out.x, context);
   out.state = fj.state;
   out.lin = linearize<S>(fj.J, fj.f, dependence<S>(spec, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G);
+  require_finite_linearization<S>(out.lin, context);
   return out;
 }
 
 template <class S>
 std::string stability_verdict(const Linearization<S>& L) {
   if (L.unstable > 0) return "unstable";
+  if (L.undecided > 0) return "undecided";
   if (L.marginal > 0) return "linearly stable, not asymptotically: eigenvalues on the imaginary axis";
   return "asymptotically stable";
 }
 
+namespace {
+
+// scan_stability's grid: `points` values from `from` to `to`, even,
+// strictly increasing and finite; UsageError otherwise (a range whose
+// width times points - 1 overflows S, or a step below S's resolution).
+template <class S>
+std::vector<S> stability_grid(const S& from, const S& to, std::uint64_t points) {
+  const auto isfinite = [](const S& x) { return x - x == S(0); };  // false for inf and NaN, as Eigen's allFinite
+  const std::string range = "--from " + to_string<S>(from) + " --to " + to_string<S>(to);
+  if (!isfinite(from) || !isfinite(to)) throw UsageError(range + ": need finite values");
+  if (!(from < to)) throw UsageError(range + ": need from < to");
+  if (points < 2 || points > kMaxStabilityPoints)
+    throw UsageError("--points " + std::to_string(points) + ": need 2 .. " + std::to_string(kMaxStabilityPoints) +
+                     " (a larger grid takes hours: scan a narrower range)");
+  if (!isfinite(S((to - from) * S(points - 1))))
+    throw UsageError(range + ": the range's width (to - from) * (points - 1) overflows the precision's range");
+  std::vector<S> grid;
+  for (std::uint64_t i = 0; i < points; ++i) {
+    grid.push_back(i + 1 == points ? to : from + (to - from) * S(i) / S(points - 1));
+    if (grid.size() > 1 && !(grid[grid.size() - 2] < grid.back()))
+      throw UsageError(range + " --points " + std::to_string(points) + ": the grid's step is below the "
+                       "resolution of the numbers at " + to_string<S>(grid.back()) + " (fewer points or a wider range)");
+  }
+  return grid;
+}
+
+}  // namespace
+
 template <class S>
 StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& vary_given, const S& from, const S& to,
-                                std::uint64_t points) {
+                                std::uint64_t points, const ScanObservers<S>& observers) {
   const Study<S>& study = find_study<S>(spec.system);
   const auto families = study.steady_families();
   const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
@@ -201,12 +280,11 @@ StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& va
   for (const auto& [name, value] : spec.at)
     if (name == vary) throw UsageError("--at " + name + ": the varied parameter takes --from and --to, not --at");
   const Vec<S> fixed = family_values<S>(spec, vary);
-  if (!(from < to))
-    throw UsageError("--from " + to_string<S>(from) + " --to " + to_string<S>(to) + ": need from < to");
-  if (points < 2 || points > 1000000)
-    throw UsageError("--points " + std::to_string(points) + ": need 2 .. 1000000");
-
+  StabilityScan<S> out{.system = study.info.name, .formulation = spec.formulation, .family = fam.name,
+                       .vary = vary, .from = from, .to = to, .grid = stability_grid<S>(from, to, points)};
+  std::size_t evaluations = 0;
   const auto at = [&](const S& v) {
+    if (observers.watch) observers.watch(v, evaluations++);
     Vec<S> mu = fixed;
     mu[k] = v;
     try {
@@ -215,13 +293,17 @@ StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& va
       throw InvalidState(std::string(e.what()) + " (at " + vary + " = " + to_string<S>(v) + ")");
     }
   };
-  StabilityScan<S> out{.system = study.info.name, .formulation = spec.formulation, .family = fam.name,
-                       .vary = vary, .from = from, .to = to};
-  for (std::uint64_t i = 0; i < points; ++i)
-    out.grid.push_back(i + 1 == points ? to : from + (to - from) * S(i) / S(points - 1));
-  for (const S& v : out.grid) out.motions.push_back(at(v));
-  const std::function<Mat<S>(const S&)> D = [&](const S& v) { return at(v).lin.D; };
-  out.crossings = find_crossings<S>(D, out.grid);
+  for (const S& v : out.grid) {
+    out.motions.push_back(at(v));
+    if (observers.motion) observers.motion(v, out.motions.back());
+  }
+  // The grid's own values are not linearized twice.
+  const std::function<Mat<S>(const S&)> D = [&](const S& v) {
+    const auto g = std::lower_bound(out.grid.begin(), out.grid.end(), v);
+    if (g != out.grid.end() && *g == v) return out.motions[static_cast<std::size_t>(g - out.grid.begin())].lin.D;
+    return at(v).lin.D;
+  };
+  out.crossings = find_crossings<S>(D, out.grid, &out.undecided);
   return out;
 }
 
@@ -229,7 +311,7 @@ StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& va
   template Vec<S> family_values<S>(const SteadySpec<S>&, const std::string&);                                  \
   template SteadyLinearization<S> linearize_steady<S>(const SteadySpec<S>&, const Vec<S>&);                   \
   template StabilityScan<S> scan_stability<S>(const SteadySpec<S>&, const std::string&, const S&, const S&,   \
-                                              std::uint64_t);                                                 \
+                                              std::uint64_t, const ScanObservers<S>&);                        \
   template std::string stability_verdict<S>(const Linearization<S>&);
 NHS_FOR_EACH_SCALAR(NHS_STEADY_LINEARIZATION_INSTANTIATE_)
 #undef NHS_STEADY_LINEARIZATION_INSTANTIATE_

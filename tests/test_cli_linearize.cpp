@@ -12,14 +12,30 @@
 //    m (1 + a^2) l^2 + c (1 + a^2) l + (k1 + k2 a^2);
 //  - the refusals: an unknown family, a missing --at, second-kind, a state
 //    that is not steady (exit 3), a bad range, a family parameter that
-//    takes a name of the system (with the file position).
+//    takes a name of the system (with the file position);
+//  - the sleigh beside a decoupled stiff spring (k = 1e6, 1e10, 1e14): the
+//    unstable eigenvalue is decided unstable in double, within its bound of
+//    the closed form and of mp50, and `stability` finds the crossing at 0;
+//  - a family written at a scale of 1e12 or 1e-8 (z = (1e12 U, 0));
+//  - overflow (exit 4, no inf printed), huge and overflowing grids (exit 2),
+//    the wall-time budget (exit 4) and SIGINT (exit 130), the rows so far
+//    kept; the user's --to echoed; maggi refused for its own reason;
+//  - a fuzz generator of linearize/stability arguments (LinearizeFuzz:
+//    fixed seeds; LinearizeFuzzRandomSeed: a new one, labels fuzz;slow):
+//    every exit code is documented, and an exit 0 prints no NaN or inf.
 #include "cli_fixture.hpp"
 
 #include "nhs/scalar.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <sstream>
+#include <cstdlib>
 #include <fstream>
+#include <random>
 
 using namespace nhs;
 using nhs::test::CliProcessTest;
@@ -187,9 +203,9 @@ TEST_F(Linearize, StabilityWritesTheCsv) {
   std::vector<std::string> lines;
   while (std::getline(in, line)) lines.push_back(line);
   ASSERT_EQ(lines.size(), 6u);
-  EXPECT_EQ(lines[0], "V,unstable,marginal,re_1,im_1,re_2,im_2,re_3,im_3");
-  EXPECT_EQ(lines[1].rfind("1,1,1,", 0), 0u) << lines[1];  // V = 1 < V_c: one unstable, the zero
-  EXPECT_EQ(lines[5].rfind("3,0,3,", 0), 0u) << lines[5];  // V = 3: all on the imaginary axis
+  EXPECT_EQ(lines[0], "V,unstable,marginal,undecided,re_1,im_1,re_2,im_2,re_3,im_3");
+  EXPECT_EQ(lines[1].rfind("1,1,1,0,", 0), 0u) << lines[1];  // V = 1 < V_c: one unstable, the zero
+  EXPECT_EQ(lines[5].rfind("3,0,3,0,", 0), 0u) << lines[5];  // V = 3: all on the imaginary axis
 }
 
 TEST_F(Linearize, Refusals) {
@@ -248,6 +264,245 @@ TEST_F(Linearize, ListNamesTheFamilies) {
       << r.out;
   EXPECT_NE(nhs({"list", "skate"}).out.find("steady families (nhs linearize, nhs stability --steady NAME): none"),
             std::string::npos);
+}
+
+// The Chaplygin sleigh with a decoupled spring s of mass ms and stiffness
+// k (`nhs linearize --param k=...`), family "ahead": moving straight at
+// speed U. Its eigenvalues: -m a U/(I + m a^2) and +-i sqrt(k/ms).
+std::string stiff_sleigh_text() {
+  return "name = \"sleigh-and-spring\"\n"
+         "coordinates = [\"x\", \"y\", \"theta\", \"s\"]\n"
+         "quasi_velocities = [\"v\", \"omega\", \"ws\"]\n"
+         "[parameters]\nm = \"1.7\"\nI = \"0.3\"\na = \"0.45\"\nms = \"2\"\nk = \"1\"\n"
+         "[dynamics]\n"
+         "kinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + I/2*theta_dot^2 + ms/2*s_dot^2\"\n"
+         "potential = \"k/2*s^2\"\n"
+         "[constraints]\nblade = \"-x_dot*sin(theta) + y_dot*cos(theta) - a*theta_dot\"\n"
+         "[parametrization]\n"
+         "x_dot = \"v*cos(theta) - a*omega*sin(theta)\"\n"
+         "y_dot = \"v*sin(theta) + a*omega*cos(theta)\"\n"
+         "theta_dot = \"omega\"\ns_dot = \"ws\"\n"
+         "[chart]\nv = \"x_dot*cos(theta) + y_dot*sin(theta)\"\nomega = \"theta_dot\"\nws = \"s_dot\"\n"
+         "[initial]\nq = [\"0\", \"0\", \"0\", \"0\"]\nz = [\"1\", \"0\", \"0\"]\n"
+         "[[steady]]\nname = \"ahead\"\nparameters = [\"U\"]\n"
+         "q = [\"0\", \"0\", \"0\", \"0\"]\nz = [\"U\", \"0\", \"0\"]\n";
+}
+
+TEST_F(Linearize, UnstableSleighBesideAStiffSpring) {
+  const std::string file = (dir_ / "sleigh-and-spring.toml").string();
+  std::ofstream(file) << stiff_sleigh_text();
+  // U = -1.25: the sleigh's eigenvalue m a 1.25/(I + m a^2) > 0.
+  const mp50 expected = mp50("1.7") * mp50("0.45") * mp50("1.25") / (mp50("0.3") + mp50("1.7") * mp50("0.45") * mp50("0.45"));
+  for (const std::string k : {"1e6", "1e10", "1e14"}) {
+    const auto d = json_of({"linearize", file, "--steady", "ahead", "--at", "U=-1.25", "--param", "k=" + k});
+    const auto m = json_of({"linearize", file, "--steady", "ahead", "--at", "U=-1.25", "--param", "k=" + k,
+                            "--precision", "mp50"});
+    ASSERT_EQ(d["eigenvalues"].size(), 3u) << d.dump();
+    EXPECT_EQ(d["verdict"], "unstable") << k;
+    EXPECT_EQ(d["unstable"], 1) << k;
+    EXPECT_EQ(d["undecided"], 0) << k;
+    EXPECT_EQ(m["verdict"], "unstable") << k;
+    const mp50 bound = num<mp50>(d["error_bounds"][0]);
+    EXPECT_LE(abs(num<mp50>(d["eigenvalues"][0]["re"]) - expected), bound) << k;
+    EXPECT_LE(abs(num<mp50>(d["eigenvalues"][0]["re"]) - num<mp50>(m["eigenvalues"][0]["re"])), bound) << k;
+    EXPECT_LE(bound, mp50("1e-6")) << k;
+    EXPECT_LE(abs(num<mp50>(m["eigenvalues"][0]["re"]) - expected), mp50("1e-40")) << k;
+  }
+  // The crossing at U = 0, between grid values, with the stiff spring present.
+  const auto s = json_of({"stability", file, "--steady", "ahead", "--from", "-0.7", "--to", "1.1", "--points", "7",
+                          "--param", "k=1e10"});
+  ASSERT_EQ(s["crossings"].size(), 1u) << s.dump();
+  EXPECT_LE(abs(num<double>(s["crossings"][0]["at"])), 1e-12) << s.dump();
+  EXPECT_EQ(s["crossings"][0]["unstable_below"], 1);
+  EXPECT_EQ(s["crossings"][0]["unstable_above"], 0);
+  EXPECT_EQ(s["undecided"], nlohmann::json::array());
+}
+
+TEST_F(Linearize, FamilyWrittenAtAnyScale) {
+  std::string text;
+  {
+    std::ifstream in(kSleigh);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  // v = 1e12 U and v = 1e-8 U, both at v = 2.
+  const std::string file = (dir_ / "scaled.toml").string();
+  std::ofstream(file) << text << "\n[[steady]]\nname = \"tera\"\nparameters = [\"U\"]\n"
+                      << "q = [\"0\", \"0\", \"0\"]\nz = [\"1e12*U\", \"0\"]\n"
+                      << "\n[[steady]]\nname = \"small\"\nparameters = [\"U\"]\n"
+                      << "q = [\"0\", \"0\", \"0\"]\nz = [\"1e-8*U\", \"0\"]\n";
+  const mp50 expected = -mp50("0.4") * 2 / (mp50("0.5") + mp50("0.4") * mp50("0.4"));  // m = 1, I = 0.5, a = 0.4
+  for (const auto& [family, at] : {std::pair<std::string, std::string>{"tera", "U=2e-12"}, {"small", "U=2e8"}}) {
+    const auto j = json_of({"linearize", file, "--steady", family, "--at", at});
+    ASSERT_EQ(j["eigenvalues"].size(), 1u) << family;
+    EXPECT_LE(abs(num<mp50>(j["eigenvalues"][0]["re"]) - expected), mp50("1e-12")) << family;
+  }
+}
+
+TEST_F(Linearize, OverflowIsRefusedNotPrinted) {
+  // V = 1e160: the eigenvalues +-i sqrt(k(V)) ~ 1e160 are finite, though
+  // the squares of the Schur block's entries are not: printed finite and
+  // right (they once came out as inf with exit 0).
+  const auto j = json_of(std::vector<std::string>{"linearize", kCoin, "--steady", "upright", "--at", "V=1e160"} +
+                         kCoinParams);
+  ASSERT_EQ(j["eigenvalues"].size(), 3u) << j.dump();
+  const mp50 w = sqrt(coin_k<mp50>(mp50("1e160")));
+  EXPECT_LE(abs(num<mp50>(j["eigenvalues"][0]["im"]) - w), mp50("1e-12") * w) << j.dump();
+  // V = 1e308: the Jacobian itself is not finite: exit 4, naming V.
+  auto r = nhs(std::vector<std::string>{"linearize", kCoin, "--steady", "upright", "--at", "V=1e308"} + kCoinParams);
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("(V = 1e+308)"), std::string::npos) << r.err;
+  // A scan up there: finite rows, or exit 4; never inf.
+  const std::string csv = (dir_ / "big.csv").string();
+  r = nhs(std::vector<std::string>{"stability", kCoin, "--steady", "upright", "--from", "1e140", "--to", "1e165",
+                                   "--points", "4", "--csv", csv} +
+          kCoinParams);
+  EXPECT_TRUE(r.code == 0 || r.code == 4) << r.err;
+  EXPECT_EQ(nhs::test::slurp(csv).find("inf"), std::string::npos) << nhs::test::slurp(csv);
+  EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+}
+
+TEST_F(Linearize, GridsBeyondTheCapOrTheRangeAreRefused) {
+  auto r = nhs({"stability", kCoin, "--steady", "upright", "--from", "1", "--to", "2", "--points", "20001"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--points 20001: need 2 .. 10000"), std::string::npos) << r.err;
+  r = nhs({"stability", kCoin, "--steady", "upright", "--from=-9e307", "--to", "9e307", "--points", "3"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("overflows"), std::string::npos) << r.err;
+  r = nhs({"stability", kCoin, "--steady", "upright", "--from", "1", "--to", "inf", "--points", "3"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  r = nhs({"stability", kCoin, "--steady", "upright", "--from", "1e20", "--to", "1.0000000000000002e20",
+           "--points", "50"});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("resolution"), std::string::npos) << r.err;
+}
+
+// The rows of a CSV table all have the header's number of fields (none cut
+// short), and the error names how many were kept.
+void expect_whole_rows(const std::string& csv, const std::string& err) {
+  const auto rows = nhs::test::lines_of(nhs::test::slurp(csv));
+  for (const auto& row : rows)
+    EXPECT_EQ(std::count(row.begin(), row.end(), ','), std::count(rows[0].begin(), rows[0].end(), ',')) << row;
+  const std::size_t kept = rows.empty() ? 0 : rows.size() - 1;
+  EXPECT_NE(err.find(std::to_string(kept) + " rows of '" + csv + "' kept"), std::string::npos) << err;
+}
+
+TEST_F(Linearize, BudgetAndInterruptionKeepTheRows) {
+  // 10,000 linearizations in mp100 take minutes: the budget of 2 s ends it
+  // (exit 4), SIGINT after 3 s too (exit 130); the rows so far are kept.
+  const std::string csv = (dir_ / "budget.csv").string();
+  auto r = nhs({"stability", kCoin, "--steady", "upright", "--from", "0.5", "--to", "4", "--points", "10000",
+                "--precision", "mp100", "--max-wall-time", "2", "--csv", csv});
+  EXPECT_EQ(r.code, 4) << r.err;
+  EXPECT_NE(r.err.find("--max-wall-time"), std::string::npos) << r.err;
+  expect_whole_rows(csv, r.err);
+  const std::string csv2 = (dir_ / "interrupted.csv").string();
+  r = nhs({"stability", kCoin, "--steady", "upright", "--from", "0.5", "--to", "4", "--points", "10000",
+           "--precision", "mp100", "--csv", csv2},
+          "", 3);
+  EXPECT_EQ(r.code, 130) << r.err;
+  EXPECT_NE(r.err.find("interrupted (SIGINT)"), std::string::npos) << r.err;
+  EXPECT_GE(nhs::test::lines_of(nhs::test::slurp(csv2)).size(), 2u);
+  expect_whole_rows(csv2, r.err);
+}
+
+TEST_F(Linearize, EchoesTheRangeAndRefusesMaggiForItsReason) {
+  const auto j = json_of({"stability", kSleigh, "--steady", "straight", "--from", "-0.3", "--to", "2.7", "--points",
+                          "4"});
+  EXPECT_EQ(j["from"], "-0.3");
+  EXPECT_EQ(j["to"], "2.7");
+  const auto r = nhs({"linearize", kSleigh, "--steady", "straight", "--at", "V=1", "--formulation", "maggi"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err.find("second-kind"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("not traced"), std::string::npos) << r.err;
+}
+
+// x with 17 significant digits.
+std::string fmt_number(double x) {
+  std::ostringstream s;
+  s.precision(17);
+  s << x;
+  return s.str();
+}
+
+// The fuzz generator's values of --at, --from and --to: ordinary,
+// huge, tiny, negative, malformed, non-finite text.
+std::string fuzz_value(std::mt19937_64& rng) {
+  static const std::vector<std::string> odd = {"1e308", "-1e308", "1e-320", "1e999", "-1e999", "inf", "-inf", "nan",
+                                               "NaN", "1e", "abc", "", "1..2", "0x10", "--", "1e+400", "0", "-0",
+                                               "4.9e-324", "1.7976931348623157e308"};
+  std::uniform_int_distribution<int> kind(0, 3), exponent(-320, 320);
+  std::uniform_real_distribution<double> unit(-5, 5);
+  std::uniform_int_distribution<std::size_t> pick(0, odd.size() - 1);
+  switch (kind(rng)) {
+    case 0:
+    case 1: return fmt_number(unit(rng));
+    case 2: return fmt_number(unit(rng)) + "e" + std::to_string(exponent(rng));
+    default: return odd[pick(rng)];
+  }
+}
+
+class LinearizeFuzzTest : public Linearize {
+ protected:
+  // One case of `seed`: linearize or stability on a shipped file with a
+  // steady family, with fuzzed values.
+  void fuzz_case(std::mt19937_64& rng, std::uint64_t seed, int i) {
+    static const std::vector<std::array<std::string, 3>> targets = {
+        {kCoin, "upright", "V"}, {kSleigh, "straight", "V"}, {kLeaf, "rest", "h"}};
+    const auto& [file, family, mu] = targets[std::uniform_int_distribution<std::size_t>(0, 2)(rng)];
+    std::vector<std::string> args;
+    std::uniform_int_distribution<int> coin(0, 1), die(0, 9);
+    if (coin(rng)) {
+      args = {"linearize", file, "--steady", family, "--at", mu + "=" + fuzz_value(rng)};
+    } else {
+      static const std::vector<std::string> points = {"2", "3", "7", "1", "0", "-4", "10001", "1e3", "x", ""};
+      args = {"stability", file, "--steady", family, "--from", fuzz_value(rng), "--to", fuzz_value(rng),
+              "--points", points[std::uniform_int_distribution<std::size_t>(0, points.size() - 1)(rng)],
+              "--max-wall-time", "20"};
+      if (die(rng) == 0) args.insert(args.end(), {"--csv", (dir_ / ("f" + std::to_string(i) + ".csv")).string()});
+    }
+    if (die(rng) == 0) args.insert(args.end(), {"--precision", "mp50"});
+    if (die(rng) == 0) args.insert(args.end(), {"--param", "m=" + fuzz_value(rng)});
+    const auto r = nhs(args);
+    std::string line;
+    for (const auto& a : args) line += " '" + a + "'";
+    const std::string where = "seed " + std::to_string(seed) + " case " + std::to_string(i) + ":" + line;
+    EXPECT_TRUE(r.code == 0 || r.code == 2 || r.code == 3 || r.code == 4) << where << "\n" << r.err;
+    if (r.code != 0) return;
+    std::string out = r.out;
+    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+    EXPECT_EQ(out.find("inf"), std::string::npos) << where << "\n" << r.out;
+    EXPECT_EQ(out.find("nan"), std::string::npos) << where << "\n" << r.out;
+    ++succeeded_;
+  }
+
+  void fuzz(std::uint64_t seed, int cases) {
+    std::mt19937_64 rng(seed);
+    for (int i = 0; i < cases; ++i) fuzz_case(rng, seed, i);
+    std::printf("linearize fuzz: seed %llu, %d of %d cases exit 0\n", static_cast<unsigned long long>(seed),
+                succeeded_, cases);
+  }
+
+  int succeeded_ = 0;
+};
+
+int fuzz_cases(int fallback) {
+  const char* env = std::getenv("NHS_FUZZ_CASES");
+  return env ? std::atoi(env) : fallback;
+}
+
+// The quick suite's gate: fixed seeds, few cases (each a process).
+TEST_F(LinearizeFuzzTest, FixedSeeds) {
+  for (const std::uint64_t seed : {20261207ULL, 577ULL}) fuzz(seed, fuzz_cases(24));
+  EXPECT_GT(succeeded_, 0);  // some vectors reach the linearization
+}
+
+class LinearizeFuzzRandomSeed : public LinearizeFuzzTest {};
+
+// A new seed on every run (labels fuzz and slow), or NHS_FUZZ_SEED's.
+TEST_F(LinearizeFuzzRandomSeed, NewSeed) {
+  const char* env = std::getenv("NHS_FUZZ_SEED");
+  fuzz(env ? std::strtoull(env, nullptr, 10) : std::random_device{}(), fuzz_cases(200));
 }
 
 }  // namespace

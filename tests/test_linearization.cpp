@@ -13,7 +13,16 @@
 //  - find_crossings: a real eigenvalue through 0 at 3/10, a complex pair
 //    crossing at 1/3 with frequency 2, a reversible pair +-sqrt(2 - mu^2)
 //    turning imaginary at sqrt 2, and the same with an extra zero
-//    eigenvalue (the rolling disc's structure): each to the digits of S.
+//    eigenvalue (the rolling disc's structure): each to the digits of S;
+//  - decided_spectrum: an unstable eigenvalue beside a decoupled stiff
+//    oscillator (k = 1e6, 1e10, 1e14) is decided unstable, to within its
+//    own bound of its value; a perturbed Jordan block of size 3 at +1e-7
+//    is "undecided" in double (never decided stable) and unstable in mp50;
+//  - the family's tangents written at scales 1e-8 and 1e12 deflate as at
+//    scale 1 (a relative rank test);
+//  - find_crossings reports the frequency of the pair that crosses, not of
+//    another pair on the imaginary axis, and brackets no crossing by a grid
+//    value it cannot decide.
 #include "nhs/linearization.hpp"
 
 #include "scalar_test.hpp"
@@ -301,6 +310,135 @@ TYPED_TEST(Linearization, ReversiblePairWithAnExtraZero) {
   EXPECT_EQ(c[0].method, "root of c_1");
   EXPECT_EQ(c[0].unstable_before, 1);
   EXPECT_EQ(c[0].unstable_after, 0);
+}
+
+TYPED_TEST(Linearization, UnstableEigenvalueBesideAStiffMode) {
+  using S = TypeParam;
+  // diag(7/11) and a decoupled oscillator [0 1; -k 0] (eigenvalues +-i
+  // sqrt k), mixed by an exact permutation: the unstable 7/11 is decided at
+  // its own scale, whatever k (a tolerance at the scale of k hid it).
+  for (const char* k_text : {"1e6", "1e10", "1e14"}) {
+    const S k = from_string<S>(k_text);
+    Mat<S> D = Mat<S>::Zero(3, 3);
+    D(0, 2) = S(1);
+    D(2, 0) = -k;
+    D(1, 1) = S(7) / 11;
+    const Spectrum<S> sp = decided_spectrum<S>(D);
+    ASSERT_EQ(sp.eigenvalues.size(), 3u);
+    EXPECT_EQ(sp.unstable, 1) << k_text;
+    EXPECT_EQ(sp.marginal, 2) << k_text;
+    EXPECT_EQ(sp.undecided, 0) << k_text;
+    EXPECT_LE(abs(sp.eigenvalues[0].first - S(7) / 11), sp.bounds[0]) << k_text;
+    EXPECT_LE(sp.bounds[0], S(1e-6) * S(7) / 11) << k_text;  // a tight bound: the value is known
+    using std::sqrt;
+    EXPECT_LE(abs(abs(sp.eigenvalues[1].second) - sqrt(k)), sp.bounds[1]) << k_text;
+  }
+}
+
+TYPED_TEST(Linearization, NearlyDefectiveEigenvaluesAreUndecidedNotGuessed) {
+  using S = TypeParam;
+  // P (1e-7 I + N) P^-1, N the 3 x 3 nilpotent Jordan block: three
+  // eigenvalues +1e-7 exactly, computed to about eps^(1/3) (6e-6 in
+  // double, 2e-17 in mp50). Double cannot tell their sign; mp50 can.
+  Mat<S> J = S(1) / S(10000000) * Mat<S>::Identity(3, 3), P = Mat<S>::Identity(3, 3);
+  J(0, 1) = J(1, 2) = S(1);
+  P(1, 0) = S(1) / 3;
+  P(2, 0) = S(1) / 7;
+  P(2, 1) = S(2) / 5;
+  const Spectrum<S> sp = decided_spectrum<S>(Mat<S>(P * J * P.inverse()));
+  ASSERT_EQ(sp.eigenvalues.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i)
+    EXPECT_LE(abs(sp.eigenvalues[i].first - S(1) / S(10000000)), sp.bounds[i]) << i;  // honest bounds
+  if constexpr (std::is_same_v<S, double>) {
+    EXPECT_GE(sp.undecided, 1);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_FALSE(sp.eigenvalues[i].first < -sp.bounds[i]) << i;
+  } else {
+    EXPECT_EQ(sp.unstable, 3);
+  }
+}
+
+TYPED_TEST(Linearization, TangentsAtAnyScale) {
+  using S = TypeParam;
+  // The deflation of DeflatesTheFamilyAndRefusesWhatIsNotSteady with the
+  // tangent written at 1e-8 and 1e12 times its size: the same motion.
+  Mat<S> J = Mat<S>::Zero(3, 3);
+  J(0, 1) = S(1);
+  J(1, 1) = S(-12) / 5, J(1, 2) = S(6) / 5, J(2, 1) = S(6) / 5, J(2, 2) = S(-3) / 5;
+  std::vector<char> d(9, 1);
+  d[1 * 3 + 0] = d[2 * 3 + 0] = 0;
+  Vec<S> f(3);
+  f << S(7), S(0), S(0);
+  const std::vector<std::string> names = {"q", "v1", "v2"};
+  for (const char* scale : {"1e-8", "1e12"}) {
+    Mat<S> t(3, 1);
+    t << S(0), S(1), S(2);
+    t *= from_string<S>(scale);
+    const auto L = linearize<S>(J, f, d, 1, t, names);
+    ASSERT_EQ(L.eigenvalues.size(), 1u) << scale;
+    EXPECT_LE(abs(L.eigenvalues[0].first + 3), tight<S>() * 10) << scale;
+    // Two tangents along one direction are still refused at that scale.
+    Mat<S> t2(3, 2);
+    t2 << t, S(3) * t;
+    EXPECT_THROW((void)linearize<S>(J, f, d, 1, t2, names), UsageError) << scale;
+  }
+}
+
+TYPED_TEST(Linearization, FrequencyOfThePairThatCrosses) {
+  using S = TypeParam;
+  // A pair (mu - 1/2) +- 2i crossing at 1/2, beside a pair +-7i on the
+  // imaginary axis (nearer to it than the crossing pair at every grid
+  // value) and a stable -1: the crossing is at 1/2, with frequency 2.
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M = Mat<S>::Zero(5, 5);
+    M(0, 0) = M(1, 1) = mu - S(1) / 2;
+    M(0, 1) = S(2);
+    M(1, 0) = S(-2);
+    M(2, 3) = S(7);
+    M(3, 2) = S(-7);
+    M(4, 4) = S(-1);
+    return M;
+  };
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 6));
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, S(1) / 2, tight<S>()));
+  EXPECT_EQ(c[0].kind, "complex pair");
+  EXPECT_TRUE(near<S>(c[0].frequency, S(2), tight<S>()));
+  EXPECT_EQ(c[0].unstable_before, 0);
+  EXPECT_EQ(c[0].unstable_after, 2);
+}
+
+TYPED_TEST(Linearization, NoCrossingIsBracketedByAnUndecidedValue) {
+  using S = TypeParam;
+  // A real eigenvalue mu - 3/10 beside a nearly defective block whose
+  // eigenvalues sit at +1e-7 (NearlyDefectiveEigenvaluesAreUndecidedNotGuessed)
+  // only at mu = 1/2, a grid value: in double that value is undecided and
+  // skipped, and the crossing at 3/10 is still found between decided
+  // neighbours.
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M = Mat<S>::Zero(4, 4), P = Mat<S>::Identity(3, 3);
+    M(0, 0) = mu - S(3) / 10;
+    const S shift = mu == S(1) / 2 ? S(1) / S(10000000) : S(-1);
+    Mat<S> J = shift * Mat<S>::Identity(3, 3);
+    J(0, 1) = J(1, 2) = S(1);
+    P(1, 0) = S(1) / 3;
+    P(2, 0) = S(1) / 7;
+    P(2, 1) = S(2) / 5;
+    M.bottomRightCorner(3, 3) = P * J * P.inverse();
+    return M;
+  };
+  std::vector<S> undecided;
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 5), &undecided);
+  ASSERT_GE(c.size(), 1u);
+  EXPECT_TRUE(near<S>(c[0].at, S(3) / 10, tight<S>()));
+  EXPECT_EQ(c[0].unstable_before, 0);
+  if constexpr (std::is_same_v<S, double>) {
+    ASSERT_EQ(c.size(), 1u);  // 1/2 is skipped: nothing bracketed by it
+    EXPECT_EQ(c[0].unstable_after, 1);
+    EXPECT_EQ(undecided, std::vector<S>{S(1) / 2});
+  } else {
+    EXPECT_EQ(c[0].unstable_after, 4);  // mp50 decides the block at 1/2: three more unstable there
+    EXPECT_TRUE(undecided.empty());
+  }
 }
 
 }  // namespace

@@ -3,6 +3,13 @@
 // documents written (nhs/session/linearization_report.hpp;
 // docs/linearization.md).
 #include "cli.hpp"
+#include "interrupt.hpp"
+#include "progress.hpp"
+
+#include "nhs/session/wall_budget.hpp"
+
+#include <cstdio>
+#include <memory>
 
 namespace nhs::cli {
 
@@ -25,14 +32,79 @@ int linearize_command(const LinearizeOptions& opts) {
   return 0;
 }
 
+namespace {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const {
+    if (f) std::fclose(f);
+  }
+};
+
+/// stability_command's table, written row by row as the scan computes them
+/// (flushed, so that an interruption keeps them).
+template <class S>
+class StabilityCsv {
+ public:
+  explicit StabilityCsv(std::string path) : path_(std::move(path)) {}
+  /// Opens the file at the first row (a scan refused before any leaves none).
+  void row(const std::string& vary, const S& value, const Linearization<S>& lin) {
+    if (path_.empty()) return;
+    if (!file_) file_.reset(std::fopen(path_.c_str(), "w"));
+    if (!file_) throw_io_error("--csv: cannot open", path_);
+    const std::string text =
+        (rows_++ == 0 ? stability_csv_header(vary, lin.eigenvalues.size()) : std::string()) +
+        stability_csv_row<S>(value, lin);
+    if (std::fputs(text.c_str(), file_.get()) < 0 || std::fflush(file_.get()) != 0)
+      throw_io_error("--csv: cannot write", path_);
+  }
+  void close() {
+    if (file_ && std::fclose(file_.release()) != 0) throw_io_error("--csv: cannot write", path_);
+  }
+  std::size_t rows() const { return rows_; }
+
+ private:
+  std::string path_;
+  std::unique_ptr<std::FILE, FileCloser> file_;
+  std::size_t rows_ = 0;
+};
+
+}  // namespace
+
 template <class S>
 int stability_command(const StabilityOptions& opts) {
+  const std::uint64_t points = parse_count("--points", opts.points);
+  if (points > kMaxStabilityPoints)  // before the system is built
+    throw UsageError("--points " + opts.points + ": need 2 .. " + std::to_string(kMaxStabilityPoints) +
+                     " (a larger grid takes hours: scan a narrower range)");
+  const double wall = opts.max_wall_time.empty() ? 0 : parse_seconds("--max-wall-time", opts.max_wall_time);
   const SteadySpec<S> spec = steady_spec<S>(opts);
   const S from = parse_number<S>("--from", opts.from), to = parse_number<S>("--to", opts.to);
-  const std::uint64_t points = parse_count("--points", opts.points);
   if (!opts.csv.empty()) refuse_overwriting(opts.system, opts.csv, "--csv");
-  const StabilityScan<S> scan = scan_stability<S>(spec, opts.vary, from, to, points);
-  if (!opts.csv.empty()) write_text_file(opts.csv, stability_csv<S>(scan));
+  StabilityCsv<S> csv(opts.csv);
+  ProgressLine progress("nhs stability");
+  ScanObservers<S> observers;
+  observers.motion = [&](const S& v, const SteadyLinearization<S>& m) {
+    csv.row(opts.vary.empty() ? m.family_parameters.at(0) : opts.vary, v, m.lin);
+  };
+  observers.watch = [&](const S& v, std::size_t done) {
+    const std::string kept = opts.csv.empty() ? std::string()
+                                              : "; " + std::to_string(csv.rows()) + " rows of '" + opts.csv + "' kept";
+    if (interrupt_requested())
+      throw Interrupted("nhs stability: interrupted (SIGINT) before the linearization at " + to_string<S>(v) + kept);
+    if (wall > 0 && progress.elapsed() > wall)
+      throw WallTimeExceeded(fmt::format("nhs stability: wall-time budget of {} s (--max-wall-time) exceeded after "
+                                         "{:.1f} s, before the linearization at {}{}",
+                                         wall, progress.elapsed(), to_string<S>(v), kept));
+    progress.tick([&] { return fmt::format("{} linearizations ({} grid points), at {}", done, points,
+                                           to_string<S>(v)); },
+                  static_cast<double>(done), static_cast<double>(points > done ? points - done : 0));
+  };
+  const InterruptGuard sigint;  // SIGINT stops the scan before the next linearization
+  StabilityScan<S> scan = scan_stability<S>(spec, opts.vary, from, to, points, observers);
+  progress.clear();
+  csv.close();
+  scan.from_text = opts.from;
+  scan.to_text = opts.to;
   fmt::print("{}\n", stability_json<S>(scan, opts.precision, opts.csv));
   return 0;
 }

@@ -314,7 +314,11 @@ Command add_stability_command(CLI::App& app, CommandOptions& o) {
   cmd->add_option("--vary", stability.vary, "the family parameter to vary (default: its only one)");
   cmd->add_option("--from", stability.from, "the first value")->required();
   cmd->add_option("--to", stability.to, "the last value")->required();
-  cmd->add_option("--points", stability.points, "grid points, evenly spaced")->capture_default_str();
+  cmd->add_option("--points", stability.points,
+                  "grid points, evenly spaced (at most " + std::to_string(kMaxStabilityPoints) + "; exit 2 beyond)")
+      ->capture_default_str();
+  cmd->add_option("--max-wall-time", stability.max_wall_time,
+                  "stop (exit 4, the CSV rows so far kept) once the scan has taken this many seconds of wall time");
   add_at_option(cmd, stability.at, "the other family parameters, name=value (repeatable)");
   cmd->add_option("--csv", stability.csv, "write the eigenvalues along the family to this file");
   return {cmd, [&stability] {

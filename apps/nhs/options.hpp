@@ -118,8 +118,9 @@ struct LinearizeOptions {
 struct StabilityOptions : LinearizeOptions {
   std::string vary;           ///< the varied family parameter; empty: the family's only one
   std::string from, to;       ///< its range, from < to
-  std::string points = "101"; ///< grid points, >= 2, evenly spaced
+  std::string points = "101"; ///< grid points, 2 .. kMaxStabilityPoints, evenly spaced
   std::string csv;            ///< the eigenvalue table's file; empty: none
+  std::string max_wall_time;  ///< seconds; empty: no limit (exit 4 past it, rows kept)
 };
 
 /// `nhs findings`: where the CSV files go (<out_dir>/studies/), quick mode.

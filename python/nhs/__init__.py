@@ -432,7 +432,11 @@ class System(_core.System):
         gibbs-appell; params: {name: value} overrides.
 
         Returns a dict: eigenvalues (the motion's, complex: Python complex
-        in double, mpmath.mpc otherwise), verdict, unstable, marginal,
+        in double, mpmath.mpc otherwise), error_bounds (one per eigenvalue),
+        verdict ("unstable", "undecided", "asymptotically stable" or
+        "linearly stable, not asymptotically: ..."), unstable, marginal,
+        undecided (eigenvalues whose real part's sign the precision cannot
+        tell),
         cyclic and reduced (names), state (names of x), x, jacobian (N x N),
         reduced_matrix, tangent (lists of numbers), zero_eigenvalues
         {family, cyclic} and residuals {steady, family, tolerance}.
@@ -454,10 +458,11 @@ class System(_core.System):
         [start, stop], as `nhs stability`: a dict with crossings (each
         {at, kind ("real" or "complex pair"), frequency, unstable_below,
         unstable_above, method, bracket}), refined by root finding to the
-        precision's digits, as numbers of the precision (as linearize's).
-        csv: also write the eigenvalue table there (a str or os.PathLike).
-        points: an int. nhs.UsageError for an argument of the wrong type,
-        naming it.
+        precision's digits, as numbers of the precision (as linearize's),
+        and undecided (the values of the grid where some eigenvalue's sign
+        is undecided: no crossing is bracketed by them). csv: also write
+        the eigenvalue table there (a str or os.PathLike). points: an int.
+        nhs.UsageError for an argument of the wrong type, naming it.
         """
         if isinstance(csv, os.PathLike):
             csv = os.fspath(csv)

@@ -1312,7 +1312,9 @@ std::string stability_text(const SystemHandle& s, const py::object& steady, cons
     const nhs::SteadySpec<S> spec = args.spec<S>();
     const S lo = nhs::parse_number<S>("--from", from_text), hi = nhs::parse_number<S>("--to", to_text);
     if (!csv.empty()) nhs::refuse_overwriting(s.name(), csv, "--csv");
-    const nhs::StabilityScan<S> scan = nhs::scan_stability<S>(spec, vary, lo, hi, count);
+    nhs::StabilityScan<S> scan = nhs::scan_stability<S>(spec, vary, lo, hi, count);
+    scan.from_text = from_text;
+    scan.to_text = to_text;
     if (!csv.empty()) nhs::write_text_file(csv, nhs::stability_csv<S>(scan));
     text = nhs::stability_json<S>(scan, precision, csv);
     return 0;

@@ -36,6 +36,10 @@ def test_coin_spectrum_double():
     assert lin["cyclic"] == ["x", "y", "psi", "phi"]
     assert lin["verdict"].startswith("linearly stable")
     assert len(lin["jacobian"]) == 8 and isinstance(lin["jacobian"][0][0], float)
+    # The per-eigenvalue verdicts: each eigenvalue's error estimate is a
+    # number, and the three counts cover the spectrum.
+    assert lin["unstable"] + lin["marginal"] + lin["undecided"] == 3 and lin["undecided"] == 0
+    assert len(lin["error_bounds"]) == 3 and all(0 <= b < 1e-10 for b in lin["error_bounds"])
 
 
 def test_coin_threshold_mp50():
@@ -47,6 +51,7 @@ def test_coin_threshold_mp50():
         Vc = R * mpmath.sqrt(m * g * R * B / (A * (A + m * R * R)))
         assert abs(c["at"] - Vc) < mpmath.mpf("1e-40")
         assert c["kind"] == "real" and c["unstable_below"] == 1 and c["unstable_above"] == 0
+        assert s["undecided"] == []
     finally:
         mpmath.mp.dps = 15
 

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +56,45 @@ S zero_tolerance(const S& scale) {
 template <class S>
 S max_abs(const Mat<S>& M) {
   return M.size() == 0 ? S(0) : S(M.cwiseAbs().maxCoeff());
+}
+
+/// The spectrum of a motion's matrix D (N_D x N_D) with a verdict on each
+/// eigenvalue decided against its own error (decided_spectrum).
+template <class S>
+struct Spectrum {
+  /// eigenvalues_of(balanced(D)): (re, im), by real part decreasing.
+  std::vector<std::pair<S, S>> eigenvalues;
+  /// eigenvalue_error_bounds of each, in the same order.
+  std::vector<S> bounds;
+  int unstable = 0;   ///< re > bound
+  int marginal = 0;   ///< |re| <= bound, and bound <= zero_tolerance(|lambda|): on the imaginary axis
+  int undecided = 0;  ///< |re| <= bound > zero_tolerance(|lambda|): the sign of re is not known
+};
+
+/// The eigenvalues of D, computed on balanced(D), each with its error
+/// estimate (eigenvalue_error_bounds) and counted: unstable when its real
+/// part is above its own bound, stable when below minus the bound, and
+/// otherwise marginal (on the imaginary axis to the precision of S) when
+/// the bound itself is within zero_tolerance of the eigenvalue's modulus,
+/// undecided when it is not (an ill-conditioned or nearly defective
+/// eigenvalue near the axis, whose sign S cannot tell). Each eigenvalue is
+/// judged at its own scale and conditioning: a stiff mode elsewhere in D
+/// does not hide it. Throws NonFiniteValue as eigenvalues_of.
+template <class S>
+Spectrum<S> decided_spectrum(const Mat<S>& D) {
+  using std::abs;
+  using std::hypot;
+  Spectrum<S> out;
+  const Mat<S> B = balanced<S>(D);
+  out.eigenvalues = eigenvalues_of<S>(B);
+  out.bounds = eigenvalue_error_bounds<S>(B, out.eigenvalues);
+  for (std::size_t i = 0; i < out.eigenvalues.size(); ++i) {
+    const auto& [re, im] = out.eigenvalues[i];
+    const S& bound = out.bounds[i];
+    if (re > bound) ++out.unstable;
+    else if (abs(re) <= bound) ++(bound <= zero_tolerance<S>(S(hypot(re, im))) ? out.marginal : out.undecided);
+  }
+  return out;
 }
 
 /// The ignorable (cyclic) coordinates of a first-order field x' = f(x),
@@ -80,9 +120,11 @@ struct Linearization {
   /// (N_r - p) x (N_r - p): J_rr on the orthogonal complement of the
   /// family's tangents; its eigenvalues are the motion's.
   Mat<S> D;
-  /// The eigenvalues of D (eigenvalues_of: (re, im), by real part
+  /// The eigenvalues of D (decided_spectrum: (re, im), by real part
   /// decreasing): the linear stability exponents of the steady motion.
   std::vector<std::pair<S, S>> eigenvalues;
+  /// Their error estimates (eigenvalue_error_bounds), in the same order.
+  std::vector<S> bounds;
   /// Eigenvalues along the family (p, of Q1^T J_rr Q1) and along the cyclic
   /// coordinates (of J_kk): zero to round-off where the motion is steady
   /// and the coordinates ignorable.
@@ -97,9 +139,10 @@ struct Linearization {
   /// the holonomic constraints: 0 when each is a first integral and the
   /// family lies on their level set; 0 without holonomic constraints.
   S holonomic_residual;
-  S tolerance;        ///< zero_tolerance at the scale of J
-  int unstable = 0;   ///< eigenvalues with real part > tolerance
-  int marginal = 0;   ///< eigenvalues with |real part| <= tolerance
+  S tolerance;        ///< zero_tolerance at the scale of J: the steadiness test's
+  int unstable = 0;   ///< eigenvalues with real part > their bound (decided_spectrum)
+  int marginal = 0;   ///< eigenvalues on the imaginary axis to the precision of S
+  int undecided = 0;  ///< eigenvalues whose real part's sign S cannot tell
 };
 
 namespace detail {
@@ -123,6 +166,42 @@ void require_steady(Linearization<S>& L, const Vec<S>& f, const std::vector<std:
                        "; tolerance " + to_string<S>(L.tolerance) + ")");
 }
 
+/// The row order that puts the rows where some column of T is not 0
+/// first (in order), then the others: a Householder QR of T so ordered
+/// reflects only within those rows, so that the basis it gives mixes no
+/// coordinate the columns do not touch (a stiff mode elsewhere enters
+/// Q^T J Q exactly).
+template <class S>
+Eigen::PermutationMatrix<Eigen::Dynamic> support_first(const Mat<S>& T) {
+  std::vector<int> order;
+  for (Eigen::Index i = 0; i < T.rows(); ++i)
+    if (!T.row(i).isZero(0)) order.push_back(static_cast<int>(i));
+  for (Eigen::Index i = 0; i < T.rows(); ++i)
+    if (T.row(i).isZero(0)) order.push_back(static_cast<int>(i));
+  Eigen::PermutationMatrix<Eigen::Dynamic> P(T.rows());
+  for (std::size_t k = 0; k < order.size(); ++k) P.indices()[order[k]] = static_cast<int>(k);
+  return P;  // (P T) row k = T row order[k]
+}
+
+/// An orthonormal basis Q (rows x rows) whose first p columns span the
+/// columns of T (rows x p), by Householder QR of T with its support first
+/// (support_first). UsageError `refusal(c)` when column c has no part
+/// independent of the columns before it: |R_cc| <= sqrt(eps) times the
+/// largest column norm (a relative test, whatever the units of T).
+template <class S>
+Mat<S> span_basis(const Mat<S>& T, const std::function<std::string(Eigen::Index)>& refusal) {
+  using std::abs;
+  using std::sqrt;
+  const Eigen::Index rows = T.rows(), p = T.cols();
+  const Eigen::PermutationMatrix<Eigen::Dynamic> P = support_first<S>(T);
+  const Eigen::HouseholderQR<Mat<S>> qr(Mat<S>(P * T));
+  S colnorm(0);
+  for (Eigen::Index c = 0; c < p; ++c) colnorm = std::max(colnorm, S(T.col(c).norm()));
+  for (Eigen::Index c = 0; c < p; ++c)
+    if (rows <= c || !(abs(qr.matrixQR()(c, c)) > sqrt(epsilon<S>()) * colnorm)) throw UsageError(refusal(c));
+  return P.transpose() * Mat<S>(qr.householderQ() * Mat<S>::Identity(rows, rows));
+}
+
 /// linearize()'s level set of the holonomic constraints (gradients
 /// `holonomic`, h x N): an orthonormal basis of ker G_r (Nr x (Nr - h); the
 /// identity when h = 0), with L.holonomic_residual and
@@ -133,6 +212,7 @@ template <class S>
 Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S>& Jrr, const Mat<S>& Tr,
                        const std::vector<std::string>& state) {
   using std::abs;
+  using std::sqrt;
   const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
   const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
   // The level set of the holonomic constraints: J_rr maps into ker G_r
@@ -146,17 +226,15 @@ Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S
     for (Eigen::Index k = 0; k < h; ++k) {
       const S gscale = max_abs<S>(Mat<S>(holonomic.row(k)));
       for (Eigen::Index c = 0; c < Nk; ++c)
-        if (abs(holonomic(k, L.cyclic[c])) > zero_tolerance<S>(gscale) * gscale)
+        if (abs(holonomic(k, L.cyclic[c])) > sqrt(epsilon<S>()) * gscale)
           throw UsageError("linearize: holonomic constraint " + std::to_string(k + 1) + " depends on the ignorable "
                            "coordinate '" + state[static_cast<std::size_t>(L.cyclic[c])] + "'");
       for (Eigen::Index a = 0; a < Nr; ++a) Gr(k, a) = gscale > S(0) ? S(holonomic(k, L.reduced[a]) / gscale) : S(0);
     }
-    const Eigen::HouseholderQR<Mat<S>> gqr(Mat<S>(Gr.transpose()));
-    for (Eigen::Index k = 0; k < h; ++k)
-      if (Nr <= k || !(abs(gqr.matrixQR()(k, k)) > zero_tolerance<S>(S(1))))
-        throw UsageError("linearize: the gradients of the holonomic constraints have " + std::to_string(k) +
-                         " independent directions outside the ignorable coordinates, not " + std::to_string(h));
-    const Mat<S> QG = gqr.householderQ() * Mat<S>::Identity(Nr, Nr);
+    const Mat<S> QG = span_basis<S>(Mat<S>(Gr.transpose()), [h](Eigen::Index k) {
+      return "linearize: the gradients of the holonomic constraints have " + std::to_string(k) +
+             " independent directions outside the ignorable coordinates, not " + std::to_string(h);
+    });
     L.holonomic_residual = std::max(max_abs<S>(Mat<S>(Gr * Jrr)), max_abs<S>(Mat<S>(Gr * Tr)));
     L.holonomic_eigenvalues = eigenvalues_of<S>(Mat<S>(QG.leftCols(h).transpose() * Jrr * QG.leftCols(h)));
     K = QG.rightCols(Nr - h);
@@ -166,32 +244,27 @@ Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S
 
 /// linearize()'s deflation of the family from J_rr on the level set (Jl,
 /// Nl x Nl) with the p tangents there (Tl, Nl x p): L.family_residual,
-/// L.family_eigenvalues, L.D, L.eigenvalues and their count of unstable
-/// and marginal ones. UsageError when the tangents have rank < p.
+/// L.family_eigenvalues, L.D, and L's spectrum (decided_spectrum).
+/// UsageError when the tangents have rank < p (span_basis).
 template <class S>
 void deflate_family(Linearization<S>& L, const Mat<S>& Jl, const Mat<S>& Tl) {
-  using std::abs;
   const Eigen::Index Nl = Jl.rows(), p = Tl.cols();
-  // The family's directions: an orthonormal basis by Householder QR, of
-  // rank p (each |R_kk| above the tolerance at the tangents' scale).
-  const Eigen::HouseholderQR<Mat<S>> qr(Tl);
-  const S tscale = max_abs<S>(Tl);
-  for (Eigen::Index c = 0; c < p; ++c)
-    if (Nl <= c || !(abs(qr.matrixQR()(c, c)) > zero_tolerance<S>(tscale) * tscale))
-      throw UsageError("linearize: the family's tangents have " + std::to_string(c) + " independent directions "
-                       "outside the ignorable coordinates, not " + std::to_string(p) + " (a family parameter that "
-                       "moves ignorable coordinates only, or two parameters along one direction)");
-  const Mat<S> Q = qr.householderQ() * Mat<S>::Identity(Nl, Nl);
+  // The family's directions: an orthonormal basis of rank p.
+  const Mat<S> Q = span_basis<S>(Tl, [p](Eigen::Index c) {
+    return "linearize: the family's tangents have " + std::to_string(c) + " independent directions "
+           "outside the ignorable coordinates, not " + std::to_string(p) + " (a family parameter that "
+           "moves ignorable coordinates only, or two parameters along one direction)";
+  });
   const Mat<S> B = Q.transpose() * Jl * Q;
   L.family_residual = max_abs<S>(Mat<S>(Jl * Q.leftCols(p)));
   L.family_eigenvalues = eigenvalues_of<S>(Mat<S>(B.topLeftCorner(p, p)));
   L.D = B.bottomRightCorner(Nl - p, Nl - p);
-  L.eigenvalues = eigenvalues_of<S>(L.D);
-  const S dtol = zero_tolerance<S>(max_abs<S>(L.D));
-  for (const auto& [re, im] : L.eigenvalues) {
-    if (re > dtol) ++L.unstable;
-    else if (abs(re) <= dtol) ++L.marginal;
-  }
+  Spectrum<S> spectrum = decided_spectrum<S>(L.D);
+  L.eigenvalues = std::move(spectrum.eigenvalues);
+  L.bounds = std::move(spectrum.bounds);
+  L.unstable = spectrum.unstable;
+  L.marginal = spectrum.marginal;
+  L.undecided = spectrum.undecided;
 }
 
 }  // namespace detail
@@ -260,104 +333,143 @@ struct Crossing {
   std::string kind;      ///< "real" (a real eigenvalue through 0) or "complex pair" (a pair across the imaginary axis)
   std::string method;    ///< how it was refined (see find_crossings)
   S frequency;           ///< complex pair: |imaginary part| at the crossing; real: 0
-  int unstable_before;   ///< eigenvalues with real part > tolerance just below `at`
-  int unstable_after;    ///< and just above
+  int unstable_before;   ///< unstable eigenvalues (decided_spectrum) at the bracket's decided lower end
+  int unstable_after;    ///< and at its upper end
 };
 
-/// The crossings of the matrices D(mu) on a grid (increasing, >= 2 values):
-/// between grid neighbours a < b where the count u of eigenvalues with
-/// real part > zero_tolerance differs, the k-th largest real part,
-/// k = min(u(a), u(b)) + 1, changes sign. Refinement, to the precision of
-/// S (Boost's TOMS 748 to the digits of S, bisection to a relative width
-/// of a few epsilon):
+namespace detail {
+
+/// find_crossings' view of one D(mu): its decided spectrum and the count
+/// of eigenvalues that are 0 within their bounds.
+template <class S>
+struct CrossingPoint {
+  Spectrum<S> spectrum;
+  int zeros = 0;
+};
+
+template <class S>
+CrossingPoint<S> crossing_point(const Mat<S>& M) {
+  using std::hypot;
+  CrossingPoint<S> pt{decided_spectrum<S>(M), 0};
+  for (std::size_t i = 0; i < pt.spectrum.eigenvalues.size(); ++i)
+    if (hypot(pt.spectrum.eigenvalues[i].first, pt.spectrum.eigenvalues[i].second) <= pt.spectrum.bounds[i])
+      ++pt.zeros;
+  return pt;
+}
+
+/// The eigenvalue (re, im) with im > 0 whose im is nearest `omega`: a
+/// complex pair followed along the family by its frequency, whatever the
+/// order of the real parts (another pair near the axis does not take its
+/// place). (0, 0) when there is none.
+template <class S>
+std::pair<S, S> pair_nearest(const std::vector<std::pair<S, S>>& ev, const S& omega) {
+  using std::abs;
+  std::pair<S, S> best(S(0), S(0));
+  S distance = S(-1);
+  for (const auto& e : ev)
+    if (e.second > S(0) && (distance < S(0) || abs(e.second - omega) < distance)) {
+      distance = abs(e.second - omega);
+      best = e;
+    }
+  return best;
+}
+
+/// find_crossings' refinement of one bracket [a, b] between decided points
+/// whose unstable counts differ (see find_crossings).
+template <class S>
+Crossing<S> refine_crossing(const std::function<Mat<S>(const S&)>& D, const S& a, const S& b,
+                            const CrossingPoint<S>& left, const CrossingPoint<S>& right) {
+  using std::abs;
+  const int k = std::min(left.spectrum.unstable, right.spectrum.unstable);  // 0-based: the crossing real part
+  const Spectrum<S>& unstable_end = left.spectrum.unstable > right.spectrum.unstable ? left.spectrum : right.spectrum;
+  const auto kk = static_cast<std::size_t>(k);
+  const bool complex = abs(unstable_end.eigenvalues[kk].second) > unstable_end.bounds[kk];
+  const S omega = abs(unstable_end.eigenvalues[kk].second);
+  const int z = std::min(left.zeros, right.zeros);
+  const std::function<S(const S&)> smooth = [&, z, complex](const S& mu) -> S {
+    if (complex) return pair_nearest<S>(decided_spectrum<S>(D(mu)).eigenvalues, omega).first;
+    return characteristic_coefficients<S>(D(mu))[static_cast<std::size_t>(z)];
+  };
+  Crossing<S> c{S(0), a, b, complex ? "complex pair" : "real", "", S(0), left.spectrum.unstable,
+                right.spectrum.unstable};
+  const S fa = smooth(c.lo), fb = smooth(c.hi);
+  if (fa == S(0) || fb == S(0)) {
+    // The crossing is a grid point itself (the sleigh at V = 0 on a grid
+    // through 0): exactly there, where counting would stop within the
+    // bound of it.
+    c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
+    c.lo = c.hi = fa == S(0) ? c.lo : c.hi;
+  } else if ((fa > S(0) && fb < S(0)) || (fa < S(0) && fb > S(0))) {
+    c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
+    std::uintmax_t iterations = 400;
+    const auto r = boost::math::tools::toms748_solve(
+        smooth, c.lo, c.hi, fa, fb, boost::math::tools::eps_tolerance<S>(std::numeric_limits<S>::digits - 3),
+        iterations);
+    c.lo = r.first;
+    c.hi = r.second;
+  } else {
+    // Bisection of the count; it stops at a midpoint it cannot decide.
+    c.method = "bisection of the unstable count";
+    for (int it = 0; it < 4 * std::numeric_limits<S>::digits; ++it) {
+      const S mid = (c.lo + c.hi) / 2;
+      if (!(c.hi - c.lo > 4 * epsilon<S>() * std::max({S(1), S(abs(c.lo)), S(abs(c.hi))}))) break;
+      const Spectrum<S> m = decided_spectrum<S>(D(mid));
+      if (m.undecided > 0) break;
+      if (m.unstable == left.spectrum.unstable) c.lo = mid;
+      else c.hi = mid;
+    }
+  }
+  c.at = (c.lo + c.hi) / 2;
+  // The pair that changes stability, followed from the unstable end.
+  if (complex) c.frequency = pair_nearest<S>(decided_spectrum<S>(D(c.at)).eigenvalues, omega).second;
+  return c;
+}
+
+}  // namespace detail
+
+/// The crossings of the matrices D(mu) on a grid (increasing, >= 2 values).
+/// At each grid value the eigenvalues are decided (decided_spectrum); a
+/// value where some eigenvalue is undecided is skipped (and appended to
+/// *undecided when given), so that crossings are bracketed only between
+/// decided neighbours a < b whose counts u of unstable eigenvalues differ
+/// (grid values between them undecided): there the k-th largest real
+/// part, k = min(u(a), u(b)) + 1, changes sign. Refinement, to the
+/// precision of S (Boost's TOMS 748 to the digits of S, bisection to a
+/// relative width of a few epsilon):
 ///  - kind "real": the characteristic coefficient c_z (characteristic_
-///    coefficients) with z the eigenvalues within tolerance of 0 at both
-///    ends (ones that do not cross, e.g. a second family of steady
+///    coefficients) with z the eigenvalues that are 0 within their bounds
+///    at both ends (ones that do not cross, e.g. a second family of steady
 ///    motions): the product of the others, smooth where the real
 ///    eigenvalue meets another (a pair +-mu becoming +-i omega, as at the
 ///    upright disc's threshold); method "root of c_z";
-///  - kind "complex pair": the pair's real part; method "root of the real
-///    part";
+///  - kind "complex pair": the real part of the pair that crosses,
+///    followed by its frequency from the unstable end (pair_nearest), not
+///    whichever pair is nearest the axis; method "root of the real part";
+///    its frequency is that pair's at the crossing;
 ///  - either, where the function does not change sign between a and b
 ///    (several eigenvalues crossing between two grid points, or a real
 ///    part that touches 0 and stays there): bisection of the count,
-///    method "bisection of the unstable count".
+///    method "bisection of the unstable count", which stops at a midpoint
+///    where an eigenvalue is undecided.
 /// Where the function is exactly 0 at a grid point, the crossing is that
 /// point. A crossing and its return between two grid points are not seen:
 /// the grid sets the resolution. Throws what D throws.
 template <class S>
-std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D, const std::vector<S>& grid) {
-  using std::abs;
-  using std::hypot;
-  struct Point {
-    std::vector<std::pair<S, S>> ev;
-    S tol;
-    int unstable = 0;
-    int zeros = 0;
-  };
-  const auto at = [&](const S& mu) {
-    const Mat<S> M = D(mu);
-    Point pt{eigenvalues_of<S>(M), zero_tolerance<S>(max_abs<S>(M))};
-    for (const auto& [re, im] : pt.ev) {
-      if (re > pt.tol) ++pt.unstable;
-      if (hypot(re, im) <= pt.tol) ++pt.zeros;
-    }
-    return pt;
-  };
+std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D, const std::vector<S>& grid,
+                                        std::vector<S>* undecided = nullptr) {
   std::vector<Crossing<S>> out;
-  if (grid.size() < 2) return out;
-  Point left = at(grid[0]);
-  for (std::size_t g = 1; g < grid.size(); ++g) {
-    Point right = at(grid[g]);
-    if (left.unstable != right.unstable) {
-      const int k = std::min(left.unstable, right.unstable);  // 0-based index of the crossing real part
-      const Point& unstable_end = left.unstable > right.unstable ? left : right;
-      const bool complex = abs(unstable_end.ev[static_cast<std::size_t>(k)].second) > unstable_end.tol;
-      const int z = std::min(left.zeros, right.zeros);
-      const std::function<S(const S&)> smooth = [&, k, z, complex](const S& mu) -> S {
-        if (complex) return at(mu).ev[static_cast<std::size_t>(k)].first;
-        return characteristic_coefficients<S>(D(mu))[static_cast<std::size_t>(z)];
-      };
-      Crossing<S> c{S(0), grid[g - 1], grid[g], complex ? "complex pair" : "real", "", S(0),
-                    left.unstable, right.unstable};
-      const S fa = smooth(c.lo), fb = smooth(c.hi);
-      if (fa == S(0) || fb == S(0)) {
-        // The crossing is a grid point itself (the sleigh at V = 0 on a
-        // grid through 0): exactly there, where counting would stop
-        // within the tolerance of it.
-        c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
-        c.lo = c.hi = fa == S(0) ? c.lo : c.hi;
-      } else if ((fa > S(0) && fb < S(0)) || (fa < S(0) && fb > S(0))) {
-        c.method = complex ? "root of the real part" : "root of c_" + std::to_string(z);
-        std::uintmax_t iterations = 400;
-        const auto r = boost::math::tools::toms748_solve(
-            smooth, c.lo, c.hi, fa, fb, boost::math::tools::eps_tolerance<S>(std::numeric_limits<S>::digits - 3),
-            iterations);
-        c.lo = r.first;
-        c.hi = r.second;
-      } else {
-        c.method = "bisection of the unstable count";
-        for (int it = 0; it < 4 * std::numeric_limits<S>::digits; ++it) {
-          const S mid = (c.lo + c.hi) / 2;
-          if (!(c.hi - c.lo > 4 * epsilon<S>() * std::max({S(1), S(abs(c.lo)), S(abs(c.hi))}))) break;
-          if (at(mid).unstable == left.unstable) c.lo = mid;
-          else c.hi = mid;
-        }
-      }
-      c.at = (c.lo + c.hi) / 2;
-      if (complex) {
-        // The pair nearest the imaginary axis at the crossing.
-        const Point pt = at(c.at);
-        S best = S(-1);
-        for (const auto& [re, im] : pt.ev)
-          if (best < S(0) || abs(re) < best) {
-            best = abs(re);
-            c.frequency = abs(im);
-          }
-      }
-      out.push_back(std::move(c));
+  std::optional<detail::CrossingPoint<S>> left;
+  S left_mu(0);
+  for (const S& mu : grid) {
+    detail::CrossingPoint<S> right = detail::crossing_point<S>(D(mu));
+    if (right.spectrum.undecided > 0) {
+      if (undecided) undecided->push_back(mu);
+      continue;
     }
+    if (left && left->spectrum.unstable != right.spectrum.unstable)
+      out.push_back(detail::refine_crossing<S>(D, left_mu, mu, *left, right));
     left = std::move(right);
+    left_mu = mu;
   }
   return out;
 }

@@ -12,6 +12,7 @@
 #include "nhs/studies/study.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,9 +65,11 @@ Vec<S> family_values(const SteadySpec<S>& spec, const std::string& optional = ""
 /// bicycle's benchmark). Throws UsageError for an unknown family (listing
 /// the known), a formulation other than first-kind and gibbs-appell
 /// (second-kind's state has directions off C, whose eigenvalues are not
-/// the motion's), a system without psi; InvalidState when qdot is off C
-/// (with max |C|) or the state is not steady; SingularState,
-/// NonFiniteValue as field_jacobian_at.
+/// the motion's; the other formulations' fields are not traced), a system
+/// without psi; InvalidState when qdot is off C (with max |C|) or the
+/// state is not steady; SingularState, NonFiniteValue as
+/// field_jacobian_at, and NonFiniteValue when a number of the
+/// linearization (D, an eigenvalue, its bound) overflows.
 template <class S>
 SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>& mu);
 
@@ -78,23 +81,51 @@ template <class S>
 struct StabilityScan {
   std::string system, formulation, family, vary;
   S from, to;
+  /// The user's text of from and to, echoed by stability_json (empty:
+  /// from and to written in full precision).
+  std::string from_text, to_text;
   std::vector<S> grid;                           ///< points values, grid[0] = from, last = to
   std::vector<SteadyLinearization<S>> motions;   ///< one per grid value
   std::vector<Crossing<S>> crossings;
+  /// The grid values where some eigenvalue is undecided (decided_spectrum):
+  /// no crossing is bracketed by them (find_crossings).
+  std::vector<S> undecided;
+};
+
+/// The largest --points of a scan: 10,000 linearizations take about 6
+/// minutes for the bicycle in double (hours in mp50); a larger grid is
+/// refused before anything is computed (UsageError, exit 2).
+inline constexpr std::uint64_t kMaxStabilityPoints = 10000;
+
+/// What a caller sees of a scan while it runs (each may be empty):
+/// `motion` gets each grid value's linearization as soon as it is computed
+/// (a CSV row written then survives an interruption); `watch` is called
+/// before every linearization, the grid's and the refinement's, with the
+/// value and the count of linearizations before it, and may throw to stop
+/// the scan (Interrupted on SIGINT, WallTimeExceeded) or print progress.
+template <class S>
+struct ScanObservers {
+  std::function<void(const S& value, const SteadyLinearization<S>& motion)> motion;
+  std::function<void(const S& value, std::size_t done)> watch;
 };
 
 /// The scan of spec's family along `vary` (empty: the family's only
-/// parameter). Throws UsageError ("--vary", "--at", "--from", "--points")
-/// for an unknown or missing parameter, the varied one given in spec.at,
-/// from >= to, points outside 2 .. 1000000; InvalidState, naming the grid
-/// value, and what linearize_steady throws at a grid point.
+/// parameter), with `observers` told of each step. Throws UsageError
+/// ("--vary", "--at", "--from", "--points") for an unknown or missing
+/// parameter, the varied one given in spec.at, a range that is not finite,
+/// from >= to, a width (to - from) (points - 1) that overflows S or a step
+/// below the resolution of S, points outside 2 .. kMaxStabilityPoints, all
+/// before any linearization; InvalidState, naming the grid value, and what
+/// linearize_steady throws at a grid point (NonFiniteValue for an
+/// overflow); what the observers throw.
 template <class S>
 StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& vary, const S& from, const S& to,
-                                std::uint64_t points);
+                                std::uint64_t points, const ScanObservers<S>& observers = {});
 
-/// The verdict of a linearization: "unstable", "linearly stable, not
-/// asymptotically: eigenvalues on the imaginary axis" or "asymptotically
-/// stable".
+/// The verdict of a linearization: "unstable" (some eigenvalue decided
+/// unstable), "undecided" (none unstable, some undecided: decided_spectrum),
+/// "linearly stable, not asymptotically: eigenvalues on the imaginary axis"
+/// or "asymptotically stable".
 template <class S>
 std::string stability_verdict(const Linearization<S>& lin);
 
