@@ -1,12 +1,16 @@
-// How a run of the `nhs` tool ended, for the fuzz tests of the command line
-// (test_cli_fuzz, test_holonomic_fuzz): its exit code or signal, what it
-// printed, and whether that holds a number that is not finite.
+// What the fuzz tests share (test_cli_fuzz, test_holonomic_fuzz,
+// test_cli_linearize, test_equation_names): how a run of the `nhs` tool
+// ended (its exit code or signal, what it printed, and whether that holds a
+// number that is not finite), and the seed and case count of a run.
 #pragma once
 
 #include "process.hpp"
 
 #include <cctype>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -70,6 +74,19 @@ inline bool has_non_finite(const std::string& text) {
     }
   }
   return check();
+}
+
+/// The number of fuzz cases: NHS_FUZZ_CASES when set, else `fallback`.
+inline int fuzz_cases(int fallback) {
+  const char* env = std::getenv("NHS_FUZZ_CASES");
+  return env ? std::atoi(env) : fallback;
+}
+
+/// The seed of a *RandomSeed run: NHS_FUZZ_SEED when set (a replay), else
+/// a new random one.
+inline std::uint64_t fuzz_seed() {
+  const char* env = std::getenv("NHS_FUZZ_SEED");
+  return env ? std::strtoull(env, nullptr, 10) : std::random_device{}();
 }
 
 }  // namespace nhs::test

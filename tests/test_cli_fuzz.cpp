@@ -41,6 +41,8 @@
 namespace {
 
 namespace fs = std::filesystem;
+using nhs::test::fuzz_cases;
+using nhs::test::fuzz_seed;
 using nhs::test::has_non_finite;
 using nhs::test::Outcome;
 using nhs::test::run_nhs;
@@ -253,17 +255,12 @@ void fuzz(std::uint64_t seed, int cases) {
   EXPECT_GT(exit_counts[2], cases / 50) << counts << " (NHS_FUZZ_SEED=" << seed << ")";
 }
 
-int cases_to_run() {
-  const char* cases_env = std::getenv("NHS_FUZZ_CASES");
-  return cases_env ? std::atoi(cases_env) : kDefaultCases;
-}
-
 // The quick suite's gate: the committed seeds, the same verdict every run.
 TEST(CliFuzz, FixedSeeds) {
 #ifndef NHS_CLI_PATH
   GTEST_SKIP() << "built without the nhs tool";
 #endif
-  for (const std::uint64_t seed : kFixedSeeds) fuzz(seed, cases_to_run());
+  for (const std::uint64_t seed : kFixedSeeds) fuzz(seed, fuzz_cases(kDefaultCases));
 }
 
 // A new seed on every run (labels fuzz and slow: `ctest -L fuzz`), or
@@ -272,8 +269,7 @@ TEST(CliFuzzRandomSeed, NewSeed) {
 #ifndef NHS_CLI_PATH
   GTEST_SKIP() << "built without the nhs tool";
 #endif
-  const char* seed_env = std::getenv("NHS_FUZZ_SEED");
-  fuzz(seed_env ? std::strtoull(seed_env, nullptr, 10) : std::random_device{}(), cases_to_run());
+  fuzz(fuzz_seed(), fuzz_cases(kDefaultCases));
 }
 
 }  // namespace

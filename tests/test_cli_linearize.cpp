@@ -24,6 +24,7 @@
 //    fixed seeds; LinearizeFuzzRandomSeed: a new one, labels fuzz;slow):
 //    every exit code is documented, and an exit 0 prints no NaN or inf.
 #include "cli_fixture.hpp"
+#include "cli_outcome.hpp"
 
 #include "nhs/scalar.hpp"
 
@@ -486,14 +487,9 @@ class LinearizeFuzzTest : public Linearize {
   int succeeded_ = 0;
 };
 
-int fuzz_cases(int fallback) {
-  const char* env = std::getenv("NHS_FUZZ_CASES");
-  return env ? std::atoi(env) : fallback;
-}
-
 // The quick suite's gate: fixed seeds, few cases (each a process).
 TEST_F(LinearizeFuzzTest, FixedSeeds) {
-  for (const std::uint64_t seed : {20261207ULL, 577ULL}) fuzz(seed, fuzz_cases(24));
+  for (const std::uint64_t seed : {20261207ULL, 577ULL}) fuzz(seed, nhs::test::fuzz_cases(24));
   EXPECT_GT(succeeded_, 0);  // some vectors reach the linearization
 }
 
@@ -501,8 +497,7 @@ class LinearizeFuzzRandomSeed : public LinearizeFuzzTest {};
 
 // A new seed on every run (labels fuzz and slow), or NHS_FUZZ_SEED's.
 TEST_F(LinearizeFuzzRandomSeed, NewSeed) {
-  const char* env = std::getenv("NHS_FUZZ_SEED");
-  fuzz(env ? std::strtoull(env, nullptr, 10) : std::random_device{}(), fuzz_cases(200));
+  fuzz(nhs::test::fuzz_seed(), nhs::test::fuzz_cases(200));
 }
 
 }  // namespace

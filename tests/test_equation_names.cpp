@@ -24,7 +24,9 @@
 #include "nhs/studies/traced.hpp"
 #include "nhs/symbolic/frobenius.hpp"
 #include "nhs/symbolic/print.hpp"
+#include "nhs/symbolic/symbolic_system.hpp"
 #include "nhs/symbolic/worksheet.hpp"
+#include "cli_outcome.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -395,6 +397,41 @@ TEST(EquationNames, TheNegativeControlIsNotWrittenAndSaysSo) {
   EXPECT_EQ(err.find("unknown formulation"), std::string::npos) << err;
 }
 
+// The derivation budget (docs/equations.md, "Limits"): the size is
+// estimated before any derivation, grows with the system (the n-trailer's
+// n^2 x nodes), and a system beyond the budget is refused at once with a
+// usage error (exit 2) that names the option raising it; the option works
+// both ways.
+TEST(EquationsBudget, EstimatedFirstRefusedBeyondAndRaisedByTheOption) {
+  double previous = 0;
+  for (const int n : {3, 7, 12}) {
+    const TracedStudy t = find_traced_study("n-trailer-" + std::to_string(n));
+    const double size = symbolic::derivation_size(t.build, t.info);
+    EXPECT_GT(size, previous) << "n-trailer-" << n;
+    EXPECT_LT(size, symbolic::kDefaultDerivationBudget) << "n-trailer-" << n << " is derived by default";
+    previous = size;
+  }
+  const TracedStudy big = find_traced_study("n-trailer-40");
+  EXPECT_GT(symbolic::derivation_size(big.build, big.info), symbolic::kDefaultDerivationBudget);
+
+  const fs::path dir = scratch_dir();
+  const ProcessEnd refused =
+      run_process(NHS_CLI_PATH, {"equations", "n-trailer-40"}, dir / "big_out.txt", dir / "big_err.txt");
+  EXPECT_EQ(refused.code, 2);
+  const std::string err = slurp(dir / "big_err.txt");
+  EXPECT_NE(err.find("derivation size"), std::string::npos) << err;
+  EXPECT_NE(err.find("--max-derivation-size"), std::string::npos) << err;
+  EXPECT_EQ(slurp(dir / "big_out.txt"), "") << "nothing derived, nothing printed";
+
+  const ProcessEnd lowered = run_process(NHS_CLI_PATH, {"equations", "skate", "--max-derivation-size", "10"},
+                                         dir / "low_out.txt", dir / "low_err.txt");
+  EXPECT_EQ(lowered.code, 2) << slurp(dir / "low_err.txt");
+  const ProcessEnd raised = run_process(NHS_CLI_PATH, {"equations", "n-trailer-3", "--max-derivation-size", "1e9"},
+                                        dir / "ok_out.txt", dir / "ok_err.txt");
+  EXPECT_EQ(raised.code, 0) << slurp(dir / "ok_err.txt");
+  EXPECT_NE(slurp(dir / "ok_out.txt").find("second-kind"), std::string::npos);
+}
+
 // --- the fuzz generator ------------------------------------------------------------------
 
 constexpr std::uint64_t kFixedSeeds[] = {20261207ULL};
@@ -497,18 +534,12 @@ void fuzz_names(std::uint64_t seed, int cases) {
   EXPECT_GT(refused, 0) << replay;
 }
 
-int cases_to_run() {
-  const char* env = std::getenv("NHS_FUZZ_CASES");
-  return env ? std::atoi(env) : kDefaultCases;
-}
-
 TEST(EquationNamesFuzz, FixedSeeds) {
-  for (const std::uint64_t seed : kFixedSeeds) fuzz_names(seed, cases_to_run());
+  for (const std::uint64_t seed : kFixedSeeds) fuzz_names(seed, fuzz_cases(kDefaultCases));
 }
 
 TEST(EquationNamesFuzzRandomSeed, NewSeed) {
-  const char* env = std::getenv("NHS_FUZZ_SEED");
-  fuzz_names(env ? std::strtoull(env, nullptr, 10) : std::random_device{}(), cases_to_run());
+  fuzz_names(fuzz_seed(), fuzz_cases(kDefaultCases));
 }
 
 }  // namespace

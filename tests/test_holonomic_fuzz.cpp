@@ -198,17 +198,12 @@ void fuzz(std::uint64_t seed, int cases) {
   EXPECT_GT(exit_counts[2] + exit_counts[3], cases / 20) << counts << " (NHS_FUZZ_SEED=" << seed << ")";
 }
 
-int cases_to_run() {
-  const char* cases_env = std::getenv("NHS_FUZZ_CASES");
-  return cases_env ? std::atoi(cases_env) : kDefaultCases;
-}
-
 // The quick suite's gate: the committed seeds, the same verdict every run.
 TEST(HolonomicFileFuzz, FixedSeeds) {
 #ifndef NHS_CLI_PATH
   GTEST_SKIP() << "built without the nhs tool";
 #endif
-  for (const std::uint64_t seed : kFixedSeeds) fuzz(seed, cases_to_run());
+  for (const std::uint64_t seed : kFixedSeeds) fuzz(seed, nhs::test::fuzz_cases(kDefaultCases));
 }
 
 // A new seed on every run (labels fuzz and slow: `ctest -L fuzz`), or
@@ -217,8 +212,7 @@ TEST(HolonomicFileFuzzRandomSeed, NewSeed) {
 #ifndef NHS_CLI_PATH
   GTEST_SKIP() << "built without the nhs tool";
 #endif
-  const char* seed_env = std::getenv("NHS_FUZZ_SEED");
-  fuzz(seed_env ? std::strtoull(seed_env, nullptr, 10) : std::random_device{}(), cases_to_run());
+  fuzz(nhs::test::fuzz_seed(), nhs::test::fuzz_cases(kDefaultCases));
 }
 
 }  // namespace
