@@ -1,5 +1,6 @@
 // The list of built-in studies and the helpers shared by all of them.
 #include "nhs/format.hpp"
+#include "nhs/scaled_norm.hpp"
 #include "nhs/studies/all.hpp"
 #include "nhs/studies/system_file.hpp"
 
@@ -181,7 +182,7 @@ template <class S>
   Eigen::Index worst = 0;
   S least = S(1);
   for (Eigen::Index c = 0; c < Jd.rows(); ++c) {
-    const S start = Jd0.row(c).norm(), shrink = start > 0 ? S(Jd.row(c).norm() / start) : S(0);
+    const S start = scaled_norm<S>(Jd0.row(c)), shrink = start > 0 ? S(scaled_norm<S>(Jd.row(c)) / start) : S(0);
     if (c == 0 || shrink < least) {
       least = shrink;
       worst = c;
@@ -254,7 +255,7 @@ void admit_holonomic(const HolonomicConstraints<S>& h, const System<S>& sys, Vec
   const S reach = tol * (1 + max_abs_of(q));
   std::string off;
   for (Eigen::Index c = 0; c < f.size(); ++c) {
-    const S gradient = J.row(c).norm();
+    const S gradient = scaled_norm<S>(J.row(c));  // 1e-200 x a gradient is no 0 in double
     const std::string& name = h.names[static_cast<std::size_t>(c)];
     if (f[c] == 0 && !(gradient > 0))
       throw SingularState("holonomic constraints singular", "the holonomic constraint " + name +

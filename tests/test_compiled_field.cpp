@@ -383,8 +383,11 @@ TEST_F(CompiledField, ToolAccelAndRun) {
       const Output compiled = nhs_tool(dir_, compiled_args);
       ASSERT_EQ(traced.code, 0) << traced.err;
       ASSERT_EQ(compiled.code, 0) << compiled.err;
-      EXPECT_NE(traced.out.find("\"" + formulation + " (traced)\""), std::string::npos) << traced.out;
-      EXPECT_NE(compiled.out.find("\"" + formulation + " (compiled)\""), std::string::npos) << compiled.out;
+      // The formulation by its name, the backend by the field key.
+      EXPECT_NE(traced.out.find("\"formulation\": \"" + formulation + "\""), std::string::npos) << traced.out;
+      EXPECT_NE(traced.out.find("\"field\": \"traced\""), std::string::npos) << traced.out;
+      EXPECT_NE(compiled.out.find("\"formulation\": \"" + formulation + "\""), std::string::npos) << compiled.out;
+      EXPECT_NE(compiled.out.find("\"field\": \"compiled\""), std::string::npos) << compiled.out;
       EXPECT_NE(qddot_of(compiled.out), "(none)");
       EXPECT_EQ(qddot_of(compiled.out), qddot_of(traced.out)) << precision << " " << formulation;
     }

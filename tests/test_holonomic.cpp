@@ -225,6 +225,37 @@ TEST_F(Holonomic, TheConstraintsScaleDoesNotMatter) {
   }
 }
 
+// At the ends of double's exponent range: a gradient of size 1e-195 has
+// squares below the smallest double and one of size 1e195 squares above
+// the largest, so that norms taken naively gave 0 (a "singular" root) and
+// inf (a "rank loss" of dC/dqdot). The first kind, which never squares
+// the constraints, gives the unscaled file's root and accelerations.
+TEST_F(Holonomic, TheConstraintsScaleDoesNotMatterInDouble) {
+  const std::vector<std::string> state = {"--q", "0.3,-0.8", "--z", "0.7", "--formulation", "first-kind",
+                                          "--singular-margin", "0"};
+  std::vector<std::string> args = state;
+  args.insert(args.begin(), "accel");
+  args.insert(args.begin() + 1, kPendulum);
+  const auto plain = nhs(args);
+  ASSERT_EQ(plain.code, 0) << plain.err;
+  const auto reference = nlohmann::json::parse(plain.out);
+  int k = 0;
+  for (const std::string scale : {"7e195", "2e-195"}) {
+    const std::string path =
+        copy_with({{"rod = \"x^2 + y^2 - l^2\"", "rod = \"" + scale + "*(x^2 + y^2 - l^2)\""}},
+                  "double-scaled-" + std::to_string(k++) + ".toml");
+    args[1] = path;
+    const auto r = nhs(args);
+    ASSERT_EQ(r.code, 0) << scale << ": " << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    for (const char* key : {"q", "qddot"})
+      for (std::size_t i = 0; i < j[key].size(); ++i) {
+        const double a = std::stod(j[key][i].get<std::string>()), b = std::stod(reference[key][i].get<std::string>());
+        EXPECT_NEAR(a, b, 1e-14 * (1 + std::abs(b))) << scale << " " << key << "[" << i << "]";
+      }
+  }
+}
+
 // A root where the constraint's gradient vanishes (rod written squared):
 // Newton's steps shrink only linearly there (by 1/2 at a double root). The
 // file's own initial state is refused (exit 2, the file's error) as a

@@ -67,7 +67,9 @@ class Generator {
       for (int k = 0; k < h; ++k) dep.push_back(q_[static_cast<std::size_t>((k + pick(n_)) % n_)]);
       t += "dependent_coordinates = [" + names_list(dep) + "]\n";
     }
-    t += "[initial]\nq = [" + numbers(n_) + "]\nqdot = [" + numbers(n_) + "]\n";
+    // qdot = 0 is tangent to every level set (so the state is admitted
+    // wherever Newton finds q); random velocities mostly are not (refused).
+    t += "[initial]\nq = [" + numbers(n_) + "]\nqdot = [" + (pick(2) ? numbers(n_) : zeros(n_)) + "]\n";
     return t;
   }
 
@@ -123,6 +125,11 @@ class Generator {
     const std::string scale = one({"1", "1", "1e-200", "1e200", "1e-150", "3.5e150", "1e-20", "1e20", "1e100",
                                    "7e-300", "1e300"});
     return scale == "1" ? body : scale + "*(" + body + ")";
+  }
+  static std::string zeros(int k) {
+    std::string s;
+    for (int i = 0; i < k; ++i) s += std::string(i ? ", " : "") + "\"0\"";
+    return s;
   }
   std::string numbers(int k) {
     std::string s;

@@ -334,9 +334,15 @@ class SingularSetWatch {
   static constexpr int kMaxEvaluations = 2000;
 
   std::vector<Margin<S>> margins(const Vec<S>& q, const Vec<S>& qd) const {
-    // Rank loss of dC/dqdot is no singular set of a formulation that takes
-    // redundant constraints (Udwadia-Kalaba).
-    std::vector<Margin<S>> all = formulation_regularity_margins(sys_, f_, q, qd);
+    // A formulation that takes redundant constraints (Udwadia-Kalaba) is
+    // watched for rank loss of dC/dqdot below its rank at the first state
+    // watched (the motion's start): rank < r throughout where constraints
+    // are redundant, r where they are not.
+    if (rank_ < 0 && f_ && takes_redundant_constraints(*f_) && sys_.r > 0) {
+      const Mat<S> A = constraint_jacobians(sys_, q, qd).C_qdot;
+      rank_ = A.allFinite() ? row_direction_rank<S>(A) : static_cast<int>(sys_.r);
+    }
+    std::vector<Margin<S>> all = formulation_regularity_margins(sys_, f_, q, qd, rank_ < 0 ? 0 : rank_);
     if (f_)
       for (Margin<S>& m : f_->singular_margins(sys_, q, qd)) all.push_back(std::move(m));
     return all;
@@ -344,7 +350,9 @@ class SingularSetWatch {
 
   Margin<S> smallest(const S& t, const PointAt& point_at) {
     point_at(t, q_, qd_);
-    Margin<S> best{"", S(0), ""};
+    // No margin at all (Udwadia-Kalaba on a system with no singular set of
+    // its own: rank loss of dC/dqdot is none of its): nothing is near.
+    Margin<S> best{"", std::numeric_limits<S>::infinity(), ""};
     bool first = true;
     for (Margin<S>& m : margins(q_, qd_)) {
       if (first || !(m.value >= best.value)) best = std::move(m);  // NaN wins
@@ -382,6 +390,7 @@ class SingularSetWatch {
   bool have_last_ = false;
   S last_t_{0}, last_g_{0};
   Vec<S> x_, q_, qd_;
+  mutable int rank_ = -1;  // margins(): the rank of dC/dqdot's directions at the start (-1: not yet)
 };
 
 // The cubic Hermite interpolant on [t0, t1] through (x0, f0) and (x1, f1):

@@ -1,5 +1,6 @@
 #include "nhs/format.hpp"
 #include "nhs/regularity.hpp"
+#include "nhs/scaled_norm.hpp"
 
 #include <Eigen/SVD>
 
@@ -8,7 +9,7 @@ namespace nhs {
 template <class S>
 Vec<S> singular_values(const Mat<S>& M) {
   if (M.size() == 0) return Vec<S>();
-  if (M.rows() == 1 || M.cols() == 1) return Vec<S>::Constant(1, M.norm());
+  if (M.rows() == 1 || M.cols() == 1) return Vec<S>::Constant(1, scaled_norm<S>(M));  // a row of 1e200 is no inf
   Eigen::JacobiSVD<Mat<S>> svd(M);
   return svd.singularValues();
 }
@@ -18,7 +19,7 @@ void require_full_rank(const Mat<S>& M, const std::string& condition, const Cont
   if (M.size() == 0) return;
   using std::max;
   if (M.rows() == 1 || M.cols() == 1) {  // one singular value, |M|, and no SVD
-    const S sigma = M.norm();
+    const S sigma = scaled_norm<S>(M);
     if (M.allFinite() && sigma > regularity_tolerance<S>() * max(S(1), sigma)) return;
   }
   require_finite(M, "the " + std::to_string(M.rows()) + "x" + std::to_string(M.cols()) +

@@ -10,11 +10,13 @@
 // (regularity_margins, singular_set.hpp).
 #pragma once
 
+#include "nhs/derivatives.hpp"
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/regularity.hpp"
 #include "nhs/singular_set.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -50,15 +52,28 @@ bool takes_redundant_constraints(const Formulation<S>& f) {
 }
 
 /// The margins of (q, qd) (size n each) to the singular sets of sys for the
-/// formulation f: regularity_margins, less sigma_min_dC_dqdot when f takes
-/// redundant constraints (rank loss of dC/dqdot is then no singular set).
-/// f null: regularity_margins. f's own margins (Formulation::
-/// singular_margins) are not among them.
+/// formulation f: regularity_margins, where f takes redundant constraints
+/// (Udwadia-Kalaba) with its rank loss of dC/dqdot measured against
+/// `rank`, the rank of dC/dqdot's directions where the motion started
+/// (row_direction_rank; 0 < rank <= r): the rank-th singular value of
+/// dC/dqdot, under the same name sigma_min_dC_dqdot, so that a motion with
+/// redundant constraints (rank < r throughout) is watched for a further
+/// loss, as the others are for any. rank <= 0 (a single state, as `nhs
+/// accel`: no start to compare with): no rank loss is a singular set of
+/// f. f null, or f not taking redundant constraints: regularity_margins.
+/// f's own margins (Formulation::singular_margins) are not among them.
 template <class S>
 std::vector<Margin<S>> formulation_regularity_margins(const System<S>& sys, const Formulation<S>* f,
-                                                      const Vec<S>& q, const Vec<S>& qd) {
+                                                      const Vec<S>& q, const Vec<S>& qd, int rank = 0) {
   std::vector<Margin<S>> all = regularity_margins(sys, q, qd);
-  if (f && takes_redundant_constraints(*f) && sys.r > 0) all.erase(all.begin());  // sigma_min_dC_dqdot comes first
+  if (!f || !takes_redundant_constraints(*f) || sys.r == 0 || rank >= sys.r) return all;
+  // sigma_min_dC_dqdot comes first
+  if (rank <= 0) {
+    all.erase(all.begin());
+  } else {
+    const Vec<S> sv = singular_values<S>(constraint_jacobians(sys, q, qd).C_qdot);  // descending
+    all.front().value = sv[std::min<Eigen::Index>(rank, sv.size()) - 1];
+  }
   return all;
 }
 
