@@ -8,17 +8,24 @@
 namespace nhs::symbolic {
 namespace {
 
+// The HTML entity of c among & < > " (what both HTML and Markdown text
+// escape), or nullptr.
+const char* html_entity(char c) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    default: return nullptr;
+  }
+}
+
 std::string escaped(const std::string& s) {
   std::string t;
   t.reserve(s.size());
   for (char c : s) {
-    switch (c) {
-      case '&': t += "&amp;"; break;
-      case '<': t += "&lt;"; break;
-      case '>': t += "&gt;"; break;
-      case '"': t += "&quot;"; break;
-      default: t += c;
-    }
+    if (const char* e = html_entity(c)) t += e;
+    else t += c;
   }
   return t;
 }
@@ -42,10 +49,11 @@ std::string markdown_text(const std::string& s) {
   std::string t;
   t.reserve(s.size());
   for (char c : s) {
+    if (const char* e = c == '"' ? nullptr : html_entity(c)) {
+      t += e;
+      continue;
+    }
     switch (c) {
-      case '&': t += "&amp;"; break;
-      case '<': t += "&lt;"; break;
-      case '>': t += "&gt;"; break;
       case '\\': case '`': case '[': case ']': case '$': case '|': case '*': case '_':
         t += std::string("\\") + c;
         break;
