@@ -3,7 +3,7 @@
 // it also has bodies) its Gibbs-Appell field, traced once
 // at build time through the library's own template code
 // (nhs/codegen/trace.hpp) and written out as straight-line C++ by
-// nhs_codegen (codegen/nhs_codegen.cpp). The same equations as the library's
+// nhs_codegen (generated/nhs_codegen.cpp). The same equations as the library's
 // second_kind(), first_kind() and gibbs_appell() (001 Thm 8.1 / eq. 8.12;
 // 000 eq. 27; 001 eq. 5.2), the
 // same AD derivation of g, Gamma and the Jacobians, with the structural
