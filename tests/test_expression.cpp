@@ -167,3 +167,76 @@ TEST(Expression, SyntaxErrorMessagesAndPositions) {
 }
 
 }  // namespace
+
+// Named sub-expressions (Binding::let, a file's [let]): one node of the
+// graph however often they are used, the value of the expression written
+// out, and refused by name where a name they use is not known.
+namespace lets {
+
+using namespace nhs;
+using namespace nhs::expression;
+
+double evaluate_output(const Program& p, int k, double x, double xd) {
+  const Constants<double> c = constants_of<double>(p);
+  const Params<double> params(std::vector<double>{});
+  Vec<double> q(1), qd(1);
+  q[0] = x;
+  qd[0] = xd;
+  std::vector<double> out(p.outputs.size());
+  evaluate(p, c, params, {&q, &qd}, out.data());
+  return out[static_cast<std::size_t>(k)];
+}
+
+TEST(ExpressionLet, ALetIsOneNodeAndHasTheValueOfItsText) {
+  const Ast s = parse("sin(x)^2 + x*x_dot");
+  Bindings b{{"x", Binding{0, 0}}, {"x_dot", Binding{1, 0}}};
+  b["s"] = Binding{-1, -1, &s};
+  Program with_let, written_out;
+  with_let.add(parse("s*s + 3*s - s/(1 + s^2)"), b);
+  const std::string t = "(sin(x)^2 + x*x_dot)";
+  written_out.add(parse(t + "*" + t + " + 3*" + t + " - " + t + "/(1 + " + t + "^2)"), b);
+  for (double x : {-1.3, 0.2, 2.7})
+    EXPECT_EQ(evaluate_output(with_let, 0, x, 0.4 * x), evaluate_output(written_out, 0, x, 0.4 * x)) << x;
+  // The let's 4 operations (sin, its square, x*x_dot, the sum; the leaves
+  // are shared) are in the graph once, not five times.
+  EXPECT_EQ(written_out.graph.size() - with_let.graph.size(), 4 * 4);
+  // A later output of the same program reuses the let's node.
+  const int before = with_let.graph.size();
+  with_let.add(parse("s"), b);
+  EXPECT_EQ(with_let.graph.size(), before);
+  EXPECT_EQ(with_let.outputs[1], with_let.let_nodes.at(&s));
+}
+
+TEST(ExpressionLet, ALetUsingAVelocityIsRefusedWhereOnlyQIsKnown) {
+  const Ast v = parse("x_dot^2");
+  const Ast c = parse("cos(x)");
+  Bindings q_only{{"x", Binding{0, 0}}};
+  q_only["v"] = Binding{-1, -1, &v};
+  q_only["c"] = Binding{-1, -1, &c};
+  Program p;
+  p.add(parse("1 + c"), q_only);  // fine: c uses q alone
+  try {
+    p.add(parse("c + 2*v"), q_only);
+    FAIL() << "a velocity through a let was accepted in a q-only expression";
+  } catch (const ExpressionError& e) {
+    EXPECT_EQ(e.position, 6u);  // at the use of v
+    EXPECT_NE(e.reason.find("'v'"), std::string::npos) << e.reason;
+    EXPECT_NE(e.reason.find("'x_dot'"), std::string::npos) << e.reason;
+  }
+}
+
+TEST(ExpressionLet, ALetDefinedInTermsOfItselfIsRefused) {
+  const Ast a = parse("1 + b"), b_tree = parse("2*a");
+  Bindings b{{"x", Binding{0, 0}}};
+  b["a"] = Binding{-1, -1, &a};
+  b["b"] = Binding{-1, -1, &b_tree};
+  Program p;
+  try {
+    p.add(parse("x + a"), b);
+    FAIL() << "a cyclic let was compiled";
+  } catch (const ExpressionError& e) {
+    EXPECT_NE(e.reason.find("itself"), std::string::npos) << e.reason;
+  }
+}
+
+}  // namespace lets

@@ -309,12 +309,48 @@ struct Compiler {
   int unary(Op op, int a) { return graph().append(op, a); }
   int binary(Op op, int a, int b) { return graph().append(op, a, b); }
 
+  // A name bound to a let: its node, compiled at its first use in this
+  // program. Every name its tree uses (through other lets too) must be
+  // bound here: a let compiled under wider bindings (with the velocities,
+  // say) is not reused where they are not known.
+  int let(const Ast& use, const Ast& tree) {
+    if (const std::string missing = unbound_name(tree); !missing.empty())
+      throw ExpressionError(use.position, "'" + use.text + "' (a [let] name) uses '" + missing +
+                                              "', which is not known here");
+    if (const auto it = program.let_nodes.find(&tree); it != program.let_nodes.end()) return it->second;
+    if (!open_lets.insert(&tree).second)
+      throw ExpressionError(use.position, "'" + use.text + "' (a [let] name) is defined in terms of itself");
+    const int id = compile(tree);
+    open_lets.erase(&tree);
+    program.let_nodes.emplace(&tree, id);
+    return id;
+  }
+
+  // The first name used by `a` (through lets too, each looked at once) that
+  // `bindings` do not bind, else "".
+  std::string unbound_name(const Ast& a) {
+    if (a.kind == Kind::Name) {
+      const auto it = bindings.find(a.text);
+      if (it == bindings.end()) return a.text == "pi" ? "" : a.text;
+      const Ast* tree = it->second.let;
+      return tree && checked_lets.insert(tree).second ? unbound_name(*tree) : "";
+    }
+    for (const Ast& b : a.args)
+      if (std::string m = unbound_name(b); !m.empty()) return m;
+    return "";
+  }
+
+  std::set<const Ast*> checked_lets;  // lets whose names are all bound here
+  std::set<const Ast*> open_lets;     // lets being compiled (a cycle's guard)
+
   int compile(const Ast& a) {
     switch (a.kind) {
       case Kind::Number: return graph().decimal(a.text);
       case Kind::Name: {
-        if (const auto it = bindings.find(a.text); it != bindings.end())
+        if (const auto it = bindings.find(a.text); it != bindings.end()) {
+          if (it->second.let) return let(a, *it->second.let);
           return graph().input(it->second.array + 1, it->second.index);  // parameters: array 0
+        }
         if (a.text == "pi") return graph().pi();
         std::string known;
         for (const auto& [name, b] : bindings) known += (known.empty() ? "" : ", ") + name;
@@ -485,14 +521,22 @@ int Program::add(const Ast& ast, const Bindings& bindings) {
   return static_cast<int>(outputs.size()) - 1;
 }
 
-int Program::add_derivative_along(const Ast& ast, const Bindings& bindings, int of, int along, int count) {
+int Program::node(const Ast& ast, const Bindings& bindings) {
   Compiler c{*this, bindings};
-  const int f = c.compile(ast);
+  return c.compile(ast);
+}
+
+int Program::derivative_along(int f, int of, int along, int count) {
   // Graph arrays: 0 the parameters, k + 1 input k.
   const std::vector<int> d = codegen::jacobian_nodes(graph, {f}, of + 1, count);
   int sum = graph.constant(0);
   for (int i = 0; i < count; ++i)
     sum = graph.apply(Op::Add, sum, graph.apply(Op::Mul, d[static_cast<std::size_t>(i)], graph.input(along + 1, i)));
+  return sum;
+}
+
+int Program::add_derivative_along(const Ast& ast, const Bindings& bindings, int of, int along, int count) {
+  const int sum = derivative_along(node(ast, bindings), of, along, count);
   outputs.push_back(sum);
   return static_cast<int>(outputs.size()) - 1;
 }

@@ -108,10 +108,16 @@ PowerEvaluation power_evaluation(const Ast& exponent, int* k = nullptr);
 
 /// Where a name's value comes from when a Program evaluates: element
 /// `index` of input array `array` (array >= 0), or parameter `index`
-/// (array = -1).
+/// (array = -1); or, when `let` is set, a named sub-expression (a system
+/// file's [let] table, docs/system-files.md): the name stands for the value
+/// of the syntax tree *let, compiled with the same bindings as the
+/// expression that uses it, once per Program (one node of its graph however
+/// often it is used: Program::let_nodes), never substituted as text. The
+/// tree must outlive the compilation (add, add_derivative_along).
 struct Binding {
   int array = -1;
   int index = -1;
+  const Ast* let = nullptr;
 };
 using Bindings = std::map<std::string, Binding, std::less<>>;
 
@@ -129,12 +135,27 @@ using Bindings = std::map<std::string, Binding, std::less<>>;
 struct Program {
   codegen::Graph graph;
   std::vector<int> outputs;  ///< the node of each output
+  /// The node of each named sub-expression (Binding::let) compiled so far
+  /// into `graph`, by its tree: a let used again, by this or a later output,
+  /// is that node.
+  std::map<const Ast*, int> let_nodes;
 
   /// Appends `ast` as a new output and returns its index. Names resolve
   /// through `bindings` ("pi" is the constant unless bound); an unknown name
   /// throws ExpressionError at its position, listing the names `bindings`
-  /// knows.
+  /// knows. A name bound to a let whose tree uses a name that `bindings` do
+  /// not know (a velocity where only q is allowed, say) throws
+  /// ExpressionError at the use, naming the let and that name.
   int add(const Ast& ast, const Bindings& bindings);
+
+  /// The node of `ast` in `graph` (compiled as add() does), not made an
+  /// output: for a caller that builds on it (a frame's rotation from its
+  /// angles, nhs/rigid_frames.hpp over the tracing scalar).
+  int node(const Ast& ast, const Bindings& bindings);
+
+  /// The node of sum_i d(node)/dx_i v_i (as add_derivative_along), not made
+  /// an output: the rate along the motion of a quantity already compiled.
+  int derivative_along(int node, int of, int along, int count);
 
   /// Appends, as a new output, the derivative of `ast` along a direction:
   /// sum_i d(ast)/dx_i v_i, x_i element i of input `of` and v_i element i of
