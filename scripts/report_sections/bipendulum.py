@@ -53,8 +53,7 @@ def read_finding_parameters(rep, d):
 
 
 def figure_symmetric_pendulum(rep, rel, h, c, p):
-    """The symmetric bipendulum against the exact pendulum, with the margin. h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """The symmetric bipendulum against the exact pendulum, with the margin."""
     fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
     a0.plot(c["t_over_quarter_period"], c["theta_exact"], lw=1)
     a0.set_xlabel("t / (T/4)")
@@ -77,8 +76,7 @@ def figure_symmetric_pendulum(rep, rel, h, c, p):
 
 
 def figure_near_singular(rep, rel, h, c, p):
-    """The error per precision as the motion nears the singular turning point. h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """The error per precision as the motion nears the singular turning point."""
     x = c["one_minus_fraction"]
     fig, ax = plt.subplots(figsize=(6.5, 4))
     ax.loglog(x, _pos(c["error_double"]), "o-", lw=1,
@@ -99,8 +97,7 @@ def figure_near_singular(rep, rel, h, c, p):
 
 
 def figure_epsilon_circle(rep, rel, h, c, p):
-    """The distances from the circle of eq. 89 against epsilon. h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """The distances from the circle of eq. 89 against epsilon."""
     fig, ax = plt.subplots(figsize=(6.5, 4))
     t_end = p["t_end"]
     ax.loglog(c["epsilon"], c["distance_from_eq89"], "o-",
@@ -119,8 +116,7 @@ def figure_epsilon_circle(rep, rel, h, c, p):
 
 
 def figure_epsilon_circle_paths(rep, rel, h, c, p):
-    """P1's paths for each epsilon, and the circle of eq. 89. h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """P1's paths for each epsilon, and the circle of eq. 89."""
     fig, ax = plt.subplots(figsize=(5, 5))
     eps = sorted(set(c["epsilon"]), reverse=True)
     for e in eps:
@@ -142,8 +138,7 @@ def figure_epsilon_circle_paths(rep, rel, h, c, p):
 
 
 def figure_linear_nonlinear(rep, rel, h, c, p):
-    """The linear bipendulum against the bipendulum (Hertz's limit). h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """The linear bipendulum against the bipendulum (Hertz's limit)."""
     fig, (a0, a1) = plt.subplots(1, 2, figsize=(10, 3.6))
     a0.plot(c["t"], c["distance_P1"], lw=1, label="|P1 linear - P1 bipendulum|")
     a0.plot(c["t"], c["distance_P2"], lw=1, label="|P2 linear - P2 bipendulum|")
@@ -167,8 +162,7 @@ def figure_linear_nonlinear(rep, rel, h, c, p):
 
 
 def figure_energy_separation(rep, rel, h, c, p):
-    """The separate energies T_k + V_k along two motions. h, c, p: the CSV's
-    header, columns and parameters; rel: its folder relative to the report."""
+    """The separate energies T_k + V_k along two motions."""
     fig, ax = plt.subplots(figsize=(7, 4))
     for k in h[1:]:
         ax.semilogy(c["t"], _pos(c[k]), lw=1, label=k)
@@ -193,8 +187,9 @@ def figure_energy_separation(rep, rel, h, c, p):
 
 
 # Study CSV files the lead adds under <verify-dir>/studies/ (glob patterns,
-# what they show and the function that draws their figure from the CSV's
-# header, columns and parameters). The report plots every CSV found there
+# what they show and the function that draws their figure, draw(rep, rel,
+# h, c, p): h, c, p the CSV's header, columns and parameters, rel its
+# folder relative to the report). The report plots every CSV found there
 # and lists the expected ones that are missing.
 # Written by `nhs findings` (apps/nhs/findings.cpp); plotted by
 # section_bipendulum, in this order. The bipendulum's special motions come
