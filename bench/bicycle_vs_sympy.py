@@ -119,22 +119,15 @@ GOAL_RATIO = 10.0
 
 
 # --------------------------------------------------------------- sympy model
-def bicycle_model():
-    """The bicycle in sympy.physics.mechanics terms (untimed: the build
-    times KanesMethod, kanes_equations and the code generation)."""
-    t = me.dynamicsymbols._t
-    q = me.dynamicsymbols(COORDS)
-    u = me.dynamicsymbols(["u_" + c for c in COORDS])
-    x, y, psi, phi, thetaB, delta, thetaR, thetaF = q
-    ux, uy, upsi, uphi, uthetaB, udelta, uthetaR, uthetaF = u
-    # "lambda" is a Python keyword: the symbol is lam (printed code, lambdify)
-    P = {name: sm.Symbol("lam" if name == "lambda" else name) for name, _ in TABLE1}
-    w, c, lam, g, rR, rF = (P[k] for k in ("w", "c", "lambda", "g", "rR", "rF"))
+def bicycle_frames(q, u, lam):
+    """The bicycle's frames N, Y, L, B, R, H, F with their angular velocities.
 
-    # Frames (axes x forward, y right, z down): yaw Y, lean L, rear frame B
-    # = Rz(psi) Rx(phi) Ry(thetaB), rear wheel R, front frame H turned by delta
-    # about the steer axis s (down and forward, lambda from the vertical),
-    # front wheel F. Angular velocities in the speeds u = q_dot.
+    Axes x forward, y right, z down: yaw Y, lean L, rear frame B = Rz(psi)
+    Rx(phi) Ry(thetaB), rear wheel R, front frame H turned by delta about
+    the steer axis s (down and forward, lambda from the vertical), front
+    wheel F. Angular velocities in the speeds u = q_dot."""
+    _, _, psi, phi, thetaB, delta, thetaR, thetaF = q
+    _, _, upsi, uphi, uthetaB, udelta, uthetaR, uthetaF = u
     N = me.ReferenceFrame("N")
     Y = N.orientnew("Y", "Axis", [psi, N.z])
     L = Y.orientnew("L", "Axis", [phi, Y.x])
@@ -149,6 +142,22 @@ def bicycle_model():
     R.set_ang_vel(B, uthetaR * B.y)
     H.set_ang_vel(B, udelta * s)
     F.set_ang_vel(H, uthetaF * H.y)
+    return N, Y, L, B, R, H, F
+
+
+def bicycle_model():
+    """The bicycle in sympy.physics.mechanics terms (untimed: the build
+    times KanesMethod, kanes_equations and the code generation)."""
+    t = me.dynamicsymbols._t
+    q = me.dynamicsymbols(COORDS)
+    u = me.dynamicsymbols(["u_" + c for c in COORDS])
+    x, y, psi, phi, thetaB, delta, thetaR, thetaF = q
+    ux, uy, upsi, uphi, uthetaB, udelta, uthetaR, uthetaF = u
+    # "lambda" is a Python keyword: the symbol is lam (printed code, lambdify)
+    P = {name: sm.Symbol("lam" if name == "lambda" else name) for name, _ in TABLE1}
+    w, c, lam, g, rR, rF = (P[k] for k in ("w", "c", "lambda", "g", "rR", "rF"))
+
+    N, Y, L, B, R, H, F = bicycle_frames(q, u, lam)
 
     # Points: rear contact P (x, y, 0), rear wheel centre C_R = P - rR e3
     # (e3 = L.z, down in the rear wheel's plane), a point A of the steer
@@ -544,7 +553,8 @@ def markdown(rep):
     return "\n".join(L) + "\n"
 
 
-def main():
+def parse_args():
+    """The command line (--quick sets the repeats, the budget and --no-compiled)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
                     help="3 rounds of 0.05 s batches, no compiled backend (the sympy build is still made)")
@@ -555,6 +565,11 @@ def main():
     args = ap.parse_args()
     if args.quick:
         args.repeats, args.budget, args.no_compiled = 3, 0.05, True
+    return args
+
+
+def start_report(args):
+    """The report's provenance: command, date, versions, load, settings."""
     cmdline = ("PYTHONPATH=build/python /usr/bin/python3 bench/bicycle_vs_sympy.py " + " ".join(sys.argv[1:])).strip()
     git = lambda *a: subprocess.run(["git", *a], capture_output=True, text=True, cwd=HERE).stdout.strip()
     rep = {"date": time.strftime("%Y-%m-%d %H:%M"), "command": cmdline, "quick": args.quick,
@@ -565,10 +580,11 @@ def main():
            "load_avg": " ".join("%.2f" % x for x in os.getloadavg()), "repeats": args.repeats,
            "budget_s": args.budget, "system_file": os.path.relpath(BICYCLE, ROOT),
            "parameters": dict(TABLE1)}
-    t_start = time.time()
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100000))
+    return rep
 
-    # --- nhs: load, and the file's parameters are Table 1
+
+def load_system(rep):
+    """The nhs bicycle, its load time in rep["nhs"]; exits where a parameter is not Table 1's."""
     t0 = time.perf_counter()
     system = nhs.System(BICYCLE)
     rep["nhs"] = {"load_s": time.perf_counter() - t0, "formulations": system.formulations()}
@@ -576,15 +592,12 @@ def main():
     for (name, _), value in zip(TABLE1, PARAM_VALUES):
         if float(system.parameters[name]) != value:
             raise SystemExit("parameter %s: file %s, Table 1 %r" % (name, system.parameters[name], value))
+    return system
 
-    # --- sympy: build
-    print("sympy: building the model", file=sys.stderr, flush=True)
-    S = sympy_build(bicycle_model())
-    rep["sympy"] = S["report"]
-    if rep["sympy"]["leftover_derivatives"]:
-        raise SystemExit("sympy: M or F keeps derivatives: %s" % rep["sympy"]["leftover_derivatives"])
 
-    # --- validation (1): linearization
+def validate(system, S, rep):
+    """Checks (1) the sympy linearization against Table 2 and (2) nhs against sympy at
+    the generic state, into rep["validation"]; returns (lin, acc, nhs's q, nhs's qdot)."""
     print("validation: linearization", file=sys.stderr, flush=True)
     V = rep["validation"] = {}
     V["linearization"] = lin = linearization_check(S)
@@ -600,7 +613,6 @@ def main():
         ", ".join("%.12g%+.12gi" % tuple(z) for z in lin["eigenvalues"]), lin["max_rel_error"],
         "pass" if lin["pass"] else "FAIL"), file=sys.stderr, flush=True)
 
-    # --- validation (2): the generic state
     a = system.accel(q=STATE_Q, z=STATE_Z)
     qn, qdn, qddn = (np.array(v, dtype=float) for v in (a.q, a.qdot, a.qddot))
     qs, us, fh, velres = consistent_state(S, STATE_Q[I_PHI], STATE_Q[I_DELTA], *STATE_Z)
@@ -619,8 +631,14 @@ def main():
     print("  generic state: |roll acc diff| %.1e, |steer acc diff| %.1e, max |qddot diff| %.1e (%s)" % (
         acc["roll_diff"], acc["steer_diff"], acc["max_qddot_diff"], "pass" if acc["pass"] else "FAIL"),
         file=sys.stderr, flush=True)
+    return lin, acc, qn, qdn
 
-    # --- the candidates, at the state nhs admitted
+
+def candidates(system, S, qn, qdn, rep, no_compiled):
+    """The timed candidates at the state nhs admitted, (key, "py" or "cpp", callable):
+    the sympy routes, every nhs field and System.accel; records each field's set-up time
+    and its agreement with sympy in rep."""
+    V = rep["validation"]
     x = np.concatenate((qn, qdn))
     q_list, qd_list = qn.tolist(), qdn.tolist()
     n = len(COORDS)
@@ -636,7 +654,7 @@ def main():
     V["fields_vs_sympy"] = {"sympy lambdify": float(np.max(np.abs(rhs_l(0.0, x)[n:] - rhs_p(0.0, x)[n:])))}
     setup = rep["nhs"]["field_setup_s"] = {}
     ref = rhs_p(0.0, x)[n:]
-    backends = [None, "compiled", "library"] if not args.no_compiled else [None, "library"]
+    backends = [None, "compiled", "library"] if not no_compiled else [None, "library"]
     for formulation in (None, "first-kind"):
         for backend in backends:
             t0 = time.perf_counter()
@@ -664,15 +682,13 @@ def main():
                       (lambda f: lambda: system.accel(q=q_list, qdot=qd_list, formulation=f))(formulation)))
         cands.append(("nhs System.accel %s C++ loop (_bench_accel)" % name, "cpp",
                       (lambda f: lambda k: system._bench_accel(k, q_list, qd_list, f))(formulation)))
-    print("timing %d candidates, %d rounds of ~%g s batches" % (len(cands), args.repeats, args.budget),
-          file=sys.stderr, flush=True)
-    T = rep["timings"] = interleaved(cands, args.repeats, args.budget)
-    for key, r in T.items():
-        print("  %-62s %10s µs" % (key, fmt_us(r["median_s"])), file=sys.stderr)
+    return cands
 
-    # --- inside a run: wall_seconds / rhs_calls of System.run from the same
-    # state (stepper, output and the run's set-up included)
-    runs = rep["runs"] = []
+
+def runs_inside(system, args):
+    """wall_seconds / rhs_calls of System.run from the generic state, per formulation
+    and backend (the stepper, the output and the run's set-up included)."""
+    runs = []
     for formulation in (None, "first-kind"):
         for backend in ([None] if args.no_compiled else [None, "compiled"]):
             kw = dict(t_end=RUN_T_END, dt_out=0.1, q0=STATE_Q, z0=STATE_Z, formulation=formulation, field=backend)
@@ -689,8 +705,11 @@ def main():
                          "per_rhs_s": statistics.median(per), "max_C": float(su["max_C"])})
             print("  run %-28s %s: %d RHS calls, %s µs per RHS call" % (
                 su["formulation"], su["stepper"], su["rhs_calls"], fmt_us(statistics.median(per))), file=sys.stderr)
+    return runs
 
-    # --- headline
+
+def headline(T):
+    """The headline ratios from the timings T."""
     sl = T["sympy lambdify (numpy arrays)"]["median_s"]
     sp_fast = min(T["sympy lambdify (numpy arrays)"]["median_s"], T["sympy cse+print (Python floats)"]["median_s"])
     default_key = [k for k in T if k.startswith("nhs field second-kind (traced)") and k.endswith("from Python")][0]
@@ -699,11 +718,40 @@ def main():
     nd = T[default_key]["median_s"]
     paired = statistics.median(a / b for a, b in zip(T["sympy lambdify (numpy arrays)"]["samples_s"],
                                                       T[default_key]["samples_s"]))
-    rep["headline"] = {"sympy_lambdify_s": sl, "sympy_fastest_s": sp_fast, "nhs_default_key": default_key,
-                       "nhs_default_s": nd, "ratio": sl / nd, "ratio_paired": paired, "ratio_vs_fastest_sympy": sp_fast / nd,
-                       "goal_ratio": GOAL_RATIO, "goal_met": sl / nd >= GOAL_RATIO,
-                       "nhs_fastest_key": fastest, "nhs_fastest_s": py_fields[fastest],
-                       "ratio_fastest": sl / py_fields[fastest], "pydy_cython_anchor_us": PYDY_CYTHON_US}
+    return {"sympy_lambdify_s": sl, "sympy_fastest_s": sp_fast, "nhs_default_key": default_key,
+            "nhs_default_s": nd, "ratio": sl / nd, "ratio_paired": paired, "ratio_vs_fastest_sympy": sp_fast / nd,
+            "goal_ratio": GOAL_RATIO, "goal_met": sl / nd >= GOAL_RATIO,
+            "nhs_fastest_key": fastest, "nhs_fastest_s": py_fields[fastest],
+            "ratio_fastest": sl / py_fields[fastest], "pydy_cython_anchor_us": PYDY_CYTHON_US}
+
+
+def main():
+    """Builds both models, validates the sympy one, times every candidate and writes
+    bicycle_vs_sympy.json and .md into --out-dir; exit 1 when a validation fails."""
+    args = parse_args()
+    rep = start_report(args)
+    t_start = time.time()
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 100000))
+
+    system = load_system(rep)
+
+    # --- sympy: build
+    print("sympy: building the model", file=sys.stderr, flush=True)
+    S = sympy_build(bicycle_model())
+    rep["sympy"] = S["report"]
+    if rep["sympy"]["leftover_derivatives"]:
+        raise SystemExit("sympy: M or F keeps derivatives: %s" % rep["sympy"]["leftover_derivatives"])
+
+    lin, acc, qn, qdn = validate(system, S, rep)
+    cands = candidates(system, S, qn, qdn, rep, args.no_compiled)
+    print("timing %d candidates, %d rounds of ~%g s batches" % (len(cands), args.repeats, args.budget),
+          file=sys.stderr, flush=True)
+    T = rep["timings"] = interleaved(cands, args.repeats, args.budget)
+    for key, r in T.items():
+        print("  %-62s %10s µs" % (key, fmt_us(r["median_s"])), file=sys.stderr)
+
+    rep["runs"] = runs_inside(system, args)
+    rep["headline"] = headline(T)
     rep["total_s"] = time.time() - t_start
     rep["cpus"] = os.cpu_count()
     rep["busy"] = max(os.getloadavg()[0], float(rep["load_avg"].split()[0])) > 0.75 * rep["cpus"]

@@ -562,7 +562,8 @@ def figure(report, path):
 
 
 # ---------------------------------------------------------------- main
-def main():
+def parse_args():
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true",
                     help="a subset for a smoke test (< 2 min): rtol 1e-7, 1e-11, t = 20, one run "
@@ -576,8 +577,79 @@ def main():
                     help="a SciPy case whose first run takes longer is run once")
     ap.add_argument("--mp-budget", type=float, default=60.0, help="seconds per mpmath run")
     ap.add_argument("--motion", action="append", help="only these motions (keys or studies)")
-    args = ap.parse_args()
+    return ap.parse_args()
 
+
+def start_report(args, nhs, cmdline, nhs_repeats, repeats):
+    """The report's provenance and settings, with the null run's and /bin/true's
+    process times (its runs list empty)."""
+    null_cmd = [nhs, "run", "skate", "--t-end", "1e-9", "--dt-out", "1e-9"]
+    startup = process_wall(null_cmd, 21)
+    spawn = process_wall(["/bin/true"], 21)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+    return {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
+            "git_head": head,
+            "numpy": np.__version__, "scipy": scipy.__version__, "sympy": sm.__version__,
+            "mpmath": mpmath.__version__, "nhs": args.nhs, "command": cmdline,
+            "quick": args.quick, "nhs_startup_s": startup, "nhs_startup_command": " ".join(null_cmd[1:]),
+            "spawn_true_s": spawn,
+            "nhs_repeats": nhs_repeats, "repeats": repeats, "max_single_s": args.max_single_s,
+            "mp_budget_s": args.mp_budget, "reference_digits": REF_DPS,
+            "timing": {"nhs": "wall time of the whole process (start-up included), median",
+                       "scipy": "the solve_ivp call alone, median",
+                       "mpmath": "odefun construction and evaluation at t_end, one run"},
+            "fields": {}, "runs": []}
+
+
+def log(r):
+    """One line on stderr per run."""
+    print("%-6s %-16s %-14s %-20s %-5s rtol %-8s t %-5g err %-9s time %-9s rhs %s %s" % (
+        r["tool"], r["method"], r["variant"][:14], r["motion"], r["precision"],
+        r.get("tol_text") or r["rtol"], r["t_end"], fmt_e(r.get("error")),
+        fmt_t(r.get("wall_time_s")), r.get("rhs_calls", "—"),
+        "" if r["status"] == "ok" else r["status"] + " " + str(r.get("message"))),
+        file=sys.stderr, flush=True)
+
+
+def mp50_runs(report, fields, motion, nhs, nhs_mp_tols, mpmath_tols, args):
+    """nhs mp50 and mpmath odefun on one motion to MP_TEND, appended to report["runs"];
+    past the budget, mpmath's tighter tolerances are recorded as skipped."""
+    runs = report["runs"]
+    for tol in nhs_mp_tols:
+        r = run_nhs(nhs, motion, MP_TEND, tol, "mp50", 3 if not args.quick else 1)
+        runs.append(r)
+        log(r)
+    over = False
+    for tol in mpmath_tols:  # loose -> tight: past the budget, the tighter ones are skipped
+        if over:
+            r = {"tool": "mpmath", "method": "odefun (taylor)", "variant": "symbolic",
+                 "motion": motion["key"], "study": motion["study"], "precision": "mp50",
+                 "rtol": float(tol) if tol else None, "tol_text": tol or "default (eps)",
+                 "t_end": float(MP_TEND), "status": "skipped", "error": None,
+                 "wall_time_s": None, "message": "a looser tolerance was over the budget"}
+        else:
+            r = run_mpmath(fields, motion, MP_TEND, tol, args.mp_budget)
+            over = r["status"] == "skipped"
+        runs.append(r)
+        log(r)
+
+
+def steppers(runs, prec):
+    """The steppers nhs's `auto` chose in prec, with their rtol ranges ("verner87 at
+    rtol 1e-07 ... 1e-13, ..."), or "?"."""
+    by = {}
+    for r in runs:
+        if r["tool"] == "nhs" and r["precision"] == prec and r["status"] == "ok":
+            by.setdefault(r.get("method", "?"), set()).add(r["rtol"])
+    return ", ".join("%s at rtol %s" % (m, " ... ".join(
+        "%.0e" % x for x in sorted({min(t), max(t)}, reverse=True))) for m, t in by.items()) or "?"
+
+
+def main():
+    """Runs every motion in double (nhs, SciPy) and in 50 digits (nhs mp50, mpmath),
+    writes peer_compare.json, .md and the figure; exit 1 when an nhs run failed."""
+    args = parse_args()
     global MP_TEND
     tols, tends, nhs_mp_tols, mpmath_tols = DOUBLE_TOLS, DOUBLE_TENDS, NHS_MP_TOLS, MPMATH_TOLS
     repeats, nhs_repeats = args.repeats, args.nhs_repeats
@@ -591,34 +663,9 @@ def main():
     nhs = os.path.abspath(args.nhs)
     figure_path = args.figure or os.path.join(args.out_dir, "..", "figures", "peer_compare.png")
     cmdline = "/usr/bin/python3 bench/peer_compare.py " + " ".join(sys.argv[1:])
-
-    null_cmd = [nhs, "run", "skate", "--t-end", "1e-9", "--dt-out", "1e-9"]
-    startup = process_wall(null_cmd, 21)
-    spawn = process_wall(["/bin/true"], 21)
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
-                          cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
-    report = {"date": time.strftime("%Y-%m-%d %H:%M"), "python": platform.python_version(),
-              "git_head": head,
-              "numpy": np.__version__, "scipy": scipy.__version__, "sympy": sm.__version__,
-              "mpmath": mpmath.__version__, "nhs": args.nhs, "command": cmdline,
-              "quick": args.quick, "nhs_startup_s": startup, "nhs_startup_command": " ".join(null_cmd[1:]),
-              "spawn_true_s": spawn,
-              "nhs_repeats": nhs_repeats, "repeats": repeats, "max_single_s": args.max_single_s,
-              "mp_budget_s": args.mp_budget, "reference_digits": REF_DPS,
-              "timing": {"nhs": "wall time of the whole process (start-up included), median",
-                         "scipy": "the solve_ivp call alone, median",
-                         "mpmath": "odefun construction and evaluation at t_end, one run"},
-              "fields": {}, "runs": []}
+    report = start_report(args, nhs, cmdline, nhs_repeats, repeats)
     runs = report["runs"]
     t_start = time.time()
-
-    def log(r):
-        print("%-6s %-16s %-14s %-20s %-5s rtol %-8s t %-5g err %-9s time %-9s rhs %s %s" % (
-            r["tool"], r["method"], r["variant"][:14], r["motion"], r["precision"],
-            r.get("tol_text") or r["rtol"], r["t_end"], fmt_e(r.get("error")),
-            fmt_t(r.get("wall_time_s")), r.get("rhs_calls", "—"),
-            "" if r["status"] == "ok" else r["status"] + " " + str(r.get("message"))),
-            file=sys.stderr, flush=True)
 
     for motion in motions:
         fields = Fields(motion["study"])
@@ -638,36 +685,13 @@ def main():
                         runs.append(r)
                         log(r)
         if motion in mp_motions:
-            for tol in nhs_mp_tols:
-                r = run_nhs(nhs, motion, MP_TEND, tol, "mp50", 3 if not args.quick else 1)
-                runs.append(r)
-                log(r)
-            over = False
-            for tol in mpmath_tols:  # loose -> tight: past the budget, the tighter ones are skipped
-                if over:
-                    r = {"tool": "mpmath", "method": "odefun (taylor)", "variant": "symbolic",
-                         "motion": motion["key"], "study": motion["study"], "precision": "mp50",
-                         "rtol": float(tol) if tol else None, "tol_text": tol or "default (eps)",
-                         "t_end": float(MP_TEND), "status": "skipped", "error": None,
-                         "wall_time_s": None, "message": "a looser tolerance was over the budget"}
-                else:
-                    r = run_mpmath(fields, motion, MP_TEND, tol, args.mp_budget)
-                    over = r["status"] == "skipped"
-                runs.append(r)
-                log(r)
+            mp50_runs(report, fields, motion, nhs, nhs_mp_tols, mpmath_tols, args)
     report["total_s"] = time.time() - t_start
     first = lambda prec: next((r for r in runs if r["tool"] == "nhs" and r["precision"] == prec
                                and r["status"] == "ok"), {})
     report["nhs_field"] = first("double").get("variant", "?")
-    def steppers(prec):  # `auto` depends on rtol: "verner87 at rtol 1e-07 ... 1e-13, ..."
-        by = {}
-        for r in runs:
-            if r["tool"] == "nhs" and r["precision"] == prec and r["status"] == "ok":
-                by.setdefault(r.get("method", "?"), set()).add(r["rtol"])
-        return ", ".join("%s at rtol %s" % (m, " ... ".join(
-            "%.0e" % x for x in sorted({min(t), max(t)}, reverse=True))) for m, t in by.items()) or "?"
-    report["nhs_stepper_double"] = steppers("double")
-    report["nhs_stepper_mp50"] = steppers("mp50")
+    report["nhs_stepper_double"] = steppers(runs, "double")
+    report["nhs_stepper_mp50"] = steppers(runs, "mp50")
 
     os.makedirs(args.out_dir, exist_ok=True)
     md = markdown(report, cmdline)  # also stores each nhs run's match in the report
@@ -682,7 +706,6 @@ def main():
         file=sys.stderr)
     bad = [r for r in runs if r["tool"] == "nhs" and r["status"] != "ok"]
     return 1 if bad else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

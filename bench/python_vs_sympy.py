@@ -644,7 +644,8 @@ def warm_up():
     s.accel()
 
 
-def main():
+def parse_args():
+    """The command line."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true",
                     help="a smoke test (< 1 min): rtol 1e-6 and 1e-9, RK45 and DOP853, one run "
@@ -652,7 +653,38 @@ def main():
     ap.add_argument("--out-dir", default="reports/bench")
     ap.add_argument("--repeats", type=int, default=5, help="runs per case (median)")
     ap.add_argument("--system", action="append", help="only these systems (keys)")
-    args = ap.parse_args()
+    return ap.parse_args()
+
+
+def system_runs(sysrep, M, N, exact, builds, tols, methods, repeats):
+    """Every run of one system into sysrep: nhs (each formulation, stepper auto and
+    dopri5), sympy+SciPy (each build that succeeded, each method) and System.field in
+    solve_ivp, at each tolerance; one line per run on stderr."""
+    runs = sysrep["runs"]
+    formulations = [None] + (["first-kind"] if M.parametrization else [])
+    for tol in tols:
+        for f in formulations:
+            for stepper in ("auto", "dopri5"):
+                runs.append(nhs_run(N, M, exact, stepper, tol, max(repeats, 3), formulation=f))
+        for S in builds:
+            if S["status"] != "ok":
+                continue
+            for method in methods:
+                r = sympy_run(S, M, exact, method, float(tol), repeats)
+                r["variant"] = S["variant"]
+                runs.append(r)
+        for method in methods:
+            sysrep["field_runs"].append(field_run(N, M, exact, method, float(tol), repeats))
+    for r in runs:
+        print("  %-11s %-30s rtol %-6g time %-9s rhs %-6s err %s %s" % (
+            r["tool"], r["method"] + (" " + r.get("variant", "") if r["tool"] != "nhs" else ""),
+            r["rtol"], fmt_t(r.get("run_s")), r.get("rhs_calls"), fmt_e(r.get("error")),
+            "" if r["status"] == "ok" else r.get("message")), file=sys.stderr, flush=True)
+
+
+def main():
+    """Builds, times and runs every system both ways; writes python_vs_sympy.json and .md."""
+    args = parse_args()
     tols = ["1e-6", "1e-9", "1e-12"]
     methods = ["RK45", "DOP853", "LSODA"]
     repeats = args.repeats
@@ -689,26 +721,7 @@ def main():
         sysrep["nhs"] = {k: v for k, v in N.items() if k != "system"}
         for S in builds:
             sysrep["sympy"].append({k: v for k, v in S.items() if k not in ("rhs", "y0")})
-        runs = sysrep["runs"]
-        formulations = [None] + (["first-kind"] if M.parametrization else [])
-        for tol in tols:
-            for f in formulations:
-                for stepper in ("auto", "dopri5"):
-                    runs.append(nhs_run(N, M, exact, stepper, tol, max(repeats, 3), formulation=f))
-            for S in builds:
-                if S["status"] != "ok":
-                    continue
-                for method in methods:
-                    r = sympy_run(S, M, exact, method, float(tol), repeats)
-                    r["variant"] = S["variant"]
-                    runs.append(r)
-            for method in methods:
-                sysrep["field_runs"].append(field_run(N, M, exact, method, float(tol), repeats))
-        for r in runs:
-            print("  %-11s %-30s rtol %-6g time %-9s rhs %-6s err %s %s" % (
-                r["tool"], r["method"] + (" " + r.get("variant", "") if r["tool"] != "nhs" else ""),
-                r["rtol"], fmt_t(r.get("run_s")), r.get("rhs_calls"), fmt_e(r.get("error")),
-                "" if r["status"] == "ok" else r.get("message")), file=sys.stderr, flush=True)
+        system_runs(sysrep, M, N, exact, builds, tols, methods, repeats)
         if not args.quick:
             c = nhs_run(N, M, exact, "auto", "1e-40", 1, precision="mp50")
             sysrep["mp50_check"] = {k: c.get(k) for k in ("status", "error", "run_s", "rhs_calls",
