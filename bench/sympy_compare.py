@@ -36,85 +36,114 @@ import sympy.physics.mechanics as me
 TOL = 1e-12
 
 
+def skate_model(N, O):
+    """The skate on the incline: no slip across the blade. Returns (q, u, parameters,
+    bodies, loads, velocity constraints, independent speeds, dependent speeds)."""
+    m, I, g = sm.symbols("m I g")
+    q = me.dynamicsymbols("x y theta")
+    u = me.dynamicsymbols("u1:4")
+    B = N.orientnew("B", "Axis", [q[2], N.z])
+    B.set_ang_vel(N, u[2] * N.z)
+    P = O.locatenew("P", q[0] * N.x + q[1] * N.y)
+    P.set_vel(N, u[0] * N.x + u[1] * N.y)
+    body = me.RigidBody("blade", P, B, m, (me.inertia(B, 0, 0, I), P))
+    loads = [(P, m * g * N.x)]
+    constraints = [u[0] * sm.sin(q[2]) - u[1] * sm.cos(q[2])]
+    # ydot dependent (pivot cos theta = 1 at the default state theta = 0).
+    ind, dep = [u[0], u[2]], [u[1]]
+    params = [m, I, g]
+    bodies = [body]
+    return q, u, params, bodies, loads, constraints, ind, dep
+
+
+def rolling_disc_model(N, O):
+    """The rolling disc, with a viscous torque on its rolling angle. Returns (q, u,
+    parameters, bodies, loads, velocity constraints, independent speeds, dependent speeds)."""
+    m, R, A, Bm, g, k = sm.symbols("m R A B g k")
+    q = me.dynamicsymbols("x y theta psi")
+    u = me.dynamicsymbols("u1:5")
+    H = N.orientnew("H", "Axis", [q[3], N.z])  # heading: H.x rolls, H.y is the axle
+    D = H.orientnew("D", "Axis", [q[2], H.y])
+    D.set_ang_vel(N, u[3] * N.z + u[2] * H.y)
+    C = O.locatenew("C", q[0] * N.x + q[1] * N.y)
+    C.set_vel(N, u[0] * N.x + u[1] * N.y)
+    # T_rot = A/2 thetad^2 + B/2 psid^2 (docs/studies.md): A about the axle, B about the vertical.
+    body = me.RigidBody("disc", C, D, m, (me.inertia(H, Bm, A, Bm), C))
+    loads = [(C, m * g * N.x), (D, -k * u[2] * H.y)]  # viscous torque -k thetad on theta
+    constraints = [u[0] - R * sm.cos(q[3]) * u[2], u[1] - R * sm.sin(q[3]) * u[2]]
+    ind, dep = [u[2], u[3]], [u[0], u[1]]
+    params = [m, R, A, Bm, g, k]
+    bodies = [body]
+    return q, u, params, bodies, loads, constraints, ind, dep
+
+
+def coaxial_discs_model(N, O):
+    """Two discs rolling on a common axle of length a. Returns (q, u, parameters,
+    bodies, loads, velocity constraints, independent speeds, dependent speeds)."""
+    m, R, A, Bm, a, g = sm.symbols("m R A B a g")
+    q = me.dynamicsymbols("x y theta1 theta2 psi")
+    u = me.dynamicsymbols("u1:6")
+    H = N.orientnew("H", "Axis", [q[4], N.z])
+    H.set_ang_vel(N, u[4] * N.z)
+    D1 = H.orientnew("D1", "Axis", [q[2], H.y])
+    D1.set_ang_vel(N, u[4] * N.z + u[2] * H.y)
+    D2 = H.orientnew("D2", "Axis", [q[3], H.y])
+    D2.set_ang_vel(N, u[4] * N.z + u[3] * H.y)
+    P1 = O.locatenew("P1", q[0] * N.x + q[1] * N.y)
+    P1.set_vel(N, u[0] * N.x + u[1] * N.y)
+    P2 = P1.locatenew("P2", -a * H.y)  # (x + a sin psi, y - a cos psi)
+    P2.v2pt_theory(P1, N, H)
+    # Each disc: mass m, A about the axle, B about the vertical, so that
+    # T = m (xd^2 + yd^2) + A/2 (th1d^2 + th2d^2) + (m a^2/2 + B) psid^2 + m a psid (...).
+    bodies = [me.RigidBody("disc1", P1, D1, m, (me.inertia(H, Bm, A, Bm), P1)),
+              me.RigidBody("disc2", P2, D2, m, (me.inertia(H, Bm, A, Bm), P2))]
+    loads = [(P1, m * g * N.x), (P2, m * g * N.x)]
+    constraints = [u[0] - R * sm.cos(q[4]) * u[2], u[1] - R * sm.sin(q[4]) * u[2],
+                   u[4] - R / a * (u[3] - u[2])]
+    ind, dep = [u[2], u[3]], [u[0], u[1], u[4]]
+    params = [m, R, A, Bm, a, g]
+    return q, u, params, bodies, loads, constraints, ind, dep
+
+
+def point_pair_model(N, O, study):
+    """Two points: velocities parallel (parallel-points) or 000 eq. 73 (bipendulum).
+    Returns (q, u, parameters, bodies, loads, velocity constraints, independent
+    speeds, dependent speeds)."""
+    m1, m2, g = sm.symbols("m1 m2 g")
+    q = me.dynamicsymbols("x1 y1 x2 y2")
+    u = me.dynamicsymbols("u1:5")
+    P1 = O.locatenew("P1", q[0] * N.x + q[1] * N.y)
+    P1.set_vel(N, u[0] * N.x + u[1] * N.y)
+    P2 = O.locatenew("P2", q[2] * N.x + q[3] * N.y)
+    P2.set_vel(N, u[2] * N.x + u[3] * N.y)
+    bodies = [me.Particle("p1", P1, m1), me.Particle("p2", P2, m2)]
+    loads = [(P1, m1 * g * N.x), (P2, m2 * g * N.x)]
+    if study == "parallel-points":
+        constraints = [u[0] * u[3] - u[2] * u[1]]  # 001 eq. 9.14, quadratic in u
+    else:
+        constraints = [q[0] * u[0] * u[3] - q[2] * u[2] * u[1]
+                       + (q[1] - q[3]) * u[1] * u[3]]  # 000 eq. 73, quadratic in u
+    ind, dep = [u[0], u[1], u[3]], [u[2]]
+    params = [m1, m2, g]
+    return q, u, params, bodies, loads, constraints, ind, dep
+
+
+# The Kane models by study name: functions of (N, O), the inertial frame and origin.
+MODELS = {"skate": skate_model, "rolling-disc": rolling_disc_model, "coaxial-discs": coaxial_discs_model,
+          "parallel-points": lambda N, O: point_pair_model(N, O, "parallel-points"),
+          "bipendulum": lambda N, O: point_pair_model(N, O, "bipendulum")}
+
+
 def kane_system(study):
-    """(q symbols, u symbols, parameter symbols in docs/studies.md order, KanesMethod, bodies, loads)."""
+    """(q symbols, u symbols, parameter symbols in docs/studies.md order, KanesMethod) of a
+    study in MODELS, after kanes_equations; ValueError for another name."""
     t = me.dynamicsymbols._t
     N = me.ReferenceFrame("N")
     O = me.Point("O")
     O.set_vel(N, 0)
-    if study == "skate":
-        m, I, g = sm.symbols("m I g")
-        q = me.dynamicsymbols("x y theta")
-        u = me.dynamicsymbols("u1:4")
-        B = N.orientnew("B", "Axis", [q[2], N.z])
-        B.set_ang_vel(N, u[2] * N.z)
-        P = O.locatenew("P", q[0] * N.x + q[1] * N.y)
-        P.set_vel(N, u[0] * N.x + u[1] * N.y)
-        body = me.RigidBody("blade", P, B, m, (me.inertia(B, 0, 0, I), P))
-        loads = [(P, m * g * N.x)]
-        constraints = [u[0] * sm.sin(q[2]) - u[1] * sm.cos(q[2])]
-        # ydot dependent (pivot cos theta = 1 at the default state theta = 0).
-        ind, dep = [u[0], u[2]], [u[1]]
-        params = [m, I, g]
-        bodies = [body]
-    elif study == "rolling-disc":
-        m, R, A, Bm, g, k = sm.symbols("m R A B g k")
-        q = me.dynamicsymbols("x y theta psi")
-        u = me.dynamicsymbols("u1:5")
-        H = N.orientnew("H", "Axis", [q[3], N.z])  # heading: H.x rolls, H.y is the axle
-        D = H.orientnew("D", "Axis", [q[2], H.y])
-        D.set_ang_vel(N, u[3] * N.z + u[2] * H.y)
-        C = O.locatenew("C", q[0] * N.x + q[1] * N.y)
-        C.set_vel(N, u[0] * N.x + u[1] * N.y)
-        # T_rot = A/2 thetad^2 + B/2 psid^2 (docs/studies.md): A about the axle, B about the vertical.
-        body = me.RigidBody("disc", C, D, m, (me.inertia(H, Bm, A, Bm), C))
-        loads = [(C, m * g * N.x), (D, -k * u[2] * H.y)]  # viscous torque -k thetad on theta
-        constraints = [u[0] - R * sm.cos(q[3]) * u[2], u[1] - R * sm.sin(q[3]) * u[2]]
-        ind, dep = [u[2], u[3]], [u[0], u[1]]
-        params = [m, R, A, Bm, g, k]
-        bodies = [body]
-    elif study == "coaxial-discs":
-        m, R, A, Bm, a, g = sm.symbols("m R A B a g")
-        q = me.dynamicsymbols("x y theta1 theta2 psi")
-        u = me.dynamicsymbols("u1:6")
-        H = N.orientnew("H", "Axis", [q[4], N.z])
-        H.set_ang_vel(N, u[4] * N.z)
-        D1 = H.orientnew("D1", "Axis", [q[2], H.y])
-        D1.set_ang_vel(N, u[4] * N.z + u[2] * H.y)
-        D2 = H.orientnew("D2", "Axis", [q[3], H.y])
-        D2.set_ang_vel(N, u[4] * N.z + u[3] * H.y)
-        P1 = O.locatenew("P1", q[0] * N.x + q[1] * N.y)
-        P1.set_vel(N, u[0] * N.x + u[1] * N.y)
-        P2 = P1.locatenew("P2", -a * H.y)  # (x + a sin psi, y - a cos psi)
-        P2.v2pt_theory(P1, N, H)
-        # Each disc: mass m, A about the axle, B about the vertical, so that
-        # T = m (xd^2 + yd^2) + A/2 (th1d^2 + th2d^2) + (m a^2/2 + B) psid^2 + m a psid (...).
-        bodies = [me.RigidBody("disc1", P1, D1, m, (me.inertia(H, Bm, A, Bm), P1)),
-                  me.RigidBody("disc2", P2, D2, m, (me.inertia(H, Bm, A, Bm), P2))]
-        loads = [(P1, m * g * N.x), (P2, m * g * N.x)]
-        constraints = [u[0] - R * sm.cos(q[4]) * u[2], u[1] - R * sm.sin(q[4]) * u[2],
-                       u[4] - R / a * (u[3] - u[2])]
-        ind, dep = [u[2], u[3]], [u[0], u[1], u[4]]
-        params = [m, R, A, Bm, a, g]
-    elif study in ("parallel-points", "bipendulum"):
-        m1, m2, g = sm.symbols("m1 m2 g")
-        q = me.dynamicsymbols("x1 y1 x2 y2")
-        u = me.dynamicsymbols("u1:5")
-        P1 = O.locatenew("P1", q[0] * N.x + q[1] * N.y)
-        P1.set_vel(N, u[0] * N.x + u[1] * N.y)
-        P2 = O.locatenew("P2", q[2] * N.x + q[3] * N.y)
-        P2.set_vel(N, u[2] * N.x + u[3] * N.y)
-        bodies = [me.Particle("p1", P1, m1), me.Particle("p2", P2, m2)]
-        loads = [(P1, m1 * g * N.x), (P2, m2 * g * N.x)]
-        if study == "parallel-points":
-            constraints = [u[0] * u[3] - u[2] * u[1]]  # 001 eq. 9.14, quadratic in u
-        else:
-            constraints = [q[0] * u[0] * u[3] - q[2] * u[2] * u[1]
-                           + (q[1] - q[3]) * u[1] * u[3]]  # 000 eq. 73, quadratic in u
-        ind, dep = [u[0], u[1], u[3]], [u[2]]
-        params = [m1, m2, g]
-    else:
+    if study not in MODELS:
         raise ValueError(study)
+    q, u, params, bodies, loads, constraints, ind, dep = MODELS[study](N, O)
     kd = [qi.diff(t) - ui for qi, ui in zip(q, u)]
     km = me.KanesMethod(N, q_ind=q, u_ind=ind, u_dependent=dep, kd_eqs=kd,
                         velocity_constraints=constraints)

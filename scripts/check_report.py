@@ -437,80 +437,94 @@ def section_runs(rep, data):
         rep.md(f"{kind.capitalize()}" + (f", integrated to t = {', '.join(ends)}" if ends else "") +
                f"; data `trajectories/*.{slug(name)}.csv`.")
         rep.md()
-        # Its checks: one row per formulation x precision, one column per kind.
-        mine = [c for c in checks if c.get("run") == name]
-        if mine:
-            kinds = []
-            for c in mine:
-                k = c["kind"] + (f" {c['invariant']}" if c.get("invariant") else "")
-                if k not in kinds:
-                    kinds.append(k)
-            kinds.sort(key=lambda k: next((i for i, p in enumerate(KIND_ORDER) if k.startswith(p)),
-                                          len(KIND_ORDER)))
-            cells = OrderedDict()
-            for c in mine:
-                key = (c.get("formulation"), c.get("precision"))
-                k = c["kind"] + (f" {c['invariant']}" if c.get("invariant") else "")
-                cells.setdefault(key, {})[k] = check_cell(c)
-            rep.md("Checks (value against tolerance):")
-            rep.md()
-            rep.lines += md_table(["formulation", "precision"] + kinds,
-                                  [[f, p] + [v.get(k, "-") for k in kinds]
-                                   for (f, p), v in cells.items()])
-            rep.md()
-            not_checked = [n for r in rs for n, ok in zip(
-                (r.get("columns") or {}).get("invariants", []),
-                (r.get("columns") or {}).get("invariants_conserved", [])) if not ok]
-            if not_checked:
-                rep.md("Not conserved, drawn but not checked: " +
-                       ", ".join(sorted(set(not_checked))) + ".")
-                rep.md()
+        run_checks_table(rep, name, rs, checks)
         if plt is None:
             continue
         for prec in precisions:
-            pr = [r for r in rs if r["precision"] == prec]
-            if not pr:
-                continue
-            per_q = OrderedDict()
-            energy_skipped = False
-            for r in pr:
-                try:
-                    s, _ = series(rep.dir, r)
-                except Exception as e:
-                    rep.problems.append(f"{r['csv']}: {type(e).__name__}: {e}")
-                    continue
-                if r.get("energy_checked") is False:
-                    energy_skipped = True
-                for q, (t, y) in s.items():
-                    per_q.setdefault(q, []).append((r["formulation"], t, y))
-            if not per_q:
-                continue
-            rep.md(f"#### {name}, {prec}")
-            rep.md()
-            base = slug(name)
-            if base in used_names:
-                base += "-" + str(len(used_names))
-            for q, lines in per_q.items():
-                qslug, qtext, ylabel = quantity_text(q)
-                fname = f"{base}.{slug(prec)}.{qslug}.png"
-                try:
-                    made = rep.plot(fname, f"{name} ({prec}): {qtext}", ylabel, lines)
-                except Exception as e:
-                    rep.problems.append(f"figure {fname}: {type(e).__name__}: {e}")
-                    traceback.print_exc()
-                    continue
-                if made:
-                    rel, floor = made
-                    rep.md(f"![{qtext}, {name}, {prec}]({rel})")
-                    rep.md()
-                    rep.md(f"*{name}, {prec}: {qtext} against t, one line per formulation "
-                           f"(exact zeros at {floor:.1e}).*")
-                    rep.md()
-            if energy_skipped:
-                rep.md("*Energy drift not drawn where energy is not a first integral (a force "
-                       "or a constraint's reaction does work; energy not checked, see the notes).*")
-                rep.md()
+            run_figures(rep, name, rs, prec, used_names)
         used_names.add(slug(name))
+
+
+def run_checks_table(rep, name, rs, checks):
+    """The checks of the run `name` (its records rs; checks: summary.json's): one row
+    per formulation x precision, one column per kind; then the invariants drawn but
+    not checked. Nothing when the run has no check."""
+    mine = [c for c in checks if c.get("run") == name]
+    if not mine:
+        return
+    kinds = []
+    for c in mine:
+        k = c["kind"] + (f" {c['invariant']}" if c.get("invariant") else "")
+        if k not in kinds:
+            kinds.append(k)
+    kinds.sort(key=lambda k: next((i for i, p in enumerate(KIND_ORDER) if k.startswith(p)),
+                                  len(KIND_ORDER)))
+    cells = OrderedDict()
+    for c in mine:
+        key = (c.get("formulation"), c.get("precision"))
+        k = c["kind"] + (f" {c['invariant']}" if c.get("invariant") else "")
+        cells.setdefault(key, {})[k] = check_cell(c)
+    rep.md("Checks (value against tolerance):")
+    rep.md()
+    rep.lines += md_table(["formulation", "precision"] + kinds,
+                          [[f, p] + [v.get(k, "-") for k in kinds]
+                           for (f, p), v in cells.items()])
+    rep.md()
+    not_checked = [n for r in rs for n, ok in zip(
+        (r.get("columns") or {}).get("invariants", []),
+        (r.get("columns") or {}).get("invariants_conserved", [])) if not ok]
+    if not_checked:
+        rep.md("Not conserved, drawn but not checked: " +
+               ", ".join(sorted(set(not_checked))) + ".")
+        rep.md()
+
+
+def run_figures(rep, name, rs, prec, used_names):
+    """The figures of the run `name` (its records rs) in precision prec, one per
+    quantity, one line per formulation; used_names: the slugs of the runs drawn
+    before, to keep file names apart."""
+    pr = [r for r in rs if r["precision"] == prec]
+    if not pr:
+        return
+    per_q = OrderedDict()
+    energy_skipped = False
+    for r in pr:
+        try:
+            s, _ = series(rep.dir, r)
+        except Exception as e:
+            rep.problems.append(f"{r['csv']}: {type(e).__name__}: {e}")
+            continue
+        if r.get("energy_checked") is False:
+            energy_skipped = True
+        for q, (t, y) in s.items():
+            per_q.setdefault(q, []).append((r["formulation"], t, y))
+    if not per_q:
+        return
+    rep.md(f"#### {name}, {prec}")
+    rep.md()
+    base = slug(name)
+    if base in used_names:
+        base += "-" + str(len(used_names))
+    for q, lines in per_q.items():
+        qslug, qtext, ylabel = quantity_text(q)
+        fname = f"{base}.{slug(prec)}.{qslug}.png"
+        try:
+            made = rep.plot(fname, f"{name} ({prec}): {qtext}", ylabel, lines)
+        except Exception as e:
+            rep.problems.append(f"figure {fname}: {type(e).__name__}: {e}")
+            traceback.print_exc()
+            continue
+        if made:
+            rel, floor = made
+            rep.md(f"![{qtext}, {name}, {prec}]({rel})")
+            rep.md()
+            rep.md(f"*{name}, {prec}: {qtext} against t, one line per formulation "
+                   f"(exact zeros at {floor:.1e}).*")
+            rep.md()
+    if energy_skipped:
+        rep.md("*Energy drift not drawn where energy is not a first integral (a force "
+               "or a constraint's reaction does work; energy not checked, see the notes).*")
+        rep.md()
 
 
 def main(argv):

@@ -1,29 +1,47 @@
 #!/usr/bin/env python3
-"""Lists the C++ functions longer than a limit (docs/architecture.md, "Function length").
+"""Lists the C++ and Python functions longer than a limit (docs/architecture.md, "Function length").
 
-Usage: function_lengths.py [--max N] [--all] PATH...
+Usage: function_lengths.py [--max N] [--all] [PATH...] [--python PATH...]
 
-PATH is a file or a directory (searched for *.cpp, *.hpp, *.ipp, *.h). A
-function's length is the number of lines from the line of its name to the
-line of its closing brace, both included. Lambdas and local classes count
-towards the function they are written in. The parse is lexical: comments,
-string and character literals (raw strings too) and preprocessor lines are
-blanked, then every brace block at namespace or class level whose head
-(the text since the previous ';', '{' or '}') holds a parameter list '(' and
-does not open a namespace, class, struct, union, enum or a brace
+PATH is a file or a directory. A directory given before --python is
+searched (recursively) for C++ sources (*.cpp, *.hpp, *.ipp, *.h, *.cc),
+one given after it for Python sources (*.py); a file is read as Python
+when its name ends in .py, else as C++. Which Python folders the check
+covers is thus the caller's choice (tests/CMakeLists.txt,
+NHS_FUNCTION_LENGTH_PYTHON).
+
+C++: a function's length is the number of lines from the line of its name
+to the line of its closing brace, both included. Lambdas and local classes
+count towards the function they are written in. The parse is lexical:
+comments, string and character literals (raw strings too) and preprocessor
+lines are blanked, then every brace block at namespace or class level whose
+head (the text since the previous ';', '{' or '}') holds a parameter list
+'(' and does not open a namespace, class, struct, union, enum or a brace
 initializer ('= {') is a function body.
+
+Python: the file is parsed by the ast module; a function's length is
+end_lineno - lineno + 1, from the line of its `def` to the last line of its
+body, both included. Decorators are not counted (they stand above the
+`def`); the docstring, comments and blank lines inside the body are.
+Functions at module level and methods (of classes at module level, or
+nested in such classes) are measured; a function or class defined inside a
+function counts towards that function, as a lambda does in C++, and is not
+listed on its own.
 
 Prints one line per function over the limit, longest first:
   LINES  path:line  name
 With --all, every function. Exits 1 when a function is over the limit,
-0 otherwise, 2 on bad usage (an unreadable path).
+0 otherwise, 2 on bad usage (an unreadable path, a Python file that does
+not parse: path:line and the parser's message).
 """
 import argparse
+import ast
 import os
 import re
 import sys
 
 SUFFIXES = (".cpp", ".hpp", ".ipp", ".h", ".cc")
+PY_SUFFIXES = (".py",)
 SCOPE = re.compile(r"(inline\s+)?(namespace|class|struct|union|enum|extern)\b")
 NAME = re.compile(r"([~A-Za-z_][\w:<>~,\s*&\[\]=!+\-/%|^]*?)\s*\(")
 
@@ -141,39 +159,72 @@ def functions(text):
             head_start = i + 1
 
 
-def sources(paths):
+def python_functions(text, path="<text>"):
+    """Yields (first line, last line, name) of every function of a Python
+    source that is not inside another function: module-level functions and
+    methods (Class.method). Raises SyntaxError where text does not parse."""
+    def walk(body, prefix):
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                yield node.lineno, node.end_lineno, prefix + node.name
+            elif isinstance(node, ast.ClassDef):
+                yield from walk(node.body, prefix + node.name + ".")
+
+    yield from walk(ast.parse(text, filename=path).body, "")
+
+
+def sources(paths, suffixes, skip=()):
+    """The files of paths: files as given, directories searched for names ending
+    in suffixes, without entering the subfolders named in skip. Exits 2 naming a
+    path that does not exist."""
     for p in paths:
         if os.path.isdir(p):
-            for root, _, files in os.walk(p):
+            for root, dirs, files in os.walk(p):
+                dirs[:] = sorted(d for d in dirs if d not in skip)
                 for f in sorted(files):
-                    if f.endswith(SUFFIXES):
+                    if f.endswith(suffixes):
                         yield os.path.join(root, f)
         elif os.path.isfile(p):
             yield p
         else:
-            print(f"function_lengths.py: no such file or directory: {p}", file=sys.stderr)
+            print(f"{os.path.basename(sys.argv[0])}: no such file or directory: {p}", file=sys.stderr)
             sys.exit(2)
+
+
+def lengths(path):
+    """(lines, "path:line", name) of every function in the file at path."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if path.endswith(PY_SUFFIXES):
+        try:
+            found = list(python_functions(text, path))
+        except SyntaxError as e:
+            print(f"function_lengths.py: {path}:{e.lineno}: does not parse as Python: {e.msg}",
+                  file=sys.stderr)
+            sys.exit(2)
+    else:
+        found = functions(text)
+    return [(last - first + 1, f"{path}:{first}", name) for first, last, name in found]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--max", type=int, default=80, help="the limit in lines (default 80)")
     ap.add_argument("--all", action="store_true", help="list every function")
-    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--python", nargs="*", default=[], metavar="PATH",
+                    help="files and directories searched for Python sources")
+    ap.add_argument("paths", nargs="*", help="files and directories searched for C++ sources")
     args = ap.parse_args()
-    rows = []
-    for path in sources(args.paths):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-        for first, last, name in functions(text):
-            rows.append((last - first + 1, f"{path}:{first}", name))
+    if not args.paths and not args.python:
+        ap.error("no PATH given")
+    files = list(sources(args.paths, SUFFIXES)) + list(sources(args.python, PY_SUFFIXES))
+    rows = [row for path in files for row in lengths(path)]
     rows.sort(key=lambda r: (-r[0], r[1]))
     over = [r for r in rows if r[0] > args.max]
     for r in rows if args.all else over:
         print(f"{r[0]:5d}  {r[1]}  {r[2]}")
     print(f"function_lengths.py: {len(rows)} functions, {len(over)} over {args.max} lines", file=sys.stderr)
     return 1 if over else 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
