@@ -70,13 +70,12 @@ std::vector<std::pair<std::string, S>> named_values(const py::object& d, const s
 /// The typed problem of `in` in S (nhs/session/problem.hpp).
 template <class S>
 ProblemSpec<S> problem_request(const ProblemInput& in) {
-  ProblemSpec<S> spec;
-  spec.system = in.system;
-  spec.formulation = in.formulation;
-  spec.field = in.field;
-  spec.precision = in.precision;
-  spec.names = tool_input_names(in.t_name == "t0" ? "--t0" : "--t");
-  spec.parameters = named_values<S>(in.params, "params", "parameter ", &find_study<S>(in.system));
+  ProblemSpec<S> spec{.system = in.system,
+                      .formulation = in.formulation,
+                      .field = in.field,
+                      .precision = in.precision,
+                      .parameters = named_values<S>(in.params, "params", "parameter ", &find_study<S>(in.system)),
+                      .names = tool_input_names(in.t_name == "t0" ? "--t0" : "--t")};
   const std::string* option[3] = {&spec.names.q, &spec.names.qdot, &spec.names.z};
   std::optional<Vec<S>>* state[3] = {&spec.q, &spec.qdot, &spec.z};
   for (std::size_t k = 0; k < 3; ++k)
@@ -136,13 +135,13 @@ RunSpec<S> run_request(const RunInput& in) {
 template <class S>
 SteadySpec<S> steady_request(const std::string& system, const py::object& steady, const py::object& at,
                              const py::object& formulation, const py::object& params) {
-  SteadySpec<S> spec;
-  spec.system = system;
-  spec.steady = str_arg(steady, "steady");
-  spec.formulation = str_arg(formulation, "formulation");
-  spec.at = named_values<S>(at, "at", "--at ", nullptr);
-  spec.parameters = named_values<S>(params, "params", "parameter ", &find_study<S>(system));
-  return spec;
+  std::string family = str_arg(steady, "steady"), name = str_arg(formulation, "formulation");
+  auto values = named_values<S>(at, "at", "--at ", nullptr);
+  return SteadySpec<S>{.system = system,
+                       .steady = std::move(family),
+                       .formulation = std::move(name),
+                       .parameters = named_values<S>(params, "params", "parameter ", &find_study<S>(system)),
+                       .at = std::move(values)};
 }
 
 }  // namespace nhs::python

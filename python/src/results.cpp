@@ -1,6 +1,8 @@
 // The results of the module's calls as bound classes (results.hpp).
 #include "results.hpp"
 
+#include "nhs/session/linearization_fields.hpp"
+
 #include <pybind11/stl.h>
 
 namespace nhs::python {
@@ -63,18 +65,52 @@ struct AccelAnswerOf : AccelResult::Answer {
   }
 };
 
+/// The fields of a result (nhs/session/linearization_fields.hpp) as a
+/// Python dict: values at S's precision (to_python), lists of values and
+/// of names as lists, objects as dicts.
 template <class S>
-py::dict named(const std::vector<std::string>& names, const Vec<S>& values) {
-  py::dict d;
-  for (std::size_t k = 0; k < names.size(); ++k) d[py::str(names[k])] = to_python<S>(values[static_cast<Eigen::Index>(k)]);
-  return d;
-}
+class DictWriter {
+ public:
+  DictWriter() { stack_.push_back(root); }
+  py::dict root;
 
-std::vector<std::string> names_of(const std::vector<std::string>& state, const std::vector<int>& idx) {
-  std::vector<std::string> out;
-  for (const int i : idx) out.push_back(state[static_cast<std::size_t>(i)]);
-  return out;
-}
+  void text(const std::string& key, const std::string& v) { put(key, py::str(v)); }
+  void names(const std::string& key, const std::vector<std::string>& v) { put(key, py::cast(v)); }
+  void count(const std::string& key, long long v) { put(key, py::int_(v)); }
+  void number(const std::string& key, const S& v) { put(key, to_python<S>(v)); }
+  void numbers(const std::string& key, const std::vector<S>& v) { put(key, to_list<S>(v)); }
+  void vector(const std::string& key, const Vec<S>& v) { put(key, to_python<S>(v)); }
+  void matrix(const std::string& key, const Mat<S>& m) { put(key, to_python<S>(m)); }
+  void complex(const std::string& key, const std::vector<std::pair<S, S>>& v) { put(key, to_python<S>(v)); }
+  void named(const std::string& key, const std::vector<std::string>& names, const Vec<S>& values) {
+    py::dict d;
+    for (std::size_t k = 0; k < names.size(); ++k)
+      d[py::str(names[k])] = to_python<S>(values[static_cast<Eigen::Index>(k)]);
+    put(key, d);
+  }
+  void begin(const std::string& key) {
+    py::dict d;
+    put(key, d);
+    stack_.push_back(d);
+  }
+  void end() { stack_.pop_back(); }
+  void begin_list(const std::string& key) {
+    list_ = py::list();
+    put(key, list_);
+  }
+  void end_list() { list_ = py::list(); }
+
+ private:
+  /// A field of the object open, or (key "") an item of the list open.
+  void put(const std::string& key, const py::object& v) {
+    if (key.empty())
+      list_.append(v);
+    else
+      stack_.back()[py::str(key)] = v;
+  }
+  std::vector<py::dict> stack_;
+  py::list list_;
+};
 
 }  // namespace
 
@@ -90,63 +126,16 @@ AccelResult accel_result(AccelAnswer<S> a, const std::string& precision) {
 
 template <class S>
 LinearizationResult linearization_result(const SteadyLinearization<S>& s, const std::string& precision) {
-  const Linearization<S>& L = s.lin;
-  py::dict d;
-  d["system"] = s.system;
-  d["formulation"] = s.formulation;
-  d["precision"] = precision;
-  d["steady"] = s.family;
-  d["source"] = s.source;
-  d["at"] = named<S>(s.family_parameters, s.mu);
-  py::dict parameters;
-  for (const auto& [name, value] : s.parameters) parameters[py::str(name)] = to_python<S>(value);
-  d["parameters"] = parameters;
-  d["state"] = s.state;
-  d["x"] = to_python<S>(s.x);
-  d["field"] = to_python<S>(L.f);
-  d["cyclic"] = names_of(s.state, L.cyclic);
-  d["reduced"] = names_of(s.state, L.reduced);
-  d["eigenvalues"] = to_python<S>(L.eigenvalues);
-  d["error_bounds"] = to_python<S>(Vec<S>(Eigen::Map<const Vec<S>>(L.bounds.data(), static_cast<Eigen::Index>(L.bounds.size()))));
-  d["unstable"] = L.unstable;
-  d["marginal"] = L.marginal;
-  d["undecided"] = L.undecided;
-  d["verdict"] = stability_verdict(L);
-  d["zero_eigenvalues"] = py::dict(py::arg("family") = to_python<S>(L.family_eigenvalues),
-                                   py::arg("cyclic") = to_python<S>(L.cyclic_eigenvalues),
-                                   py::arg("holonomic") = to_python<S>(L.holonomic_eigenvalues));
-  d["residuals"] = py::dict(py::arg("steady") = to_python<S>(L.steady_residual),
-                            py::arg("family") = to_python<S>(L.family_residual),
-                            py::arg("holonomic") = to_python<S>(L.holonomic_residual),
-                            py::arg("tolerance") = to_python<S>(L.tolerance));
-  d["tangent"] = to_python<S>(L.tangent);
-  d["reduced_matrix"] = to_python<S>(L.D);
-  d["jacobian"] = to_python<S>(L.J);
-  return LinearizationResult{{d}};
+  DictWriter<S> out;
+  linearization_fields<S>(s, precision, out);
+  return LinearizationResult{{out.root}};
 }
 
 template <class S>
 StabilityResult stability_result(const StabilityScan<S>& scan, const std::string& precision, const std::string& csv) {
-  py::dict d;
-  d["system"] = scan.system;
-  d["formulation"] = scan.formulation;
-  d["precision"] = precision;
-  d["steady"] = scan.family;
-  d["vary"] = scan.vary;
-  d["from"] = to_python<S>(scan.from);
-  d["to"] = to_python<S>(scan.to);
-  d["points"] = scan.grid.size();
-  if (!csv.empty()) d["csv"] = csv;
-  py::list crossings;
-  for (const Crossing<S>& c : scan.crossings)
-    crossings.append(py::dict(py::arg("at") = to_python<S>(c.at), py::arg("kind") = c.kind,
-                              py::arg("frequency") = to_python<S>(c.frequency),
-                              py::arg("unstable_below") = c.unstable_before,
-                              py::arg("unstable_above") = c.unstable_after, py::arg("method") = c.method,
-                              py::arg("bracket") = py::list(py::make_tuple(to_python<S>(c.lo), to_python<S>(c.hi)))));
-  d["crossings"] = crossings;
-  d["undecided"] = to_list<S>(scan.undecided);
-  return StabilityResult{{d}};
+  DictWriter<S> out;
+  stability_fields<S>(scan, precision, csv, out);
+  return StabilityResult{{out.root}};
 }
 
 namespace {

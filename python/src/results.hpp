@@ -62,21 +62,17 @@ struct FieldsResult {
 struct LinearizationResult : FieldsResult {};
 struct StabilityResult : FieldsResult {};
 
-/// System.linearize's result (docs/linearization.md): system, formulation,
-/// precision, steady, source, at and parameters ({name: value}), state
-/// (names of x, N), x and field (N), cyclic and reduced (names),
-/// eigenvalues (E, complex) with error_bounds (E), unstable, marginal,
-/// undecided (counts), verdict, zero_eigenvalues {family, cyclic,
-/// holonomic}, residuals {steady, family, holonomic, tolerance}, tangent
-/// (N x p), reduced_matrix (E x E), jacobian (N x N).
+/// System.linearize's result (docs/linearization.md): the fields of
+/// linearization_fields (nhs/session/linearization_fields.hpp), vectors
+/// and matrices as NumPy arrays, complex numbers as a complex array (a
+/// list of mpmath.mpc above long double), error_bounds as a list, at and
+/// parameters as {name: value}, zero_eigenvalues and residuals as dicts.
 template <class S>
 LinearizationResult linearization_result(const SteadyLinearization<S>& s, const std::string& precision);
 
-/// System.stability's result: system, formulation, precision, steady,
-/// vary, start and stop, points, csv (where the table was written, or
-/// None), crossings (each {at, kind, frequency, unstable_below,
-/// unstable_above, method, bracket [lo, hi]}) and undecided (a list of the
-/// grid values where some eigenvalue's sign is undecided).
+/// System.stability's result: the fields of stability_fields, crossings a
+/// list of dicts, from and to values, undecided and each crossing's
+/// bracket lists of values.
 template <class S>
 StabilityResult stability_result(const StabilityScan<S>& scan, const std::string& precision, const std::string& csv);
 
