@@ -377,16 +377,7 @@ class System(_core.System):
         when a rank is undecided, nhs.IntegrationError where a value is
         not finite.
         """
-        raw = self._classify()
-        mp = _mp_converter("mp100")
-        frobenius = raw["frobenius"]
-        for b in frobenius["brackets"]:
-            b["constraint_forms"] = [mp(x) for x in b["constraint_forms"]]
-        for c in frobenius["combinations"]:
-            c["mu"] = [mp(x) for x in c["mu"]]
-            c["nu"] = [mp(x) for x in c["nu"]]
-        raw["sample_points"] = [[mp(x) for x in q] for q in raw["sample_points"]]
-        return raw
+        return self._classify()
 
     @_arguments_checked
     def linearize(self, steady, at=None, formulation="first-kind", precision="double", params=None):

@@ -112,7 +112,7 @@ void bind_system_commands(py::class_<SystemHandle>& c) {
            "The scan of `nhs stability` as an nhs.StabilityScan (System.stability).")
       .def("_classify", &classification_dict,
            "The constraint classification of `nhs list SYSTEM` (nhs/constraint_classification.hpp) as a dict, "
-           "its mp100 values as decimal strings (System.classify).")
+           "its mp100 values as exact mpmath.mpf (System.classify).")
       .def("accel", &SystemHandle::accel, "q"_a = py::none(), "qdot"_a = py::none(), "z"_a = py::none(),
            "formulation"_a = py::none(), "precision"_a = "double", "params"_a = py::none(),
            "field"_a = py::none(), "manifold_tol"_a = py::none(), "singular_margin"_a = py::none(),

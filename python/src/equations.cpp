@@ -67,9 +67,6 @@ py::dict equations_tree(const SystemHandle& s, const std::string& formulation, d
 }
 
 
-// System.classify: classify_constraints at the default parameters near the
-// default q, as `nhs list SYSTEM` does, as plain Python data; the mp100
-// values as decimal strings (nhs/__init__.py converts them to mpmath).
 py::dict classification_dict(const SystemHandle& s) {
   using S = nhs::mp100;
   nhs::ConstraintClassification c;
@@ -81,10 +78,9 @@ py::dict classification_dict(const SystemHandle& s) {
     c = nhs::classify_constraints(sys, st.default_state(sys).q);
     coordinates = st.info.coordinates;
   }
-  const auto strings = [](const nhs::Vec<S>& v) {
-    py::list l;
-    for (Eigen::Index i = 0; i < v.size(); ++i) l.append(nhs::to_string<S>(v[i]));
-    return l;
+  // The mp100 values as lists of exact mpmath.mpf (convert.hpp).
+  const auto values = [](const nhs::Vec<S>& v) {
+    return to_list<S>(std::vector<S>(v.data(), v.data() + v.size()));
   };
   py::list constraints;
   for (const nhs::ConstraintKind& k : c.constraints) {
@@ -106,13 +102,13 @@ py::dict classification_dict(const SystemHandle& s) {
   for (const nhs::BracketEvidence& b : c.brackets) {
     py::dict d;
     d["pair"] = py::make_tuple(b.first, b.second);
-    d["constraint_forms"] = strings(b.constraint_forms);
+    d["constraint_forms"] = values(b.constraint_forms);
     brackets.append(d);
   }
   for (const nhs::IntegrableCombination& k : c.combinations) {
     py::dict d;
-    d["mu"] = strings(k.mu);
-    d["nu"] = strings(k.nu);
+    d["mu"] = values(k.mu);
+    d["nu"] = values(k.nu);
     combinations.append(d);
   }
   frobenius["brackets"] = brackets;
@@ -120,7 +116,7 @@ py::dict classification_dict(const SystemHandle& s) {
   frobenius["largest_bracket_form"] = c.largest_bracket_form;
   frobenius["largest_inside_residual"] = c.largest_inside_residual;
   py::list points;
-  for (const auto& q : c.sample_points) points.append(strings(q));
+  for (const auto& q : c.sample_points) points.append(values(q));
   py::dict out;
   out["constraints"] = constraints;
   out["frobenius"] = frobenius;

@@ -18,7 +18,7 @@ py::dict equations_tree(const SystemHandle& s, const std::string& formulation, d
 
 /// System._classify: classify_constraints at the default parameters near
 /// the default q, as `nhs list SYSTEM` does, as plain Python data; the
-/// mp100 values as decimal strings (nhs/__init__.py converts them).
+/// mp100 values as exact mpmath.mpf (decimal strings without mpmath).
 py::dict classification_dict(const SystemHandle& s);
 
 }  // namespace nhs::python
