@@ -8,7 +8,8 @@
   as the next call's input -> the same strings.
 - A decimal string is read in the precision of the call ("0.1" in mp50 is
   1/10 to 50 digits, not the double 0.1); a Python float by its shortest
-  repr; an mpmath.mpf with every digit of its mantissa (docs/python.md).
+  repr above double; an mpmath.mpf exactly from its binary mantissa and
+  exponent, correctly rounded (docs/python.md, "Numbers").
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ def test_numbers_in_other_python_types(tools):
 
 
 def test_mpf_input_keeps_every_digit_of_its_mantissa(tools):
-    """docs/python.md: "an mpmath.mpf with every digit of its mantissa"."""
+    """docs/python.md: an mpmath.mpf "exactly from its binary mantissa and
+    exponent": one the precision holds is read as it is."""
     skate = nhs.study("skate")
     qdot = ["1", "0", "0.5"]
     for x in (mpmath.mpf(0.1), mpmath.mpf(2) ** -70, mpmath.mpf(1) / 3):
