@@ -144,11 +144,16 @@ py::object exact_mpf(const S& x) {
     while (m >= S(1)) m = ldexp(m, -1), ++e;
     m = ldexp(m, d);  // an integer of d bits
     const S base = ldexp(S(1), 32);
+    bool whole = true;  // every word an integer: the d bits hold x
     for (std::size_t k = words.size(); k-- > 0;) {
       const S low = fmod(m, base);
       words[k] = static_cast<std::uint32_t>(low);
+      whole = whole && S(words[k]) == low;
       m = ldexp(S(m - low), -32);
     }
+    if (!whole)  // never seen: x's own decimal string, which round-trips, at d bits
+      return python_function("mpmath", "mp").attr("make_mpf")(
+          python_function("mpmath.libmp", "from_str")(to_string<S>(x), d, "n"));
     return make_mpf(x < 0, words, static_cast<long long>(e) - d);
   } catch (const py::error_already_set& err) {
     if (!err.matches(PyExc_ImportError)) throw;
