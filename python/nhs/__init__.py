@@ -20,13 +20,15 @@ non-dimensional, docs/studies.md).
 Precisions: "double" and "long-double" return NumPy arrays of float64 and
 np.longdouble holding the binary values the library computed; "float128",
 "mp50" and "mp100" return object arrays of mpmath.mpf made exactly from the
-decimal strings `nhs accel` prints (strings when mpmath is missing). Every
-result also carries `.strings`: the numbers as the CLI prints them.
+library's binary digits, whatever mpmath.mp.prec is (strings when mpmath is
+missing). accel's result also carries `.strings`: the numbers as the CLI
+prints them.
 
 Numbers going in are read as the CLI reads its options, exactly in the
 precision of the call: a str as written ("0.1" is the nearest value to 1/10
-in mp50), a float by its shortest repr (0.1 too), an mpmath.mpf with every
-digit of its mantissa.
+in mp50), a float as the double it is in double and by its shortest repr
+above (0.1 too), an mpmath.mpf exactly from its binary mantissa and
+exponent, correctly rounded to the precision.
 
 Errors are exceptions carrying the library's messages:
   nhs.UsageError        unknown names, malformed numbers or files (ValueError)
@@ -54,10 +56,11 @@ import tempfile
 
 from . import _core
 from ._core import (MAX_ROWS, Acceleration, Error, Field, IntegrationError, InvalidState, IOError,
-                    UsageError, precisions, steppers)
+                    Linearization, StabilityScan, UsageError, precisions, steppers)
 
-__all__ = ["System", "Run", "Acceleration", "Field", "study", "studies", "load", "precisions",
-           "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState", "IntegrationError", "IOError"]
+__all__ = ["System", "Run", "Acceleration", "Field", "Linearization", "StabilityScan", "study", "studies", "load",
+           "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState", "IntegrationError",
+           "IOError"]
 
 
 class Run:
@@ -139,41 +142,6 @@ def _mp_converter(precision):
     except ImportError:
         return str
     return lambda s: mpmath.mp.make_mpf(from_str(s, bits, "n"))
-
-
-def _numbers_of(raw, precision):
-    """The decimal strings of nhs linearize / stability's JSON as numbers
-    of the precision (float, or mpmath exactly at its binary digits), and
-    {re, im} pairs as complex numbers."""
-    if precision == "double":
-        real = float
-        cplx = complex
-    else:
-        real = _mp_converter(precision)
-        try:
-            import mpmath
-            # Exactly from its parts: mpmath.mpc(re, im) would round them to
-            # the caller's mpmath.mp.prec (53 bits by default).
-            cplx = lambda re, im: mpmath.mp.make_mpc((re._mpf_, im._mpf_))
-        except ImportError:
-            cplx = lambda re, im: (re, im)
-
-    def convert(key, v):
-        if isinstance(v, dict) and set(v) == {"re", "im"}:
-            return cplx(real(v["re"]), real(v["im"]))
-        if isinstance(v, dict):
-            return {k: convert(k, x) for k, x in v.items()}
-        if isinstance(v, list):
-            return [convert(key, x) for x in v]
-        if isinstance(v, str) and key not in _TEXT_KEYS:
-            return real(v)
-        return v
-
-    return convert(None, raw)
-
-
-_TEXT_KEYS = {"system", "formulation", "precision", "steady", "source", "state", "cyclic", "reduced", "verdict",
-              "kind", "method", "vary", "csv"}
 
 
 def _binding_doc(binding):
@@ -409,16 +377,7 @@ class System(_core.System):
         when a rank is undecided, nhs.IntegrationError where a value is
         not finite.
         """
-        raw = self._classify()
-        mp = _mp_converter("mp100")
-        frobenius = raw["frobenius"]
-        for b in frobenius["brackets"]:
-            b["constraint_forms"] = [mp(x) for x in b["constraint_forms"]]
-        for c in frobenius["combinations"]:
-            c["mu"] = [mp(x) for x in c["mu"]]
-            c["nu"] = [mp(x) for x in c["nu"]]
-        raw["sample_points"] = [[mp(x) for x in q] for q in raw["sample_points"]]
-        return raw
+        return self._classify()
 
     @_arguments_checked
     def linearize(self, steady, at=None, formulation="first-kind", precision="double", params=None):
@@ -431,44 +390,49 @@ class System(_core.System):
         value} for each of its parameters; formulation: first-kind or
         gibbs-appell; params: {name: value} overrides.
 
-        Returns a dict: eigenvalues (the motion's, complex: Python complex
-        in double, mpmath.mpc otherwise), error_bounds (one per eigenvalue),
+        Returns an nhs.Linearization, whose fields are attributes and, as
+        a dict's, items (lin.eigenvalues is lin["eigenvalues"]; keys(),
+        get(), to_dict()): eigenvalues (the motion's, complex),
+        error_bounds (one per eigenvalue),
         verdict ("unstable", "undecided", "asymptotically stable" or
         "linearly stable, not asymptotically: ..."), unstable, marginal,
         undecided (eigenvalues whose real part's sign the precision cannot
         tell),
         cyclic and reduced (names), state (names of x), x, jacobian (N x N),
-        reduced_matrix, tangent (lists of numbers), zero_eigenvalues
-        {family, cyclic} and residuals {steady, family, tolerance}.
-        Above double the numbers are mpmath's at the precision's binary
-        digits (64, 113, 168 and 334 bits from long-double to mp100),
-        whatever mpmath.mp.prec is.
+        reduced_matrix, tangent, zero_eigenvalues {family, cyclic,
+        holonomic} and residuals {steady, family, holonomic, tolerance},
+        at (the family's values) and parameters ({name: value}).
+        Numbers are the precision's: NumPy arrays of float64 (complex128)
+        in double and of np.longdouble (np.clongdouble) in long-double;
+        above, object arrays of mpmath.mpf (lists of mpmath.mpc) made
+        exactly from the binary digits (113, 168 and 334 bits from
+        float128 to mp100), whatever mpmath.mp.prec is.
         nhs.UsageError for an unknown family or parameter or an argument of
         the wrong type (naming it), nhs.InvalidState when the state is off
         C or not steady.
         """
-        raw = json.loads(self._linearize(steady, at, formulation, precision, params))
-        return _numbers_of(raw, precision)
+        return self._linearize(steady, at, formulation, precision, params)
 
     @_arguments_checked
     def stability(self, steady, start, stop, points=101, vary="", at=None, formulation="first-kind",
                   precision="double", params=None, csv=""):
         """The eigenvalues of the steady motions of family `steady` for
         `points` values of its parameter `vary` (default: its only one) in
-        [start, stop], as `nhs stability`: a dict with crossings (each
-        {at, kind ("real" or "complex pair"), frequency, unstable_below,
-        unstable_above, method, bracket}), refined by root finding to the
-        precision's digits, as numbers of the precision (as linearize's),
-        and undecided (the values of the grid where some eigenvalue's sign
-        is undecided: no crossing is bracketed by them). csv: also write
+        [start, stop], as `nhs stability`: an nhs.StabilityScan (fields
+        as attributes and items, as linearize's) with crossings (each a
+        dict {at, kind ("real" or "complex pair"), frequency,
+        unstable_below, unstable_above, method, bracket [lo, hi]}), refined
+        by root finding to the precision's digits, as numbers of the
+        precision (as linearize's), undecided (a list of the values of the
+        grid where some eigenvalue's sign is undecided: no crossing is
+        bracketed by them), and system, formulation, precision, steady,
+        vary, from, to, points and csv (when given). csv: also write
         the eigenvalue table there (a str or os.PathLike). points: an int.
         nhs.UsageError for an argument of the wrong type, naming it.
         """
         if isinstance(csv, os.PathLike):
             csv = os.fspath(csv)
-        raw = json.loads(self._stability(steady, vary, start, stop, points, at, formulation, precision,
-                                         params, csv))
-        return _numbers_of(raw, precision)
+        return self._stability(steady, vary, start, stop, points, at, formulation, precision, params, csv)
 
     def _checked(self, precision, states, quick, jobs, out_dir):
         self._check(precision, states, quick, jobs, out_dir)

@@ -156,17 +156,7 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
     lines = [f"name = {_quote(name)}", f"title = {_quote(title)}", f"source = {_quote(source)}",
              "coordinates = [" + ", ".join(_quote(n) for n in w.names) + "]"]
     if quasi_velocities is None and parametrization:
-        # the symbols of psi that are neither coordinates, velocities nor parameters
-        known = set(w.names) | {n + "_dot" for n in w.names}
-        known |= {str(p) for p in (parameters or {})}
-        found = []
-        for e in parametrization.values():
-            for s in sorted(sympy.sympify(e).free_symbols, key=str):
-                if str(s) not in known and s not in found and str(s) != "t":
-                    found.append(s)
-        if chart:
-            found = list(chart.keys())
-        quasi_velocities = found
+        quasi_velocities = _quasi_velocities_of(w, parametrization, chart, parameters)
     if quasi_velocities:
         lines.append("quasi_velocities = [" + ", ".join(_quote(str(z)) for z in quasi_velocities) + "]")
     if dependent_velocities:
@@ -200,43 +190,77 @@ def system_file_text(coordinates, constraints, kinetic_energy=None, *, velocitie
     table("parametrization", (parametrization or {}).items(), lambda c: f"{w.coordinate_name(c)}_dot")
     table("chart", (chart or {}).items(), str)
     if initial:
-        lines.append("\n[initial]")
-        for key in ("q", "qdot", "z"):
-            if key in initial:
-                lines.append(f"{key} = [" + ", ".join(_quote(w.value(v)) for v in initial[key]) + "]")
-        if "excluded" in initial:
-            lines.append(_excluded(initial["excluded"], "initial"))
-        unknown = set(initial) - {"q", "qdot", "z", "excluded"}
-        if unknown:
-            raise UsageError(f"from_sympy: initial: unknown keys {sorted(unknown)} (q, qdot, z, excluded)")
+        lines.extend(_initial_lines(w, initial))
     for body in bodies or []:
-        lines.append("\n[[bodies]]")
-        for key, v in body.items():
-            if key in ("position", "angular_velocity") and isinstance(v, (list, tuple)):
-                lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
-            elif key == "inertia" and isinstance(v, (list, tuple, sympy.MatrixBase)):
-                rows = [list(r) for r in (v.tolist() if isinstance(v, sympy.MatrixBase) else v)]
-                lines.append("inertia = [" + ", ".join(
-                    "[" + ", ".join(_quote(w.expr(e)) for e in r) + "]" for r in rows) + "]")
-            else:
-                lines.append(f"{key} = {_quote(w.expr(v))}")
+        lines.extend(_body_lines(w, body))
     table("invariants", (invariants or {}).items(), str)
     table("singular", (singular or {}).items(), str)
     for motion in exact or []:
-        lines.append("\n[[exact]]")
-        for key, v in motion.items():
-            if key in ("q", "qdot"):
-                lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
-            elif key == "parameters":
-                lines.append("parameters = { " + ", ".join(
-                    f"{p} = {_quote(w.value(x))}" for p, x in v.items()) + " }")
-            elif key == "name":
-                lines.append(f"name = {_quote(v)}")
-            elif key == "excluded":
-                lines.append(_excluded(v, "exact"))
-            else:
-                lines.append(f"{key} = {_quote(w.value(v))}")
+        lines.extend(_exact_lines(w, motion))
     return "\n".join(lines) + "\n"
+
+
+def _quasi_velocities_of(w, parametrization, chart, parameters):
+    """The quasi-velocities z of a parametrization given without them: the
+    chart's symbols, else the symbols of psi that are neither coordinates,
+    velocities, parameters nor t (in the order sympy sorts them)."""
+    if chart:
+        return list(chart.keys())
+    known = set(w.names) | {n + "_dot" for n in w.names}
+    known |= {str(p) for p in (parameters or {})}
+    found = []
+    for e in parametrization.values():
+        for s in sorted(sympy.sympify(e).free_symbols, key=str):
+            if str(s) not in known and s not in found and str(s) != "t":
+                found.append(s)
+    return found
+
+
+def _initial_lines(w, initial):
+    """The [initial] table; nhs.UsageError for an unknown key."""
+    lines = ["\n[initial]"]
+    for key in ("q", "qdot", "z"):
+        if key in initial:
+            lines.append(f"{key} = [" + ", ".join(_quote(w.value(v)) for v in initial[key]) + "]")
+    if "excluded" in initial:
+        lines.append(_excluded(initial["excluded"], "initial"))
+    unknown = set(initial) - {"q", "qdot", "z", "excluded"}
+    if unknown:
+        raise UsageError(f"from_sympy: initial: unknown keys {sorted(unknown)} (q, qdot, z, excluded)")
+    return lines
+
+
+def _body_lines(w, body):
+    """One [[bodies]] table."""
+    lines = ["\n[[bodies]]"]
+    for key, v in body.items():
+        if key in ("position", "angular_velocity") and isinstance(v, (list, tuple)):
+            lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
+        elif key == "inertia" and isinstance(v, (list, tuple, sympy.MatrixBase)):
+            rows = [list(r) for r in (v.tolist() if isinstance(v, sympy.MatrixBase) else v)]
+            lines.append("inertia = [" + ", ".join(
+                "[" + ", ".join(_quote(w.expr(e)) for e in r) + "]" for r in rows) + "]")
+        else:
+            lines.append(f"{key} = {_quote(w.expr(v))}")
+    return lines
+
+
+def _exact_lines(w, motion):
+    """One [[exact]] table."""
+    lines = ["\n[[exact]]"]
+    for key, v in motion.items():
+        if key in ("q", "qdot"):
+            lines.append(f"{key} = [" + ", ".join(_quote(w.expr(e)) for e in v) + "]")
+        elif key == "parameters":
+            lines.append("parameters = { " + ", ".join(
+                f"{p} = {_quote(w.value(x))}" for p, x in v.items()) + " }")
+        elif key == "name":
+            lines.append(f"name = {_quote(v)}")
+        elif key == "excluded":
+            lines.append(_excluded(v, "exact"))
+        else:
+            lines.append(f"{key} = {_quote(w.value(v))}")
+    return lines
 
 
 # The file syntax's functions (nhs/expression.hpp) -> sympy's.

@@ -84,6 +84,44 @@ def test_mp50_numbers_keep_their_digits_whatever_the_callers_mp_prec():
         assert abs(c["at"]) < mpmath.mpf("1e-40")
 
 
+@pytest.mark.parametrize("caller", [{"prec": 53}, {"dps": 100}], ids=["prec53", "dps100"])
+def test_mp50_results_carry_168_bits_whatever_the_callers_mp_precision(caller):
+    """The caller's mpmath precision (its default 53 bits, or 100 digits)
+    neither rounds nor pads the results: the mp50 eigenvalue, state and
+    residuals are 168-bit numbers (nhs.binary_digits()), within 1e-48 of
+    the same linearization in mp100 (334 bits) and of the sleigh's closed
+    form -m a V/(I + m a^2) = -39/44 (m = 2, a = 0.3, I = 0.7, V = 1.3);
+    stability's crossing and bracket in mp50 too."""
+    params = {"m": "2", "a": "0.3", "I": "0.7"}
+    bits = nhs._core.binary_digits()["mp50"]
+    sleigh = nhs.System(SLEIGH)
+    saved = mpmath.mp.prec
+    try:
+        if "prec" in caller:
+            mpmath.mp.prec = caller["prec"]
+        else:
+            mpmath.mp.dps = caller["dps"]
+        lin = sleigh.linearize("straight", at={"V": "1.3"}, precision="mp50", params=params)
+        ref = sleigh.linearize("straight", at={"V": "1.3"}, precision="mp100", params=params)
+        scan = sleigh.stability("straight", "-0.45", "0.8", points=6, precision="mp50", params=params)
+    finally:
+        mpmath.mp.prec = saved
+    (ev,), (ev100,) = lin["eigenvalues"], ref["eigenvalues"]
+    # the mantissa's bit count: at most 168 (the value is mp50's), and more
+    # than 53 (it was not rounded to the caller's default precision)
+    assert 53 < ev.real._mpf_[3] <= bits
+    assert all(x == 0 or 53 < x._mpf_[3] <= bits for x in lin["x"])
+    with mpmath.workprec(400):
+        assert abs(ev.real - mpmath.mpf(-39) / 44) < mpmath.mpf("1e-48")
+        assert abs(ev.real - ev100.real) < mpmath.mpf("1e-48")
+        assert max(abs(a - b) for a, b in zip(lin["x"], ref["x"])) < mpmath.mpf("1e-48")
+        assert abs(lin["x"][3] - mpmath.mpf("1.3")) < mpmath.mpf("1e-48")
+        (c,) = scan["crossings"]
+        assert abs(c["at"]) < mpmath.mpf("1e-40")
+        lo, hi = c["bracket"]
+        assert lo <= c["at"] <= hi and all(x == 0 or x._mpf_[3] <= bits for x in (lo, hi))
+
+
 def test_refusals():
     coin = nhs.System(COIN)
     with pytest.raises(nhs.UsageError, match="no steady family 'sideways'"):

@@ -8,7 +8,8 @@
   as the next call's input -> the same strings.
 - A decimal string is read in the precision of the call ("0.1" in mp50 is
   1/10 to 50 digits, not the double 0.1); a Python float by its shortest
-  repr; an mpmath.mpf with every digit of its mantissa (docs/python.md).
+  repr above double; an mpmath.mpf exactly from its binary mantissa and
+  exponent, correctly rounded (docs/python.md, "Numbers").
 """
 
 from __future__ import annotations
@@ -134,7 +135,8 @@ def test_numbers_in_other_python_types(tools):
 
 
 def test_mpf_input_keeps_every_digit_of_its_mantissa(tools):
-    """docs/python.md: "an mpmath.mpf with every digit of its mantissa"."""
+    """docs/python.md: an mpmath.mpf "exactly from its binary mantissa and
+    exponent": one the precision holds is read as it is."""
     skate = nhs.study("skate")
     qdot = ["1", "0", "0.5"]
     for x in (mpmath.mpf(0.1), mpmath.mpf(2) ** -70, mpmath.mpf(1) / 3):
@@ -144,3 +146,56 @@ def test_mpf_input_keeps_every_digit_of_its_mantissa(tools):
     a = skate.accel(q=["0.1", 0, 0], qdot=qdot, precision="mp50")
     b = skate.accel(q=a.q, qdot=qdot, precision="mp100")
     assert b.q[0] == a.q[0], f"{a.strings['q'][0]} read in mp100 as {b.strings['q'][0]}"
+
+
+def test_mpf_wider_than_the_precision_is_correctly_rounded_from_its_binary_digits():
+    """An mpf of 500 bits just below a tie of 168 bits, 1 + 2^-168 - 2^-450,
+    rounds down to 1 in mp50 (mpmath's own rounding of the same mantissa is
+    the reference); a decimal of 120 digits in between (the text path this
+    converter replaced) rounded it up to 1 + 2^-167. Just above the tie it
+    rounds up, and in double and long double the same value is 1."""
+    skate = nhs.study("skate")
+    z = ["1", "0.5"]
+    with mpmath.workprec(500):
+        below = 1 + mpmath.mpf(2) ** -168 - mpmath.mpf(2) ** -450
+        above = 1 + mpmath.mpf(2) ** -168 + mpmath.mpf(2) ** -450
+    for x in (below, above):
+        want = mpmath.libmp.normalize(*x._mpf_, 168, "n")
+        a = skate.accel(q=[0, 0, x], z=z, precision="mp50")
+        assert a.q[2]._mpf_ == want, (x, a.strings["q"][2])
+    assert skate.accel(q=[0, 0, below], z=z, precision="mp50").q[2] == 1
+    for precision in ("double", "long-double"):
+        assert skate.accel(q=[0, 0, below], z=z, precision=precision).q[2] == 1
+
+
+@pytest.mark.parametrize("precision", ["float128", "mp50", "mp100"])
+def test_results_are_exact_at_the_precisions_bits_whatever_mp_prec(tools, precision):
+    """Each mpmath result is the library's value, bit for bit: equal to the
+    tool's decimal string rounded at the precision's binary digits, with
+    at most that many bits, also when the caller's mp.prec is 20 bits or
+    500 (mpmath.mpf(str) would round to it)."""
+    disc = nhs.study("rolling-disc")
+    bits = tools.bits[precision]
+    saved = mpmath.mp.prec
+    for prec in (20, 500):
+        try:
+            mpmath.mp.prec = prec
+            a = disc.accel(q=Q, z=Z, precision=precision)
+            values, strings = list(a.qddot) + list(a.reaction), a.strings["qddot"] + a.strings["reaction"]
+        finally:
+            mpmath.mp.prec = saved
+        for v, s in zip(values, strings):
+            assert v._mpf_ == mpmath.libmp.from_str(s, bits, "n") and v._mpf_[3] <= bits, (prec, v, s)
+
+
+def test_long_double_values_go_in_as_they_are():
+    """An np.longdouble (and an array of them) in long double is the value
+    it holds, not its repr's nearest; a float64 array in double is read
+    from memory (also with strides)."""
+    skate = nhs.study("skate")
+    third = np.longdouble(1) / 3
+    a = skate.accel(q=[0, 0, third], z=[1, 0.5], precision="long-double")
+    b = skate.accel(q=np.array([0, 0, third], dtype=np.longdouble), z=[1, 0.5], precision="long-double")
+    assert a.q[2] == third and b.q[2] == third
+    strided = np.array([0.25, 9, -1.5, 9, 0.0, 9])[::2]
+    assert skate.accel(q=strided, z=[1, 0.5]).q.tolist() == [0.25, -1.5, 0.0]
