@@ -22,7 +22,10 @@ v_P = v_G + omega x r_GP = 0; its vertical component vanishes identically (check
 `contact_normal_velocity`).  Generalized speeds u_i = qdot_i for every coordinate; the
 independent ones are the three angular rates, x_dot and y_dot are dependent.  Kane's
 mass matrix (dynamical rows and differentiated constraints) is solved for all five
-qddot.  T = m/2 |v_G|^2 + 1/2 omega . J omega, V = m g z_G.
+qddot.  T = m/2 |v_G|^2 + 1/2 omega . J omega, V = m g z_G.  The tests check every
+model against Newton-Euler (the moment balance about G with the contact force
+m (a_G + g e_z), alpha and a_G differentiated numerically from omega and v_G: residual
+< 1e-40), dE/dt = 0 (< 1e-40) and a vanishing contact velocity (< 1e-55).
 
 1. rolling-disc: q = (x, y, theta, psi, phi), independent (theta, psi, phi), in EXACTLY
    the coordinates and signs of examples/rolling-coin.toml: (x, y) the centre, psi the
@@ -36,9 +39,10 @@ qddot.  T = m/2 |v_G|^2 + 1/2 omega . J omega, V = m g z_G.
    Parameters m, R, A, B, g (defaults those of the file: 1, 1, 0.5, 0.25, 9.81).
    VALIDATED against the tool: `nhs accel examples/rolling-coin.toml --precision mp50`
    agrees with `accelerations('rolling-disc', ...)` in qdot and in every qddot
-   component to >= 45 significant digits at several states
-   (test_rolling_bodies.py::test_rolling_coin_matches_tool; 49+ digits were seen);
-   this proves the conventions (coordinate order, signs, orientation).
+   component to >= 45 significant digits at four states
+   (test_rolling_bodies.py::test_rolling_coin_matches_tool; 48.9 digits at worst
+   against the tool of 2026-12-07); this proves the conventions (coordinate order,
+   signs, orientation).
 2. rattleback: an ellipsoid with semi-axes (a, b, c) along body (x, y, z), the mass
    centre G a distance h below the geometric centre O along -z (r_GO = h e_z^B), central
    inertia in B [[A, D, 0], [D, B, 0], [0, 0, C]] (D the matrix element, as sympy's
@@ -66,14 +70,17 @@ qddot.  T = m/2 |v_G|^2 + 1/2 omega . J omega, V = m g z_G.
    flips the sign of the 1-2 product): a = 0.20, b = 0.03, c = 0.02, h = 0.01 m,
    m = 1 kg, A = 2e-4, B = 1.6e-3, C = 1.7e-3, D = +2e-5 kg m^2, g = 9.81 m/s^2; the
    published run spins at +5 rad/s about the upward vertical (both sources), and that
-   spin reverses here (test: it turns to about -1.6 rad/s within 4 s; -5 rad/s does
-   not reverse).  Garcia and Hubbard (1988) were not used.
+   spin reverses here (RK4 in double, tilts phi = -theta = 0.5 deg: omega_z passes 0
+   near t = 2.8 s and is -1.9 rad/s at 4 s; -5 rad/s stays below -4.7 rad/s over 4 s).
+   Energy along a 1 s GBS run at 60 digits (spin 5 rad/s, tilts 1e-4 rad): relative
+   drift 4e-22.  Garcia and Hubbard (1988) were not used (not found here).
 3. chaplygin-sphere: a ball of radius rho, mass m, G at the geometric centre, principal
    moments (A, B, C) along the body axes; R = Rz(psi) Rx(phi) Ry(theta),
    q = (x, y, psi, phi, theta), (x, y) the centre, z = rho; h(u) = rho |u|.  First
    integrals (Chaplygin 1903): the energy and the angular momentum about the contact
    point K = J omega + m rho^2 (omega - (omega . e_z) e_z), space components
-   (`first_integrals`).
+   (`first_integrals`): along a 1 s GBS run at 60 digits their relative drifts are
+   below 1e-25 (test_chaplygin_sphere_first_integrals).
 4. torus-wheel: the rolling-disc with a toroidal crown, same coordinates: the tube-centre
    circle of radius R, tube radius r; h(u) = R sqrt(u_x^2 + u_z^2) + r |u| (the outer,
    convex part), so G = (x, y, R cos(theta) + r).  For r = 0 it is the rolling-disc
@@ -84,7 +91,9 @@ Interface
 accelerations(system, params, q, qdot) -> list[mpf]: params a dict name -> decimal
 string (missing names take the defaults), q and qdot decimal strings, qdot of all
 coordinates on the constraint manifold (complete_qdot fills x_dot, y_dot from the
-independent rates).  first_integrals, contact_normal_velocity: diagnostics.  CLI:
+independent rates).  first_integrals, contact_normal_velocity: diagnostics;
+first_order_field, rk4_double (double) and gbs_mp (60-digit Gragg-Bulirsch-Stoer)
+integrate (q, independent rates), the dependent rates completed at every call.  CLI:
   python3 tests/references/rolling_bodies.py SYSTEM --param k=v ... --q ... --qdot ...
 prints JSON {"qdot": [...], "qddot": [...]} (55 significant digits); --qdot takes all
 five rates or only the three independent ones.  The derivation of each system is done
@@ -95,7 +104,6 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import math
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -298,7 +306,12 @@ def model(system: str) -> Model:
     exprs = {"mass": mass, "forcing": forcing,
              "energy": sp.Matrix([T + p["m"] * p["g"] * z_g]),
              "slip": sp.Matrix([v_p.dot(N.x), v_p.dot(N.y), v_p.dot(N.z)]),
-             "z_g": sp.Matrix([z_g])}
+             "z_g": sp.Matrix([z_g]),
+             # Newton-Euler pieces in space components (an independent check of Kane's)
+             "omega": sp.Matrix([omega.dot(e) for e in (N.x, N.y, N.z)]),
+             "v_g": sp.Matrix([v_g.dot(e) for e in (N.x, N.y, N.z)]),
+             "r_gp": sp.Matrix([geo.r_gp.dot(e) for e in (N.x, N.y, N.z)]),
+             "J": geo.central_inertia.to_matrix(N)}
     dependent = [c for c in spec.coordinates if c not in spec.independent]
     constraints = exprs["slip"][:2, :]
     jac = constraints.jacobian([u[c] for c in dependent])
