@@ -73,7 +73,10 @@ m (a_G + g e_z), alpha and a_G differentiated numerically from omega and v_G: re
    spin reverses here (RK4 in double, tilts phi = -theta = 0.5 deg: omega_z passes 0
    near t = 2.8 s and is -1.9 rad/s at 4 s; -5 rad/s stays below -4.7 rad/s over 4 s).
    Energy along a 1 s GBS run at 60 digits (spin 5 rad/s, tilts 1e-4 rad): relative
-   drift 4e-22.  Garcia and Hubbard (1988) were not used (not found here).
+   drift 4e-22.  Without dissipation the spin may reverse in both directions over long
+   times (Kondo and Nakanishi, arXiv:1704.06717): -5 rad/s only slows here.  Garcia and
+   Hubbard, Proc. R. Soc. Lond. A 418 (1988) 165-197: their parameter table could not be
+   read here; not used.
 3. chaplygin-sphere: a ball of radius rho, mass m, G at the geometric centre, principal
    moments (A, B, C) along the body axes; R = Rz(psi) Rx(phi) Ry(theta),
    q = (x, y, psi, phi, theta), (x, y) the centre, z = rho; h(u) = rho |u|.  First
