@@ -98,7 +98,8 @@ independent rates).  first_integrals, contact_normal_velocity: diagnostics;
 first_order_field, rk4_double (double) and gbs_mp (60-digit Gragg-Bulirsch-Stoer)
 integrate (q, independent rates), the dependent rates completed at every call.  CLI:
   python3 tests/references/rolling_bodies.py SYSTEM --param k=v ... --q ... --qdot ...
-prints JSON {"qdot": [...], "qddot": [...]} (55 significant digits); --qdot takes all
+prints JSON {"qdot": [...], "qddot": [...]} (55 significant digits); numbers comma- or
+space-separated, negative ones included; --qdot takes all
 five rates or only the three independent ones.  The derivation of each system is done
 once per process (functools.lru_cache) and lambdified.
 """
@@ -107,6 +108,7 @@ from __future__ import annotations
 import argparse
 import functools
 import json
+import re
 import sys
 from dataclasses import dataclass
 from typing import Callable
@@ -477,14 +479,32 @@ def _numbers(values):
     return [v for item in values for v in item.split(",") if v.strip()]
 
 
+def _glue_numbers(argv):
+    """'--q -1 2,3' -> '--q=-1,2,3': argparse would take a leading '-' for an option."""
+    out, pending = [], None
+    for token in argv:
+        if pending is not None and re.match(r"^[-+]?[0-9.]", token):
+            pending.append(token)
+            continue
+        if pending is not None:
+            out.append(out.pop() + "=" + ",".join(pending))
+            pending = None
+        out.append(token)
+        if token in ("--q", "--qdot"):
+            pending = []
+    if pending is not None:
+        out.append(out.pop() + "=" + ",".join(pending))
+    return out
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("system", choices=sorted(SYSTEMS))
     parser.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
-    parser.add_argument("--q", nargs="+", required=True)
-    parser.add_argument("--qdot", nargs="+", required=True,
+    parser.add_argument("--q", action="append", required=True)
+    parser.add_argument("--qdot", action="append", required=True,
                         help="all rates, or only the independent ones (spec order)")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_glue_numbers(sys.argv[1:] if argv is None else argv))
     spec = SYSTEMS[args.system]
     params = dict(item.split("=", 1) for item in args.param)
     q, qdot = _numbers(args.q), _numbers(args.qdot)
