@@ -41,10 +41,13 @@ std::string one_line(std::string s) {
   return s;
 }
 
+/// A case as its spec gives it: decimal text from the sweep file, read once
+/// in the case's precision into its typed RunSpec (case_run_spec).
 struct CaseInput {
-  RunOptions options;
-  std::vector<std::pair<std::string, std::string>> params;           // name, decimal
-  std::vector<std::pair<std::string, std::string>> state;            // "q.x", decimal
+  std::string precision = "double";
+  std::vector<std::pair<std::string, std::string>> options;  // [run] keys, then the axes': key, value
+  std::vector<std::pair<std::string, std::string>> params;   // name, decimal
+  std::vector<std::pair<std::string, std::string>> state;    // "q.x", decimal
 };
 
 }  // namespace
@@ -121,39 +124,102 @@ std::vector<std::string> SweepCases::skipped(std::uint64_t index, const std::str
 
 namespace {
 
-// The case's state as `nhs run`'s --q and --qdot (or --z) text: the spec's
-// base state, else the system's default state at the case's parameters,
-// with the axes' components in place.
+// The components `text` (decimal, the sweep file's) of the input `name`
+// in S; empty when none are given.
 template <class S>
-void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in) {
+std::optional<Vec<S>> case_vector(const std::string& name, const std::vector<std::string>& text) {
+  if (text.empty()) return std::nullopt;
+  Vec<S> v(static_cast<Eigen::Index>(text.size()));
+  for (std::size_t i = 0; i < text.size(); ++i) v[static_cast<Eigen::Index>(i)] = parse_number<S>(name, text[i]);
+  return v;
+}
+
+// The case's initial state into p (q with qdot, or q with z), typed: the
+// spec's base state, else the system's default state at the case's
+// parameters, with the axes' components in place; nothing for the default
+// state.
+template <class S>
+void case_state(const SweepSpec& spec, const CaseInput& in, ProblemSpec<S>& p) {
   const bool z = !spec.z.empty() ||
                  std::any_of(in.state.begin(), in.state.end(), [](const auto& s) { return s.first.rfind("z.", 0) == 0; });
   if (in.state.empty() && spec.q.empty() && spec.qdot.empty() && spec.z.empty()) return;  // the default state
-  const Study<S>& st = find_study<S>(system);
-  std::vector<std::string> q = spec.q, qdot = spec.qdot, zv = spec.z;
-  if (q.empty() || (!z && qdot.empty())) {
+  const Study<S>& st = find_study<S>(p.system);
+  const InputNames& names = p.names;
+  std::optional<Vec<S>> q = case_vector<S>(names.q, spec.q), qdot = case_vector<S>(names.qdot, spec.qdot),
+                        zv = case_vector<S>(names.z, spec.z);
+  if (!q || (!z && !qdot)) {
     const System<S> sys = st.build(parameters_with(st, in.params));
     const State<S> d = st.default_state(sys);
     if (!d.q.allFinite() || !d.qdot.allFinite())
       throw SingularState("default state not finite", "the default state is not finite at these parameters: q = " +
                                                           to_string(d.q) + ", qdot = " + to_string(d.qdot));
-    if (q.empty())
-      for (const auto& x : d.q) q.push_back(to_string<S>(x));
-    if (!z && qdot.empty())
-      for (const auto& x : d.qdot) qdot.push_back(to_string<S>(x));
+    if (!q) q = d.q;
+    if (!z && !qdot) qdot = d.qdot;
   }
   for (const auto& [target, value] : in.state) {
     const auto dot = target.find('.');
     const std::string kind = target.substr(0, dot), name = target.substr(dot + 1);
-    const std::vector<std::string>& names = kind == "z" ? st.info.quasi_velocities : st.info.coordinates;
-    const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    (kind == "q" ? q : kind == "qdot" ? qdot : zv)[k] = value;
+    const std::vector<std::string>& known = kind == "z" ? st.info.quasi_velocities : st.info.coordinates;
+    const auto k = static_cast<Eigen::Index>(std::find(known.begin(), known.end(), name) - known.begin());
+    const std::string& input = kind == "q" ? names.q : kind == "qdot" ? names.qdot : names.z;
+    (kind == "q" ? *q : kind == "qdot" ? *qdot : *zv)[k] = parse_number<S>(input, value);
   }
-  in.options.q = join(q, ",");
+  p.q = std::move(q);
   if (z)
-    in.options.z = join(zv, ",");
+    p.z = std::move(zv);
   else
-    in.options.qdot = join(qdot, ",");
+    p.qdot = std::move(qdot);
+}
+
+// A run option of the sweep (a key of [run] or an axis: sweep_spec.hpp)
+// into spec, its value read in S under the tool's option name.
+template <class S>
+void set_case_option(RunSpec<S>& spec, const std::string& key, const std::string& value) {
+  ProblemSpec<S>& p = spec.problem;
+  const RunNames& names = spec.names;
+  const auto number = [&](const std::string& name) { return parse_number<S>(name, value); };
+  if (key == "formulation") p.formulation = value;
+  else if (key == "stepper") spec.stepper = parse_stepper(value);
+  else if (key == "motion") spec.motion = value;
+  else if (key == "rtol") spec.rtol = number(names.rtol);
+  else if (key == "atol") spec.atol = number(names.atol);
+  else if (key == "tol") {
+    spec.rtol = number(names.rtol);
+    spec.atol = number(names.atol);
+  } else if (key == "t_end") spec.t_end = number(names.t_end);
+  else if (key == "dt_out") spec.dt_out = number(names.dt_out);
+  else if (key == "step") spec.step = number(names.step);
+  else if (key == "max_rhs_calls") spec.max_rhs_calls = parse_count("--max-rhs-calls", value);
+  else if (key == "max_wall_time") spec.max_wall_time = parse_seconds("--max-wall-time", value);
+  else if (key == "singular_margin") {
+    spec.singular_margin = number("--singular-margin");
+    require_singular_margin(*spec.singular_margin);
+  } else if (key == "manifold_tol") p.manifold_tol = number(p.names.manifold_tol);
+  else if (key == "project") spec.project = value == "true";
+  else if (key == "field") {
+    // A FieldBackend by name (field_backend.hpp), or "default".
+    if (value == "default") p.field.reset();
+    else p.field = parse_field_backend(value, "field");
+  } else if (key == "library" || key == "compiled") {
+    // true asks for that backend (a second one: UsageError); false, the
+    // default again (an axis over true and false).
+    const FieldBackend b = key == "library" ? FieldBackend::library : FieldBackend::compiled;
+    if (value == "true") request_field(p.field, b, key);
+    else if (p.field == b) p.field.reset();
+  }
+}
+
+// The typed request of a case: its options, its state (case_state) and its
+// parameters, each number read once from the sweep file's text in S.
+template <class S>
+RunSpec<S> case_run_spec(const std::string& system, const SweepSpec& sweep, const CaseInput& in) {
+  RunSpec<S> spec;
+  spec.problem.system = system;
+  spec.problem.precision = in.precision;
+  case_state<S>(sweep, in, spec.problem);
+  for (const auto& [key, value] : in.options) set_case_option<S>(spec, key, value);
+  if (!in.params.empty()) spec.problem.parameters = parameter_overrides<S>(find_study<S>(system), in.params);
+  return spec;
 }
 
 // One line of a case's series (SweepCases::series_columns) at the sample
@@ -220,7 +286,7 @@ std::vector<std::string> series_invariant_names(const SweepCases& cases, const R
 }
 
 template <class S>
-void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
+void run_case(const SweepCases& cases, const CaseInput& in, std::vector<std::string>& row, std::string* series) {
   const auto at = [&](const char* name) -> std::string* {
     const int c = cases.column(name);
     return c < 0 ? nullptr : &row[static_cast<std::size_t>(c)];
@@ -237,9 +303,7 @@ void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& r
   S t_step(0);
   std::string status = "ok", reason, t_reached;
   try {
-    case_state<S>(cases.system(), cases.spec(), in);
-    for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
-    plan.emplace(plan_run<S>(run_spec<S>(in.options)));
+    plan.emplace(plan_run<S>(case_run_spec<S>(cases.system(), cases.spec(), in)));
     MotionReference<S> reference = plan_reference(*plan);
     if (series) series_invariants = series_invariant_names(cases, *plan);
     MotionObservers<S> observers;
@@ -306,38 +370,9 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
   const std::vector<std::string> values = spec_.case_values(index);
   std::vector<std::string> row = base_row(index, values);
   CaseInput in;
-  RunOptions& o = in.options;
-  o.study = system_;
-  o.precision = "double";
-  const auto set_option = [&](const std::string& key, const std::string& value) {
-    if (key == "formulation") o.formulation = value;
-    else if (key == "precision") o.precision = value;
-    else if (key == "stepper") o.stepper = value;
-    else if (key == "motion") o.motion = value;
-    else if (key == "rtol") o.rtol = value;
-    else if (key == "atol") o.atol = value;
-    else if (key == "tol") o.rtol = o.atol = value;
-    else if (key == "t_end") o.t_end = value;
-    else if (key == "dt_out") o.dt_out = value;
-    else if (key == "step") o.step = value;
-    else if (key == "max_rhs_calls") o.max_rhs_calls = value;
-    else if (key == "max_wall_time") o.max_wall_time = value;
-    else if (key == "singular_margin") o.singular_margin = value;
-    else if (key == "manifold_tol") o.manifold_tol = value;
-    else if (key == "project") o.project = value == "true";
-    else if (key == "field") {
-      // A FieldBackend by name (field_backend.hpp), or "default".
-      if (value == "default") o.field.reset();
-      else o.field = parse_field_backend(value, "field");
-    } else if (key == "library" || key == "compiled") {
-      // true asks for that backend (a second one: UsageError); false, the
-      // default again (an axis over true and false).
-      const FieldBackend b = key == "library" ? FieldBackend::library : FieldBackend::compiled;
-      if (value == "true") request_field(o, b, key);
-      else if (o.field == b) o.field.reset();
-    }
-  };
-  for (const auto& [key, value] : spec_.run) set_option(key, value);
+  // The options in the order they apply: [run]'s, then the axes'; the
+  // precision chosen first, as the type the case runs in.
+  in.options.assign(spec_.run.begin(), spec_.run.end());
   in.params = spec_.parameters;
   const Study<double>& st = find_study<double>(system_);
   for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
@@ -350,10 +385,12 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
                            [&](const Parameter& p) { return p.name == target; })) {
       in.params.emplace_back(target, values[a]);
     } else {
-      set_option(target, values[a]);
+      in.options.emplace_back(target, values[a]);
     }
   }
-  with_scalar(o.precision, [&]<class S>() {
+  for (const auto& [key, value] : in.options)
+    if (key == "precision") in.precision = value;
+  with_scalar(in.precision, [&]<class S>() {
     if (series) series->clear();
     run_case<S>(*this, in, row, spec_.series ? series : nullptr);
     return 0;
