@@ -5,7 +5,7 @@
 #include "cli.hpp"
 #include "clock.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 #include "nhs/studies/bundled.hpp"
 
 #include <cerrno>

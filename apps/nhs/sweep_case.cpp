@@ -1,16 +1,16 @@
 // sweep.hpp, SweepCases: a sweep's columns, and one case run as `nhs run`
-// runs a motion (plan_run: the same set-up, field and checks; run_motion:
-// the same run loop), folded into the figures of `nhs run`'s summary
+// runs a motion (simulate, nhs/session/simulate.hpp: the same plan, field,
+// checks and run loop), folded into the figures of `nhs run`'s summary
 // instead of a CSV.
 #include "sweep.hpp"
 
 #include "cli.hpp"
 #include "clock.hpp"
 #include "interrupt.hpp"
+#include "names.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/simulate.hpp"
 #include "nhs/fnv1a.hpp"
-#include "nhs/studies/motion_run.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -190,10 +190,10 @@ void set_case_option(RunSpec<S>& spec, const std::string& key, const std::string
   else if (key == "dt_out") spec.dt_out = number(names.dt_out);
   else if (key == "step") spec.step = number(names.step);
   else if (key == "max_rhs_calls") spec.max_rhs_calls = parse_count("--max-rhs-calls", value);
-  else if (key == "max_wall_time") spec.max_wall_time = parse_seconds("--max-wall-time", value);
+  else if (key == "max_wall_time") spec.max_wall_time = parse_seconds(names.max_wall_time, value);
   else if (key == "singular_margin") {
-    spec.singular_margin = number("--singular-margin");
-    require_singular_margin(*spec.singular_margin);
+    spec.singular_margin = number(p.names.singular_margin);
+    require_singular_margin(*spec.singular_margin, p.names.singular_margin);
   } else if (key == "manifold_tol") p.manifold_tol = number(p.names.manifold_tol);
   else if (key == "project") spec.project = value == "true";
   else if (key == "field") {
@@ -214,6 +214,8 @@ void set_case_option(RunSpec<S>& spec, const std::string& key, const std::string
 template <class S>
 RunSpec<S> case_run_spec(const std::string& system, const SweepSpec& sweep, const CaseInput& in) {
   RunSpec<S> spec;
+  spec.names = cli_run_names();
+  spec.problem.names = cli_input_names();
   spec.problem.system = system;
   spec.problem.precision = in.precision;
   case_state<S>(sweep, in, spec.problem);
@@ -285,76 +287,71 @@ std::vector<std::string> series_invariant_names(const SweepCases& cases, const R
   return names;
 }
 
+/// The cells of a case that did not reach t_end (through put(column,
+/// text)): its status and the singular set it met, from the error table's
+/// row of `outcome` (nhs/session/error_table.hpp); returns t_reached when
+/// the error says it (a singular set: when, or 0 for the initial state).
+/// Rethrows `error` when it ends the whole sweep (no status: an interrupt,
+/// memory exhausted).
+template <class Put>
+std::string put_failure(const Put& put, const ClassifiedError& outcome, const std::exception_ptr& error) {
+  const char* status = error_class(outcome.category).sweep_status;
+  if (!status) std::rethrow_exception(error);
+  put("status", status);
+  put("reason", one_line(outcome.message));
+  if (outcome.category != ErrorCategory::singular_state) return std::string();
+  put("singular_set", one_line(outcome.condition));
+  // Without a time, the case's initial state was refused: t = 0.
+  const std::string t = outcome.time.empty() ? std::string("0") : outcome.time;
+  put("t_singular", t);
+  return t;
+}
+
 template <class S>
 void run_case(const SweepCases& cases, const CaseInput& in, std::vector<std::string>& row, std::string* series) {
-  const auto at = [&](const char* name) -> std::string* {
-    const int c = cases.column(name);
-    return c < 0 ? nullptr : &row[static_cast<std::size_t>(c)];
-  };
   const auto put = [&](const char* name, std::string value) {
-    if (std::string* c = at(name)) *c = std::move(value);
+    if (const int c = cases.column(name); c >= 0) row[static_cast<std::size_t>(c)] = std::move(value);
   };
   const auto t0 = Clock::now();
-  IntegrationStats stats;
-  std::optional<RunPlan<S>> plan;
-  std::optional<MotionCheck<S>> figures;
+  std::optional<Simulation<S>> run;
+  bool planned = false;
   std::vector<std::string> series_invariants;  // the series' drift_<name> columns
   std::optional<Sample<S>> last;
   S t_step(0);
-  std::string status = "ok", reason, t_reached;
+  std::exception_ptr error;
+  ClassifiedError outcome;
   try {
-    plan.emplace(plan_run<S>(case_run_spec<S>(cases.system(), cases.spec(), in)));
-    MotionReference<S> reference = plan_reference(*plan);
-    if (series) series_invariants = series_invariant_names(cases, *plan);
-    MotionObservers<S> observers;
-    observers.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
+    RunObservers<S> observers;
+    observers.planned = [&](const RunPlan<S>& plan, const MotionReference<S>&) {
+      planned = true;
+      if (series) series_invariants = series_invariant_names(cases, plan);
+    };
+    observers.interrupt = [&](const S& t) {
+      t_step = t;  // the time reached, before the checks that may stop the run there
+      if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
+    };
+    observers.motion.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
       last = s;
       if (series) *series += series_line(s, m, series_invariants);
     };
-    observers.watch = [&](const S& t) {
-      t_step = t;
-      if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
-      plan->wall.check(t);
-    };
-    MotionRun<S> run = run_motion<S>(plan->problem.sys, *plan->problem.formulation,
-                                     State<S>{plan->problem.q, plan->problem.qdot}, plan->options, reference, observers);
-    figures.emplace(std::move(run.figures));
-    stats = figures->stats;
-    if (run.error) std::rethrow_exception(run.error);
-    t_step = plan->options.t_end;
-  } catch (...) {
-    // The case's status from the one error table (nhs/error_table.hpp); an
-    // interrupt or memory exhausted ends the sweep.
-    const ClassifiedError e = classify_error(std::current_exception());
-    const char* table_status = error_class(e.category).sweep_status;
-    if (!table_status) throw;
-    status = table_status;
-    reason = e.message;
-    if (e.category == ErrorCategory::singular_state) {
-      put("singular_set", one_line(e.condition));
-      // Without a time, the case's initial state was refused: t = 0.
-      t_reached = e.time.empty() ? std::string("0") : e.time;
-      put("t_singular", t_reached);
-    } else if (e.category == ErrorCategory::integration_failure) {
-      // A budget (--max-rhs-calls, max_wall_time) rather than a failure.
-      bool wall = false;
-      try {
-        throw;
-      } catch (const WallTimeExceeded&) {
-        wall = true;
-      } catch (...) {
-      }
-      if (wall || (plan && stats.rhs_calls > plan->options.max_rhs_calls)) status = "budget";
-    }
+    run.emplace(simulate<S>(case_run_spec<S>(cases.system(), cases.spec(), in), observers));
+    error = run->error;
+    if (error) outcome = run->outcome;
+    else t_step = run->plan.options.t_end;
+  } catch (...) {  // refused before the run
+    error = std::current_exception();
+    outcome = classify_error(error);
   }
-  put("status", status);
-  put("reason", one_line(reason));
-  if (plan || !t_reached.empty()) {
+  std::string t_reached;
+  if (error) t_reached = put_failure(put, outcome, error);
+  else put("status", "ok");
+  if (planned || !t_reached.empty()) {
+    const IntegrationStats stats = run ? run->figures.stats : IntegrationStats();
     put("t_reached", t_reached.empty() ? to_string<S>(t_step) : t_reached);
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));
   }
-  if (figures) put_figures<S>(put, *figures, last ? &*last : nullptr, plan->problem.sys.info.coordinates);
+  if (run) put_figures<S>(put, run->figures, last ? &*last : nullptr, run->plan.problem.sys.info.coordinates);
   put("wall_s", fmt::format("{:.6f}", seconds_since(t0)));
 }
 
