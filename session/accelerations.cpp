@@ -33,7 +33,7 @@ AccelAnswer<S> accelerations_at(const Problem<S>& p, const S& singular_margin, b
   // control), 0 when the constraints exert no force. NonFiniteValue (exit
   // 4) where Z overflows.
   a.gauss_z = gauss_z(p.sys, p.q, p.qdot, acc.qddot);
-  if (jacobian) a.jacobian = field_jacobian_at<S>(p.system, p.formulation_name, p.sys, p.q, p.qdot);
+  if (jacobian) a.jacobian = field_jacobian_at<S>(p.system, p.formulation_name, p.sys, p.q, p.qdot, p.names.jacobian);
   return a;
 }
 

@@ -75,10 +75,10 @@ std::shared_ptr<const Differentiated> differentiated(const std::string& study, c
   return cache.emplace(key, Entry{std::move(file), std::move(d)}).first->second.d;
 }
 
-void require_traceable(const std::string& formulation) {
+void require_traceable(const std::string& formulation, const std::string& name) {
   const auto& traceable = codegen::traceable_formulations();
   if (std::find(traceable.begin(), traceable.end(), formulation) == traceable.end())
-    throw UsageError("--jacobian: the Jacobian is that of the traced field of " + join(traceable) +
+    throw UsageError(name + ": the Jacobian is that of the traced field of " + join(traceable) +
                      "; formulation '" + formulation + "' is not traced");
 }
 
@@ -86,14 +86,15 @@ void require_traceable(const std::string& formulation) {
 
 template <class S>
 FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::string& formulation,
-                                         const System<S>& sys, const Vec<S>& x, const Context& context) {
-  require_traceable(formulation);
+                                         const System<S>& sys, const Vec<S>& x, const Context& context,
+                                         const std::string& name) {
+  require_traceable(formulation, name);
   FieldJacobian<S> out{formulation, sys.info.coordinates, {}, {}, {}, {}};
   if (formulation == "second-kind") {
     for (const auto& c : sys.info.coordinates) out.state.push_back(c + "_dot");
   } else {
     if (sys.m == 0 || sys.info.quasi_velocities.empty())
-      throw UsageError("--jacobian: formulation '" + formulation + "' takes the state (q, z), and system '" +
+      throw UsageError(name + ": formulation '" + formulation + "' takes the state (q, z), and system '" +
                        sys.info.name + "' has no quasi-velocities z");
     out.state.insert(out.state.end(), sys.info.quasi_velocities.begin(), sys.info.quasi_velocities.end());
   }
@@ -101,12 +102,12 @@ FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::st
   const Differentiated& d = *held;
   const auto N = static_cast<Eigen::Index>(out.state.size());
   if (d.t.inputs != N || x.size() != N)
-    throw UsageError("--jacobian: the traced field takes " + std::to_string(d.t.inputs) + " inputs; the state has " +
+    throw UsageError(name + ": the traced field takes " + std::to_string(d.t.inputs) + " inputs; the state has " +
                      std::to_string(x.size()) + " (" + std::to_string(N) + " names)");
   // The graph reads d.parameters values: a system with another number (made
   // from an earlier version of an edited file) is refused, never read past.
   if (sys.parameters.size() != static_cast<std::size_t>(d.t.parameters))
-    throw UsageError("--jacobian: the traced field of '" + study + "' reads " + std::to_string(d.t.parameters) +
+    throw UsageError(name + ": the traced field of '" + study + "' reads " + std::to_string(d.t.parameters) +
                      " parameters; the system has " + std::to_string(sys.parameters.size()) +
                      " (was the file edited since the system was made? load it again)");
   const codegen::Interpreter<S> interpreter(d.t.graph, d.outputs, 2);
@@ -114,7 +115,7 @@ FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::st
   const S* arrays[2] = {sys.parameters.data(), x.data()};
   if (const int g = interpreter.run(arrays, values.data()); g != 0) {
     const std::string& condition = d.t.graph.guards()[static_cast<std::size_t>(g - 1)].condition;
-    throw SingularState(condition, "--jacobian: " + condition + " " + context());
+    throw SingularState(condition, name + ": " + condition + " " + context());
   }
   out.J.resize(N, N);
   out.f.resize(N);
@@ -131,28 +132,29 @@ FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::st
 
 template <class S>
 FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& formulation, const System<S>& sys,
-                                   const Vec<S>& q, const Vec<S>& qdot) {
-  require_traceable(formulation);
+                                   const Vec<S>& q, const Vec<S>& qdot, const std::string& name) {
+  require_traceable(formulation, name);
   Vec<S> x(q.size() + (formulation == "second-kind" ? qdot.size() : sys.m));
   x.head(q.size()) = q;
   if (formulation == "second-kind") {
     x.tail(qdot.size()) = qdot;
   } else {
     if (!sys.chart)
-      throw UsageError("--jacobian: formulation '" + formulation + "' takes the state (q, z), and system '" +
+      throw UsageError(name + ": formulation '" + formulation + "' takes the state (q, z), and system '" +
                        sys.info.name + "' has no chart z(q, qdot)");
     Vec<S> z(sys.m);
     sys.chart(q, qdot, z);
     x.tail(sys.m) = z;
   }
-  return field_jacobian_at_state<S>(study, formulation, sys, x, [&] { return state_context(q, qdot); });
+  return field_jacobian_at_state<S>(study, formulation, sys, x, [&] { return state_context(q, qdot); }, name);
 }
 
 #define NHS_SESSION_JACOBIAN_(S, NAME)                                                                          \
   template FieldJacobian<S> field_jacobian_at<S>(const std::string&, const std::string&, const System<S>&, \
-                                                 const Vec<S>&, const Vec<S>&);                            \
+                                                 const Vec<S>&, const Vec<S>&, const std::string&);        \
   template FieldJacobian<S> field_jacobian_at_state<S>(const std::string&, const std::string&,              \
-                                                       const System<S>&, const Vec<S>&, const Context&);
+                                                       const System<S>&, const Vec<S>&, const Context&,    \
+                                                       const std::string&);
 NHS_FOR_EACH_SCALAR(NHS_SESSION_JACOBIAN_)
 #undef NHS_SESSION_JACOBIAN_
 

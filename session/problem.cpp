@@ -58,30 +58,31 @@ MultipliersAt<S> reaction_multipliers(const std::string& system) {
 
 template <class S>
 std::shared_ptr<const Formulation<S>> requested_field(const std::string& system, const Formulation<S>& library,
-                                                      FieldBackend b, const std::string& precision) {
+                                                      FieldBackend b, const std::string& precision,
+                                                      const InputNames& names) {
   const std::string& f = library.name();
   switch (b) {
     case FieldBackend::library: return nullptr;
     case FieldBackend::generated:
       if (is_system_file_name(system))
-        throw UsageError("--generated: a system file has no build-time generated code; its traced field "
-                         "(second-kind, first-kind, gibbs-appell) is already the default, and --compiled "
-                         "compiles it (double, long-double)");
+        throw UsageError(names.generated + ": a system file has no build-time generated code; its traced field "
+                         "(second-kind, first-kind, gibbs-appell) is already the default, and " + names.compiled +
+                         " compiles it (double, long-double)");
       return std::make_shared<generated::GeneratedFormulation<S>>(
           generated::make_generated_formulation<S>(system, library));
     case FieldBackend::traced:
     case FieldBackend::compiled: break;
   }
   const bool compiled = b == FieldBackend::compiled;
-  const std::string option = compiled ? "--compiled" : "the traced field";
+  const std::string option = compiled ? names.compiled : "the traced field";
   if (!is_system_file_name(system))
-    throw UsageError(compiled ? "--compiled compiles a system file's traced field; the built-in study '" + system +
-                                    "' has its field compiled with nhs: use --generated"
+    throw UsageError(compiled ? names.compiled + " compiles a system file's traced field; the built-in study '" +
+                                    system + "' has its field compiled with nhs: use " + names.generated
                               : "the traced field is a system file's; the built-in study '" + system +
-                                    "' has generated code instead: use --generated (field 'generated')");
+                                    "' has generated code instead: use " + names.generated + " (field 'generated')");
   if (compiled && !codegen::has_compiled_field<S>)
-    throw UsageError("--compiled exists for the precisions double and long-double only, not '" + precision +
-                     "' (without --compiled, the traced field runs in every precision)");
+    throw UsageError(names.compiled + " exists for the precisions double and long-double only, not '" + precision +
+                     "' (without " + names.compiled + ", the traced field runs in every precision)");
   const auto& t = codegen::traceable_formulations();
   if (std::find(t.begin(), t.end(), f) == t.end())
     throw UsageError(option + ": formulation '" + f + "' has no traced field (traced: " + join(t) + ")");
@@ -97,7 +98,8 @@ std::shared_ptr<const Formulation<S>> requested_field(const std::string& system,
     return nullptr;
   } catch (const codegen::TracingError& e) {
     throw UsageError(option + ": the " + f + " field of '" + system + "' cannot be traced (" + e.what() +
-                     "); run with --library (the library's formulation)");
+                     "); run with " + names.library +
+                     " (the library's formulation)");
   }
 }
 
@@ -264,7 +266,8 @@ Problem<S> make_problem(const ProblemSpec<S>& given) {
   if (!(tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
   // The field: the backend asked for, else the default (default_field);
   // the library's formulation stays behind it (its guards).
-  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision)
+  p.names = spec.names;
+  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision, names)
                               : default_field<S>(spec.system, *p.formulation)) {
     p.owned_formulation = std::move(field);
     p.formulation = p.owned_formulation.get();
@@ -283,7 +286,8 @@ Problem<S> make_problem(const ProblemSpec<S>& given) {
   template std::shared_ptr<const Formulation<S>> default_field<S>(const std::string&, const Formulation<S>&); \
   template MultipliersAt<S> reaction_multipliers<S>(const std::string&);                                      \
   template std::shared_ptr<const Formulation<S>> requested_field<S>(const std::string&, const Formulation<S>&, \
-                                                                    FieldBackend, const std::string&);       \
+                                                                    FieldBackend, const std::string&,        \
+                                                                    const InputNames&);                      \
   template ProblemSpec<S> with_time<S>(ProblemSpec<S>, const SystemInfo&);                                  \
   template void require_input_size<S>(const Vec<S>&, const std::string&, const SystemInfo&,                  \
                                       const std::vector<std::string>&, const char*);                         \

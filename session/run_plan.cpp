@@ -47,24 +47,27 @@ std::optional<S> known_t_end(const RunSpec<S>& spec) {
 
 }  // namespace
 
-void refuse_state_with_motion(const std::string& motion, bool state_or_parameters_given, const RunNames& names) {
+void refuse_state_with_motion(const std::string& motion, bool state_or_parameters_given, const RunNames& names,
+                              const InputNames& state_names) {
+  const InputNames& s = state_names;
   if (!motion.empty() && state_or_parameters_given)
-    throw UsageError(names.motion + " sets the parameters and the initial state: give no --param, --q, --qdot, "
-                     "--z or --t0 with it");
+    throw UsageError(names.motion + " sets the parameters and the initial state: give no " + s.params + ", " + s.q +
+                     ", " + s.qdot + ", " + s.z + " or " + s.t + " with it");
 }
 
 template <class S>
 void require_run_options(const RunSpec<S>& spec) {
   const RunNames& names = spec.names;
   const ProblemSpec<S>& p = spec.problem;
-  refuse_state_with_motion(spec.motion, p.q || p.qdot || p.z || p.t || !p.parameters.empty(), names);
+  refuse_state_with_motion(spec.motion, p.q || p.qdot || p.z || p.t || !p.parameters.empty(), names, p.names);
   const std::optional<S> t_end = known_t_end(spec);
   if (t_end) require_sign(names.t_end, *t_end);
   require_sign(names.dt_out, spec.dt_out);
   if (spec.rtol) require_sign(names.rtol, *spec.rtol);
   if (spec.atol) require_sign(names.atol, *spec.atol, true);
-  if (spec.singular_margin) require_singular_margin(*spec.singular_margin);
-  if (spec.max_rows && t_end) require_output_rows(*t_end, spec.dt_out, *spec.max_rows, names.max_rows);
+  if (spec.singular_margin) require_singular_margin(*spec.singular_margin, p.names.singular_margin);
+  if (spec.max_rows && t_end)
+    require_output_rows(*t_end, spec.dt_out, *spec.max_rows, names.t_end, names.dt_out, names.max_rows);
   if (spec.step) {
     require_sign(names.step, *spec.step);
     if (!is_discrete_stepper(spec.stepper))
@@ -91,7 +94,9 @@ RunPlan<S> plan_run(const RunSpec<S>& spec) {
     if (!spec.t_end) {
       io.t_end = motion->t_end;
       require_sign(spec.names.t_end, io.t_end);
-      if (spec.max_rows) require_output_rows(io.t_end, spec.dt_out, *spec.max_rows, spec.names.max_rows);
+      if (spec.max_rows)
+        require_output_rows(io.t_end, spec.dt_out, *spec.max_rows, spec.names.t_end, spec.names.dt_out,
+                            spec.names.max_rows);
     }
   }
   io.dt_out = spec.dt_out;
@@ -114,7 +119,8 @@ RunPlan<S> plan_run(const RunSpec<S>& spec) {
   require_formulation_margins(s.sys, *s.formulation, s.q, s.qdot, plan.options.singular_margin);
   // Refused before anything is written (tolerance, grid).
   validated_stepper(plan.options, s.formulation->round_off_grows_with_speed());
-  if (spec.max_wall_time) plan.wall = WallBudget(*spec.max_wall_time);  // the clock starts with the run
+  if (spec.max_wall_time)  // the clock starts with the run
+    plan.wall = WallBudget(*spec.max_wall_time, spec.names.max_wall_time);
   return plan;
 }
 

@@ -20,12 +20,12 @@ namespace {
 
 template <class S>
 const SteadyFamily<S>& find_family(const std::vector<SteadyFamily<S>>& families, const std::string& system,
-                                   const std::string& name) {
+                                   const std::string& name, const SteadyNames& names) {
   for (const auto& f : families)
     if (f.name == name) return f;
   std::vector<std::string> known;
   for (const auto& f : families) known.push_back(f.name);
-  throw UsageError("--steady: system '" + system + "' has no steady family '" + name + "' (" +
+  throw UsageError(names.steady + ": system '" + system + "' has no steady family '" + name + "' (" +
                    (known.empty() ? std::string("it declares none: [[steady]] in a system file")
                                   : "known: " + join(known)) +
                    ")");
@@ -52,7 +52,9 @@ std::vector<char> dependence(const SteadySpec<S>& spec, const System<S>& sys, co
       y[i] += uniform<S>(rng, -0.1, 0.1) * (S(1) + abs(x[i]));
     }
     try {
-      samples.push_back(field_jacobian_at_state<S>(spec.system, spec.formulation, sys, y, [] { return std::string(); }).J);
+      samples.push_back(field_jacobian_at_state<S>(spec.system, spec.formulation, sys, y, [] { return std::string(); },
+                                                   spec.names.jacobian)
+                            .J);
     } catch (const InvalidState&) {
     } catch (const NonFiniteValue&) {
     }
@@ -71,9 +73,9 @@ std::vector<char> dependence(const SteadySpec<S>& spec, const System<S>& sys, co
 }
 
 // linearize_steady's formulations, with the reason for each other one.
-void require_linearizable_formulation(const std::string& formulation) {
+void require_linearizable_formulation(const std::string& formulation, const std::string& name) {
   if (formulation == "first-kind" || formulation == "gibbs-appell") return;
-  const std::string head = "--formulation: the linearization is that of the traced field on C in the coordinates "
+  const std::string head = name + ": the linearization is that of the traced field on C in the coordinates "
                            "(q, z) of first-kind or gibbs-appell (the same motions), not of '" + formulation + "': ";
   if (formulation == "second-kind")
     throw UsageError(head + "second-kind's state (q, qdot) has directions off C, whose eigenvalues are not the "
@@ -123,10 +125,10 @@ std::string family_context(const SteadyFamily<S>& fam, const Vec<S>& mu) {
 
 template <class S>
 Vec<S> family_values(const SteadySpec<S>& spec, const std::string& optional) {
-  const std::string option = "--at";
+  const std::string& option = spec.names.at;
   const Study<S>& study = find_study<S>(spec.system);
   const auto families = study.steady_families();
-  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady, spec.names);
   Vec<S> mu = Vec<S>::Zero(static_cast<Eigen::Index>(fam.parameters.size()));
   std::set<std::string> given;
   for (const auto& [name, value] : spec.at) {
@@ -146,13 +148,13 @@ Vec<S> family_values(const SteadySpec<S>& spec, const std::string& optional) {
 
 template <class S>
 SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>& mu) {
-  require_linearizable_formulation(spec.formulation);
+  require_linearizable_formulation(spec.formulation, spec.names.formulation);
   const Study<S>& study = find_study<S>(spec.system);
   const auto families = study.steady_families();
-  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady, spec.names);
   const System<S> sys = study.build(parameters_with_values<S>(study, spec.parameters));
   if (!sys.has_parametrization())
-    throw UsageError("--formulation " + spec.formulation + ": system '" + sys.info.name +
+    throw UsageError(spec.names.formulation + " " + spec.formulation + ": system '" + sys.info.name +
                      "' has no parametrization psi, so no state (q, z)");
   SteadyLinearization<S> out;
   out.system = sys.info.name;
@@ -216,7 +218,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   out.x << pt.q, z;
   Mat<S> tangent(n + m, p);
   tangent << pt.dq, dz;
-  const FieldJacobian<S> fj = field_jacobian_at_state<S>(spec.system, spec.formulation, sys, out.x, context);
+  const FieldJacobian<S> fj = field_jacobian_at_state<S>(spec.system, spec.formulation, sys, out.x, context, spec.names.jacobian);
   out.state = fj.state;
   out.lin = linearize<S>(fj.J, fj.f, dependence<S>(spec, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G);
   require_finite_linearization<S>(out.lin, context);
@@ -237,13 +239,13 @@ namespace {
 // strictly increasing and finite; UsageError otherwise (a range whose
 // width times points - 1 overflows S, or a step below S's resolution).
 template <class S>
-std::vector<S> stability_grid(const S& from, const S& to, std::uint64_t points) {
+std::vector<S> stability_grid(const S& from, const S& to, std::uint64_t points, const SteadyNames& names) {
   const auto isfinite = [](const S& x) { return x - x == S(0); };  // false for inf and NaN, as Eigen's allFinite
-  const std::string range = "--from " + to_string<S>(from) + " --to " + to_string<S>(to);
+  const std::string range = names.from + " " + to_string<S>(from) + " " + names.to + " " + to_string<S>(to);
   if (!isfinite(from) || !isfinite(to)) throw UsageError(range + ": need finite values");
   if (!(from < to)) throw UsageError(range + ": need from < to");
   if (points < 2 || points > kMaxStabilityPoints)
-    throw UsageError("--points " + std::to_string(points) + ": need 2 .. " + std::to_string(kMaxStabilityPoints) +
+    throw UsageError(names.points + " " + std::to_string(points) + ": need 2 .. " + std::to_string(kMaxStabilityPoints) +
                      " (a larger grid takes hours: scan a narrower range)");
   if (!isfinite(S((to - from) * S(points - 1))))
     throw UsageError(range + ": the range's width (to - from) * (points - 1) overflows the precision's range");
@@ -251,7 +253,7 @@ std::vector<S> stability_grid(const S& from, const S& to, std::uint64_t points) 
   for (std::uint64_t i = 0; i < points; ++i) {
     grid.push_back(i + 1 == points ? to : from + (to - from) * S(i) / S(points - 1));
     if (grid.size() > 1 && !(grid[grid.size() - 2] < grid.back()))
-      throw UsageError(range + " --points " + std::to_string(points) + ": the grid's step is below the "
+      throw UsageError(range + " " + names.points + " " + std::to_string(points) + ": the grid's step is below the "
                        "resolution of the numbers at " + to_string<S>(grid.back()) + " (fewer points or a wider range)");
   }
   return grid;
@@ -264,24 +266,26 @@ StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& va
                                 std::uint64_t points, const ScanObservers<S>& observers) {
   const Study<S>& study = find_study<S>(spec.system);
   const auto families = study.steady_families();
-  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady);
+  const SteadyFamily<S>& fam = find_family<S>(families, study.info.name, spec.steady, spec.names);
   std::string vary = vary_given;
   if (vary.empty()) {
     if (fam.parameters.size() != 1)
-      throw UsageError("--vary: family '" + fam.name + "' has the parameters " + join(fam.parameters) +
-                       "; name the one to vary (the others with --at)");
+      throw UsageError(spec.names.vary + ": family '" + fam.name + "' has the parameters " + join(fam.parameters) +
+                       "; name the one to vary (the others with " + spec.names.at + ")");
     vary = fam.parameters[0];
   }
   const auto it = std::find(fam.parameters.begin(), fam.parameters.end(), vary);
   if (it == fam.parameters.end())
-    throw UsageError("--vary: family '" + fam.name + "' has no parameter '" + vary + "' (its parameters: " +
+    throw UsageError(spec.names.vary + ": family '" + fam.name + "' has no parameter '" + vary + "' (its parameters: " +
                      join(fam.parameters) + ")");
   const auto k = static_cast<Eigen::Index>(it - fam.parameters.begin());
   for (const auto& [name, value] : spec.at)
-    if (name == vary) throw UsageError("--at " + name + ": the varied parameter takes --from and --to, not --at");
+    if (name == vary)
+      throw UsageError(spec.names.at + " " + name + ": the varied parameter takes " + spec.names.from + " and " +
+                       spec.names.to + ", not " + spec.names.at);
   const Vec<S> fixed = family_values<S>(spec, vary);
   StabilityScan<S> out{.system = study.info.name, .formulation = spec.formulation, .family = fam.name,
-                       .vary = vary, .from = from, .to = to, .grid = stability_grid<S>(from, to, points)};
+                       .vary = vary, .from = from, .to = to, .grid = stability_grid<S>(from, to, points, spec.names)};
   std::size_t evaluations = 0;
   const auto at = [&](const S& v) {
     if (observers.watch) observers.watch(v, evaluations++);

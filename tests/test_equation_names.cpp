@@ -18,7 +18,7 @@
 // a few are run through the tool to check its exit code. FixedSeeds in the
 // quick suite; EquationNamesFuzzRandomSeed.NewSeed draws a new seed (labels
 // fuzz;slow; NHS_FUZZ_SEED replays one, NHS_FUZZ_CASES changes the count).
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 #include "nhs/expression.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"

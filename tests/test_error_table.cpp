@@ -1,11 +1,15 @@
 // ctest-labels: unit
-// The one error table (nhs/error_table.hpp): every error type the library
-// and the tool throw is classified into the category whose row gives the
-// exit code of README.md's "Exit codes", the sweep status of
-// docs/sweeps.md and the Python exception of docs/python.md; a
-// SingularState keeps its condition and time.
-#include "nhs/error_table.hpp"
+// The one error table (nhs/session/error_table.hpp): every error type the
+// library and the tool throw is classified into the category whose row
+// gives the exit code of README.md's "Exit codes", the sweep status of
+// docs/sweeps.md, the Python exception of docs/python.md and whether a
+// Python run keeps its rows (its failure kind); a SingularState keeps its
+// condition and time; a run over its RHS or wall-time budget is the
+// budget row (classify_run_error, nhs/session/simulate.hpp).
+#include "nhs/session/error_table.hpp"
 #include "nhs/scalar.hpp"
+#include "nhs/session/simulate.hpp"
+#include "nhs/session/wall_budget.hpp"
 
 #include <gtest/gtest.h>
 
@@ -69,6 +73,51 @@ TEST(ErrorTable, EveryErrorTypeHasItsDocumentedCodeStatusAndException) {
     else
       EXPECT_EQ(row.sweep_status, nullptr);
     EXPECT_EQ(row.python_exception, c.python);
+  }
+}
+
+// A run's end (classify_run_error): over the wall-time budget, or past
+// max_rhs_calls, is the budget row (exit 4, status "budget",
+// IntegrationError, rows kept); another IntegrationFailure is not, nor a
+// SingularState or a NonFiniteValue.
+TEST(ErrorTable, ABudgetIsItsOwnRowOfARunsEnd) {
+  nhs::IntegrationOptions<double> options;
+  options.max_rhs_calls = 100;
+  nhs::IntegrationStats within, past;
+  within.rhs_calls = 100;
+  past.rhs_calls = 101;
+  const auto run_end = [&](const auto& e, const nhs::IntegrationStats& stats) {
+    return nhs::classify_run_error<double>(std::make_exception_ptr(e), stats, options).category;
+  };
+  EXPECT_EQ(run_end(nhs::WallTimeExceeded("w"), within), ErrorCategory::budget);
+  EXPECT_EQ(run_end(nhs::IntegrationFailure("f"), past), ErrorCategory::budget);
+  EXPECT_EQ(run_end(nhs::IntegrationFailure("f"), within), ErrorCategory::integration_failure);
+  EXPECT_EQ(run_end(nhs::SingularState("g", "s"), past), ErrorCategory::singular_state);
+  EXPECT_EQ(run_end(nhs::NonFiniteValue("v"), past), ErrorCategory::non_finite);
+  // Alone, the exception does not say which budget: classify_error's
+  // WallTimeExceeded is an integration failure, with the same exit code.
+  EXPECT_EQ(classified(nhs::WallTimeExceeded("w")).category, ErrorCategory::integration_failure);
+  const nhs::ErrorClass& budget = nhs::error_class(ErrorCategory::budget);
+  EXPECT_EQ(budget.exit_code, 4);
+  EXPECT_STREQ(budget.sweep_status, "budget");
+  EXPECT_STREQ(budget.python_exception, "IntegrationError");
+  EXPECT_STREQ(budget.python_failure_kind, "integration");
+}
+
+// Python's System.run keeps its rows (docs/python.md: the Run in the
+// exception's .run) for an integration failure, a budget, a value not
+// finite ("integration") and a singular set reached ("singular"); every
+// other error is raised without rows.
+TEST(ErrorTable, PythonKeepsTheRowsOfARunThatFailedOrMetASingularSet) {
+  for (const nhs::ErrorClass& row : nhs::kErrorTable) {
+    SCOPED_TRACE(row.python_exception);
+    switch (row.category) {
+      case ErrorCategory::singular_state: EXPECT_STREQ(row.python_failure_kind, "singular"); break;
+      case ErrorCategory::integration_failure:
+      case ErrorCategory::budget:
+      case ErrorCategory::non_finite: EXPECT_STREQ(row.python_failure_kind, "integration"); break;
+      default: EXPECT_EQ(row.python_failure_kind, nullptr);
+    }
   }
 }
 

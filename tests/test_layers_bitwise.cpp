@@ -26,7 +26,7 @@
 // set, say), the tool must refuse it with the same exit code
 // (classify_error's table). Fixed inputs only: no seed, no clock.
 // ctest-labels: unit cli
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 #include "nhs/field_backend.hpp"
 #include "nhs/format.hpp"
 #include "nhs/formulation.hpp"

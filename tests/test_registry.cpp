@@ -3,7 +3,7 @@
 // every formulation a study excludes by name exists; a bundled system's name
 // (nhs/studies/bundled.hpp) reads its file, whose own name it is.
 // ctest-labels: unit
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/studies/bundled.hpp"
 #include "nhs/studies/all.hpp"

@@ -10,11 +10,13 @@
 // a system made from the earlier version is refused, never read past its
 // parameters.
 // ctest-labels: unit
+#include "../apps/nhs/names.hpp"  // the tool's names of the inputs, for its messages
 #include "nhs/errors.hpp"
 #include "nhs/session/field_jacobian.hpp"
 #include "nhs/session/motion_table.hpp"
 #include "nhs/session/precision.hpp"
 #include "nhs/session/run_plan.hpp"
+#include "nhs/session/simulate.hpp"
 #include "nhs/studies/motion_run.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,15 +43,22 @@ S motion_bound() {
   return std::is_same_v<S, double> ? S(1e-9) : power_of_ten<S>(-30);
 }
 
-TYPED_TEST(SessionRun, PlannedMotionFollowsItsClosedForm) {
-  using S = TypeParam;
+/// The rolling disc's circle (k = 0) to t = 3, a row every 0.25, by the
+/// first kind.
+template <class S>
+RunSpec<S> circle_run() {
   RunSpec<S> spec;
   spec.problem.system = "rolling-disc";
   spec.problem.formulation = "first-kind";
   spec.motion = "circle (k = 0)";
   spec.t_end = S(3);
   spec.dt_out = S(1) / S(4);
-  const RunPlan<S> plan = plan_run<S>(spec);
+  return spec;
+}
+
+TYPED_TEST(SessionRun, PlannedMotionFollowsItsClosedForm) {
+  using S = TypeParam;
+  const RunPlan<S> plan = plan_run<S>(circle_run<S>());
   ASSERT_TRUE(plan.motion.has_value());
   const Problem<S>& p = plan.problem;
   // The motion's initial state, admitted unchanged (it lies on C exactly).
@@ -81,6 +91,16 @@ TYPED_TEST(SessionRun, PlannedMotionFollowsItsClosedForm) {
   }
 }
 
+/// A RunSpec that names its inputs as the tool does (apps/nhs/names.hpp):
+/// session/ has no names of its own.
+template <class S>
+RunSpec<S> tool_spec() {
+  RunSpec<S> spec;
+  spec.names = cli::cli_run_names();
+  spec.problem.names = cli::cli_input_names("--t0");
+  return spec;
+}
+
 TYPED_TEST(SessionRun, RefusalsNameTheInput) {
   using S = TypeParam;
   const auto refusal = [](RunSpec<S> spec) -> std::string {
@@ -92,36 +112,90 @@ TYPED_TEST(SessionRun, RefusalsNameTheInput) {
     }
     return "(accepted)";
   };
-  RunSpec<S> spec;
+  RunSpec<S> spec = tool_spec<S>();
   spec.t_end = S(-1);
   EXPECT_EQ(refusal(spec), "--t-end must be positive, got '-1'");
   spec.names.t_end = "t_end";  // the Python module could name its own argument
   EXPECT_EQ(refusal(spec), "t_end must be positive, got '-1'");
 
-  spec = RunSpec<S>();
+  spec = tool_spec<S>();
   spec.atol = S(-2);
   EXPECT_EQ(refusal(spec), "--atol must be non-negative, got '-2'");
 
-  spec = RunSpec<S>();
+  spec = tool_spec<S>();
   spec.step = S(1) / S(100);
   EXPECT_NE(refusal(spec).find("--step sets the fixed step of dla"), std::string::npos) << refusal(spec);
 
-  spec = RunSpec<S>();
+  spec = tool_spec<S>();
   spec.t_end = S(10);
   spec.dt_out = S(1) / S(10);
   spec.max_rows = 50;  // 101 rows asked for
   EXPECT_NE(refusal(spec).find("asks for 101 output rows, more than the budget of 50"), std::string::npos)
       << refusal(spec);
 
-  spec = RunSpec<S>();
+  spec = tool_spec<S>();
   spec.motion = "1";
   spec.problem.q = Vec<S>::Zero(3);
-  EXPECT_NE(refusal(spec).find("--motion sets the parameters and the initial state"), std::string::npos)
-      << refusal(spec);
+  EXPECT_EQ(refusal(spec), "--motion sets the parameters and the initial state: give no --param, --q, --qdot, --z "
+                           "or --t0 with it");
+  spec.names.motion = "motion";  // the names are the front end's, every one of them
+  spec.problem.names = InputNames{.q = "q0", .qdot = "qdot0", .z = "z0", .params = "params", .t = "t0"};
+  EXPECT_EQ(refusal(spec), "motion sets the parameters and the initial state: give no params, q0, qdot0, z0 or t0 "
+                           "with it");
 
-  spec = RunSpec<S>();
+  spec = tool_spec<S>();
   spec.motion = "no such motion";
   EXPECT_NE(refusal(spec).find("has no motion 'no such motion'"), std::string::npos) << refusal(spec);
+}
+
+// simulate owns the run: its rows are those of plan_run, plan_reference
+// and run_motion composed by hand, bit for bit; a run past max_rhs_calls
+// ends in the error table's budget row with its figures; the front end's
+// interrupt stops it, classified; a refusal before the run is thrown.
+TYPED_TEST(SessionRun, SimulateIsThePlannedRunWithItsEndClassified) {
+  using S = TypeParam;
+  const RunSpec<S> spec = circle_run<S>();
+  const RunPlan<S> plan = plan_run<S>(spec);
+  const Problem<S>& p = plan.problem;
+  const MotionReference<S> reference = plan_reference(plan);
+  const MotionTable<S> table(p.sys, reference);
+  std::vector<std::vector<S>> by_hand, simulated;
+  MotionObservers<S> hand;
+  hand.record = [&](const Sample<S>& s) { by_hand.push_back(table.values(s)); };
+  const MotionRun<S> run = run_motion<S>(p.sys, *p.formulation, State<S>{p.q, p.qdot}, plan.options, reference, hand);
+  ASSERT_FALSE(run.error);
+
+  std::optional<MotionTable<S>> its_table;
+  RunObservers<S> observers;
+  observers.planned = [&](const RunPlan<S>& planned, const MotionReference<S>& ref) {
+    its_table.emplace(planned.problem.sys, ref);
+  };
+  observers.motion.record = [&](const Sample<S>& s) { simulated.push_back(its_table->values(s)); };
+  const Simulation<S> sim = simulate<S>(spec, observers);
+  ASSERT_TRUE(sim.completed());
+  ASSERT_EQ(simulated.size(), 13u);
+  EXPECT_TRUE(simulated == by_hand);
+  EXPECT_EQ(sim.figures.stats.rhs_calls, run.figures.stats.rhs_calls);
+
+  RunSpec<S> small = spec;
+  small.max_rhs_calls = 20;
+  const Simulation<S> over = simulate<S>(small, {});
+  ASSERT_FALSE(over.completed());
+  EXPECT_EQ(over.outcome.category, ErrorCategory::budget) << over.outcome.message;
+  EXPECT_GT(over.figures.stats.rhs_calls, 20u);
+
+  RunObservers<S> stop;
+  int watched = 0;
+  stop.interrupt = [&](const S&) {
+    if (++watched == 3) throw Interrupted("stopped by the front end");
+  };
+  const Simulation<S> stopped = simulate<S>(spec, stop);
+  EXPECT_EQ(stopped.outcome.category, ErrorCategory::interrupted);
+  EXPECT_EQ(stopped.outcome.message, "stopped by the front end");
+
+  RunSpec<S> refused = spec;
+  refused.t_end = S(-1);
+  EXPECT_THROW(simulate<S>(refused, {}), UsageError);
 }
 
 // A Chaplygin sleigh (blade a behind the centre of mass) whose turning is
@@ -160,20 +234,20 @@ TEST(SessionJacobian, FollowsAnEditedFileAndRefusesASystemOfTheEarlierVersion) {
   write(sleigh_file("1.5", "-c*theta_dot"));
   const System<double> damped = system_now();
   const double rate1 = -(1.5 * 0.5 * 2 + 0.3) / (0.25 + 1.5 * 0.25);
-  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", damped, q, qdot).J(4, 4), rate1, 1e-14);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", damped, q, qdot, "--jacobian").J(4, 4), rate1, 1e-14);
   // Edited in place: the damping doubled (another expression, the same
   // parameters), then removed with c (one parameter fewer).
   write(sleigh_file("1.5", "-2*c*theta_dot"));
   const double rate_doubled = -(1.5 * 0.5 * 2 + 0.6) / (0.25 + 1.5 * 0.25);
-  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", system_now(), q, qdot).J(4, 4), rate_doubled, 1e-14);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", system_now(), q, qdot, "--jacobian").J(4, 4), rate_doubled, 1e-14);
   write(sleigh_file("3", ""));
   const System<double> undamped = system_now();
   ASSERT_EQ(undamped.parameters.size(), 3u);
   const double rate2 = -(3 * 0.5 * 2) / (0.25 + 3 * 0.25);
-  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", undamped, q, qdot).J(4, 4), rate2, 1e-14);
+  EXPECT_NEAR(field_jacobian_at<double>(path, "first-kind", undamped, q, qdot, "--jacobian").J(4, 4), rate2, 1e-14);
   // The earlier system has 4 parameters; the file's field now reads 3.
   try {
-    field_jacobian_at<double>(path, "first-kind", damped, q, qdot);
+    field_jacobian_at<double>(path, "first-kind", damped, q, qdot, "--jacobian");
     ADD_FAILURE() << "a system of the earlier version of the file was accepted";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("reads 3 parameters; the system has 4"), std::string::npos) << e.what();

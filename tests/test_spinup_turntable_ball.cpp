@@ -165,6 +165,8 @@ TYPED_TEST(SpinupTurntableBall, ExampleFileIsTheBuiltInStudy) {
 TEST(SpinupTurntableBallTime, TheStatesTimeIsTheClock) {
   const std::string t_text = "0.7";
   ProblemSpec<double> with_clock;
+  with_clock.names.q = "--q";  // the tool's names (session/ has none): its message
+  with_clock.names.t = "--t";
   with_clock.system = "spinup-turntable-ball";
   with_clock.formulation = "lagrange-multipliers";
   with_clock.q = Vec<double>(6);

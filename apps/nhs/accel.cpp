@@ -5,6 +5,7 @@
 #include "cli.hpp"
 
 #include "nhs/session/json_values.hpp"
+#include "nhs/session/result_keys.hpp"
 
 #include "nhs/regularity.hpp"
 
@@ -23,28 +24,29 @@ template <class S>
 int accel_command(const AccelOptions& opts) {
   const AccelAnswer<S> a = accel_answer<S>(opts);
   const Acceleration<S>& acc = a.acceleration;
+  namespace k = result_keys;
   nlohmann::ordered_json out;
-  out["study"] = a.study;
-  out["formulation"] = a.formulation;
-  out["field"] = a.field;
-  out["precision"] = opts.precision;
+  out[k::kStudy] = a.study;
+  out[k::kFormulation] = a.formulation;
+  out[k::kField] = a.field;
+  out[k::kPrecision] = opts.precision;
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : a.parameters) params[name] = to_string<S>(value);
-  out["parameters"] = params;
-  out["q"] = json_strings<S>(a.q);
-  out["qdot"] = json_strings<S>(a.qdot);
-  out["qddot"] = json_strings<S>(acc.qddot);
-  if (acc.multipliers) out["multipliers"] = json_strings<S>(*acc.multipliers);
-  if (acc.reaction) out["reaction"] = json_strings<S>(*acc.reaction);
-  out["gauss_z"] = to_string<S>(a.gauss_z);
+  out[k::kParameters] = params;
+  out[k::kQ] = json_strings<S>(a.q);
+  out[k::kQdot] = json_strings<S>(a.qdot);
+  out[k::kQddot] = json_strings<S>(acc.qddot);
+  if (acc.multipliers) out[k::kMultipliers] = json_strings<S>(*acc.multipliers);
+  if (acc.reaction) out[k::kReaction] = json_strings<S>(*acc.reaction);
+  out[k::kGaussZ] = to_string<S>(a.gauss_z);
   if (a.jacobian) {
     nlohmann::ordered_json j;
-    j["formulation"] = a.jacobian->formulation;
-    j["state"] = a.jacobian->state;
-    j["field"] = json_strings<S>(a.jacobian->f);
-    j["rows"] = json_rows<S>(a.jacobian->J);
-    j["eigenvalues"] = json_complex<S>(a.jacobian->eigenvalues);
-    out["jacobian"] = j;
+    j[k::kFormulation] = a.jacobian->formulation;
+    j[k::kState] = a.jacobian->state;
+    j[k::kField] = json_strings<S>(a.jacobian->f);
+    j[k::kRows] = json_rows<S>(a.jacobian->J);
+    j[k::kEigenvalues] = json_complex<S>(a.jacobian->eigenvalues);
+    out[k::kJacobian] = j;
   }
   fmt::print("{}\n", out.dump(2));
   return 0;

@@ -5,7 +5,7 @@
 #include "cli.hpp"
 #include "clock.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 #include "nhs/studies/bundled.hpp"
 
 #include <cerrno>
@@ -65,11 +65,11 @@ std::vector<std::pair<std::string, std::string>> parse_params(const std::vector<
   return out;
 }
 
-void request_field(StateOptions& o, FieldBackend b, const std::string& option) {
-  if (o.field && *o.field != b)
-    throw UsageError(option + " and --" + field_backend_name(*o.field) +
+void request_field(std::optional<FieldBackend>& field, FieldBackend b, const std::string& option) {
+  if (field && *field != b)
+    throw UsageError(option + " and --" + field_backend_name(*field) +
                      " exclude each other (one field backend: library, generated, traced or compiled)");
-  o.field = b;
+  field = b;
 }
 
 }  // namespace nhs::cli

@@ -4,6 +4,7 @@
 // docs/linearization.md).
 #include "cli.hpp"
 #include "interrupt.hpp"
+#include "names.hpp"
 #include "progress.hpp"
 
 #include "nhs/session/wall_budget.hpp"
@@ -16,11 +17,12 @@ namespace nhs::cli {
 template <class S>
 SteadySpec<S> steady_spec(const LinearizeOptions& opts) {
   SteadySpec<S> spec;
+  spec.names = cli_steady_names();
   spec.system = opts.system;
   spec.steady = opts.steady;
   spec.formulation = opts.formulation;
   const Study<S>& study = find_study<S>(opts.system);
-  for (const auto& [name, text] : parse_params(opts.at)) spec.at.emplace_back(name, parse_number<S>("--at " + name, text));
+  for (const auto& [name, text] : parse_params(opts.at)) spec.at.emplace_back(name, parse_number<S>(spec.names.at + " " + name, text));
   spec.parameters = parameter_overrides<S>(study, parse_params(opts.params));
   return spec;
 }

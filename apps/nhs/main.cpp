@@ -62,14 +62,14 @@ void add_state_options(CLI::App* cmd, StateOptions& o) {
                   "with --q, instead of --qdot: the first-kind parameters z (qdot = psi(q, z); "
                   "see `nhs list` for each study's z)");
   // One field backend (StateOptions::field); a second one is a UsageError.
-  cmd->add_flag_callback("--library", [&o] { request_field(o, FieldBackend::library, "--library"); },
+  cmd->add_flag_callback("--library", [&o] { request_field(o.field, FieldBackend::library, "--library"); },
                 "the library's formulation instead of the generated code (a built-in study) or a "
                 "system file's traced field (the defaults, for second-kind, first-kind and gibbs-appell)");
-  cmd->add_flag_callback("--compiled", [&o] { request_field(o, FieldBackend::compiled, "--compiled"); },
+  cmd->add_flag_callback("--compiled", [&o] { request_field(o.field, FieldBackend::compiled, "--compiled"); },
                 "a system file's traced field compiled at run time by the C++ compiler ($NHS_CXX, $CXX or "
                 "the one nhs was built with; cached in $XDG_CACHE_HOME/nhs/compiled) instead of interpreted; "
                 "double and long-double only");
-  cmd->add_flag_callback("--generated", [&o] { request_field(o, FieldBackend::generated, "--generated"); },
+  cmd->add_flag_callback("--generated", [&o] { request_field(o.field, FieldBackend::generated, "--generated"); },
                 "evaluate the formulation (second-kind, first-kind or gibbs-appell) by the code generated for "
                 "the study (any precision; nhs/generated.hpp; the default of accel and run where the study has it)");
   cmd->add_option("--singular-margin", o.singular_margin,

@@ -44,10 +44,10 @@ struct StateOptions {
   std::optional<FieldBackend> field;
 };
 
-/// Sets o.field to b, asked for by `option` (e.g. "--generated"); UsageError
-/// "--generated and --library exclude each other" when another backend was
-/// asked for already.
-void request_field(StateOptions& o, FieldBackend b, const std::string& option);
+/// Sets field to b, asked for by `option` (e.g. "--generated", a sweep's
+/// key "compiled"); UsageError "--generated and --library exclude each
+/// other" when another backend was asked for already.
+void request_field(std::optional<FieldBackend>& field, FieldBackend b, const std::string& option);
 
 struct AccelOptions : StateOptions {
   /// --jacobian: also the Jacobian of the first-order field at the state,

@@ -2,12 +2,13 @@
 // writes it as CSV, row by row (a failed or interrupted run keeps the rows
 // it wrote), with a one-paragraph summary on stderr, on success and on
 // failure, and a progress line: rewritten in place on a terminal, otherwise
-// one line every 10 s for long runs.
+// one line every 10 s for long runs. The run itself is simulate's
+// (nhs/session/simulate.hpp); this file keeps its observers.
 #include "cli.hpp"
 #include "clock.hpp"
 #include "interrupt.hpp"
 
-#include "nhs/studies/motion_run.hpp"
+#include "nhs/session/simulate.hpp"
 #include "nhs/studies/verification.hpp"
 #include "nhs/voronec.hpp"
 
@@ -16,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include <unistd.h>
 
@@ -88,28 +90,70 @@ void print_run_summary(const char* how, const MotionCheck<S>& rec, const RunPlan
   }
 }
 
+/// The progress line of `nhs run` on stderr: on a terminal, one line
+/// rewritten in place (not into CSV on the same terminal); otherwise, for
+/// long runs, a line every 10 s.
+class RunProgress {
+ public:
+  /// Starts the clock of a run to `t_end` that writes its CSV to `out`.
+  RunProgress(std::FILE* out, double t_end)
+      : tty_(isatty(STDERR_FILENO) != 0), in_place_(tty_ && !(out == stdout && isatty(STDOUT_FILENO))),
+        every_(in_place_ ? 0.25 : 10.0), t_end_(t_end), t0_(Clock::now()) {}
+
+  /// At motion time t, with the integrator's counts so far.
+  void operator()(double t, const IntegrationStats& stats) {
+    if (!in_place_ && tty_) return;
+    const double el = seconds_since(t0_);
+    if (el < (in_place_ ? 1.0 : 10.0) || el - last_ < every_) return;
+    last_ = el;
+    if (in_place_) {
+      shown_ = true;
+      fmt::print(stderr, "\rnhs run: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s   ", t, t_end_,
+                 100 * t / t_end_, stats.rhs_calls, el);
+    } else {
+      fmt::print(stderr, "nhs run: progress: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s\n", t, t_end_,
+                 100 * t / t_end_, stats.rhs_calls, el);
+    }
+    std::fflush(stderr);
+  }
+  /// Clears a line shown in place (before the summary).
+  void clear() const {
+    if (shown_) fmt::print(stderr, "\r\033[K");
+  }
+  double seconds() const { return seconds_since(t0_); }
+
+ private:
+  bool tty_, in_place_;
+  double every_, t_end_;
+  Clock::time_point t0_;
+  double last_ = 0;
+  bool shown_ = false;
+};
+
 }  // namespace
 
 template <class S>
 RunSpec<S> run_spec(const RunOptions& opts) {
   RunSpec<S> spec;
-  if (!opts.t_end.empty()) spec.t_end = parse_number<S>("--t-end", opts.t_end);
-  spec.dt_out = parse_number<S>("--dt-out", opts.dt_out);
-  if (!opts.rtol.empty()) spec.rtol = parse_number<S>("--rtol", opts.rtol);
-  if (!opts.atol.empty()) spec.atol = parse_number<S>("--atol", opts.atol);
+  spec.names = cli_run_names();
+  spec.problem.names = cli_input_names(opts.t_option);
+  if (!opts.t_end.empty()) spec.t_end = parse_number<S>(spec.names.t_end, opts.t_end);
+  spec.dt_out = parse_number<S>(spec.names.dt_out, opts.dt_out);
+  if (!opts.rtol.empty()) spec.rtol = parse_number<S>(spec.names.rtol, opts.rtol);
+  if (!opts.atol.empty()) spec.atol = parse_number<S>(spec.names.atol, opts.atol);
   if (!opts.singular_margin.empty()) spec.singular_margin = singular_margin_option<S>(opts, S(0));
   if (!opts.max_rhs_calls.empty()) spec.max_rhs_calls = parse_count("--max-rhs-calls", opts.max_rhs_calls);
-  if (!opts.max_wall_time.empty()) spec.max_wall_time = parse_seconds("--max-wall-time", opts.max_wall_time);
-  if (!opts.max_rows.empty()) spec.max_rows = parse_count("--max-rows", opts.max_rows);
+  if (!opts.max_wall_time.empty()) spec.max_wall_time = parse_seconds(spec.names.max_wall_time, opts.max_wall_time);
+  if (!opts.max_rows.empty()) spec.max_rows = parse_count(spec.names.max_rows, opts.max_rows);
   spec.stepper = parse_stepper(opts.stepper);
-  if (!opts.step.empty()) spec.step = parse_number<S>("--step", opts.step);
+  if (!opts.step.empty()) spec.step = parse_number<S>(spec.names.step, opts.step);
   spec.project = opts.project;
   spec.motion = opts.motion;
   // The options that need no system, checked before the problem's (a large
   // system takes a minute to build in mp50): a usage error comes at once.
   require_run_options(spec);
   refuse_state_with_motion(opts.motion, !opts.q.empty() || !opts.qdot.empty() || !opts.z.empty() ||
-                                            !opts.t.empty() || !opts.params.empty(), spec.names);
+                                            !opts.t.empty() || !opts.params.empty(), spec.names, spec.problem.names);
   spec.problem = problem_spec<S>(opts);
   return spec;
 }
@@ -118,80 +162,55 @@ template <class S>
 int run_command(const RunOptions& opts) {
   if (opts.out_given && opts.out.empty()) throw UsageError("--out: empty file name");
   if (!opts.out.empty() && is_system_file_name(opts.study)) refuse_overwriting(opts.study, opts.out, "--out");
-  RunPlan<S> plan = plan_run<S>(run_spec<S>(opts));
-  const Problem<S>& s = plan.problem;
-  IntegrationOptions<S>& io = plan.options;
-
   std::unique_ptr<std::FILE, FileCloser> file;
-  std::FILE* out = stdout;
-  if (!opts.out.empty()) {
-    file.reset(std::fopen(opts.out.c_str(), "w"));
-    if (!file) throw_io_error("--out: cannot open", opts.out);
-    out = file.get();
-  }
-
-  const MotionReference<S> reference = plan_reference(plan);
-  CsvRecorder<S> csv(s.sys, reference, out, opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
-  // Progress: on a terminal, one line rewritten in place (not into CSV on
-  // the same terminal); otherwise, for long runs, a line every 10 s.
-  const bool tty = isatty(STDERR_FILENO) != 0;
-  const bool progress_in_place = tty && !(out == stdout && isatty(STDOUT_FILENO));
-  const double progress_every = progress_in_place ? 0.25 : 10.0;
-  const auto t0 = Clock::now();
-  double last_progress = 0;
-  bool progress_shown = false;
-  const double t_end = to_double(io.t_end);
+  std::optional<CsvRecorder<S>> csv;
+  std::optional<RunProgress> progress;
+  std::optional<InterruptGuard> sigint;  // SIGINT stops the run at the next step
   // The figures so far, for the progress line and an interruption's
   // message: the last sample's time, the integrator's counts.
   S t_last(0);
   IntegrationStats stats;
-  io.on_step = [&](const S&, const IntegrationStats& now) { stats = now; };
-  const auto progress = [&](const S& t_now) {
-    if (!progress_in_place && tty) return;
-    const double el = seconds_since(t0);
-    if (el < (progress_in_place ? 1.0 : 10.0) || el - last_progress < progress_every) return;
-    last_progress = el;
-    const double t = to_double(t_now);
-    if (progress_in_place) {
-      progress_shown = true;
-      fmt::print(stderr, "\rnhs run: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s   ",
-                 t, t_end, 100 * t / t_end, stats.rhs_calls, el);
-    } else {
-      fmt::print(stderr, "nhs run: progress: t = {:.4g} / {:.4g} ({:.0f}%), {} RHS calls, {:.1f} s\n",
-                 t, t_end, 100 * t / t_end, stats.rhs_calls, el);
+  RunObservers<S> observers;
+  observers.planned = [&](const RunPlan<S>& plan, const MotionReference<S>& reference) {
+    std::FILE* out = stdout;
+    if (!opts.out.empty()) {
+      file.reset(std::fopen(opts.out.c_str(), "w"));
+      if (!file) throw_io_error("--out: cannot open", opts.out);
+      out = file.get();
     }
-    std::fflush(stderr);
+    csv.emplace(plan.problem.sys, reference, out,
+                opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
+    progress.emplace(out, to_double(plan.options.t_end));
+    sigint.emplace();
   };
-  MotionObservers<S> observers;
-  // The row first: a sample whose row could not be written (a full disk)
-  // is not counted, so that the summary's rows are the rows written.
-  observers.record = [&](const Sample<S>& sample) { csv(sample); };
-  observers.folded = [&](const Sample<S>& sample, const MotionCheck<S>&) { t_last = sample.t; };
-  observers.watch = [&](const S& t_now) {
+  observers.step = [&](const S&, const IntegrationStats& now) { stats = now; };
+  observers.interrupt = [&](const S& t_now) {
     if (interrupt_requested())
       throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now) + "; rows up to t = " +
                         to_string<S>(t_last) + " kept");
-    plan.wall.check(t_now);
-    progress(t_now);
   };
-
-  const auto summary = [&](const char* how, const MotionCheck<S>& rec) {
-    if (progress_shown) fmt::print(stderr, "\r\033[K");
-    print_run_summary<S>(how, rec, plan, opts.precision, seconds_since(t0));
+  // The row first: a sample whose row could not be written (a full disk)
+  // is not counted, so that the summary's rows are the rows written.
+  observers.motion.record = [&](const Sample<S>& sample) { (*csv)(sample); };
+  observers.motion.folded = [&](const Sample<S>& sample, const MotionCheck<S>&) { t_last = sample.t; };
+  observers.motion.watch = [&](const S& t_now) { (*progress)(to_double(t_now), stats); };
+  const Simulation<S> run = simulate<S>(run_spec<S>(opts), observers);
+  const Problem<S>& s = run.plan.problem;
+  const auto summary = [&](const char* how) {
+    progress->clear();
+    print_run_summary<S>(how, run.figures, run.plan, opts.precision, progress->seconds());
   };
-  const InterruptGuard sigint;  // SIGINT stops the run at the next step
-  MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, io, reference, observers);
   try {
     if (run.error) std::rethrow_exception(run.error);
     if (file && std::fclose(file.release()) != 0) throw_io_error("--out: cannot write", opts.out);
   } catch (const UsageError&) {  // refused before any step (grid, tolerance): one line
     throw;
   } catch (...) {
-    summary("stopped", run.figures);
+    summary("stopped");
     rethrow_stopped(opts.study, s.formulation->name(),
                     dependent_velocity_reason(s.sys.info).empty() ? split_margin<S>(s.sys, s.q).condition : "");
   }
-  summary("integrated", run.figures);
+  summary("integrated");
   return 0;
 }
 

@@ -3,6 +3,7 @@
 // system, the formulation and its field, and admits the state.
 #pragma once
 
+#include "names.hpp"
 #include "options.hpp"
 #include "text.hpp"
 
@@ -32,6 +33,7 @@ namespace nhs::cli {
 template <class S>
 ProblemSpec<S> problem_spec(const StateOptions& o) {
   ProblemSpec<S> spec;
+  spec.names = cli_input_names(o.t_option);
   spec.system = o.study;
   spec.formulation = o.formulation;
   spec.field = o.field;
@@ -50,7 +52,6 @@ ProblemSpec<S> problem_spec(const StateOptions& o) {
   spec.q = vector(spec.names.q, o.q, info.coordinates, "n");
   spec.qdot = vector(spec.names.qdot, o.qdot, info.coordinates, "n");
   spec.z = vector(spec.names.z, o.z, info.quasi_velocities, "m");
-  spec.names.t = o.t_option;
   if (!o.t.empty()) spec.t = parse_number<S>(spec.names.t, o.t);
   if (!o.manifold_tol.empty()) spec.manifold_tol = parse_number<S>(spec.names.manifold_tol, o.manifold_tol);
   spec.parameters = parameter_overrides<S>(st, parse_params(o.params));
@@ -69,8 +70,9 @@ Problem<S> make_setup(const StateOptions& given) {
 template <class S>
 S singular_margin_option(const StateOptions& o, const S& fallback) {
   if (o.singular_margin.empty()) return fallback;
-  const S margin = parse_number<S>("--singular-margin", o.singular_margin);
-  require_singular_margin(margin);
+  const std::string name = cli_input_names().singular_margin;
+  const S margin = parse_number<S>(name, o.singular_margin);
+  require_singular_margin(margin, name);
   return margin;
 }
 

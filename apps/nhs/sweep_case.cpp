@@ -1,16 +1,16 @@
 // sweep.hpp, SweepCases: a sweep's columns, and one case run as `nhs run`
-// runs a motion (plan_run: the same set-up, field and checks; run_motion:
-// the same run loop), folded into the figures of `nhs run`'s summary
+// runs a motion (simulate, nhs/session/simulate.hpp: the same plan, field,
+// checks and run loop), folded into the figures of `nhs run`'s summary
 // instead of a CSV.
 #include "sweep.hpp"
 
 #include "cli.hpp"
 #include "clock.hpp"
 #include "interrupt.hpp"
+#include "names.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/simulate.hpp"
 #include "nhs/fnv1a.hpp"
-#include "nhs/studies/motion_run.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -41,10 +41,13 @@ std::string one_line(std::string s) {
   return s;
 }
 
+/// A case as its spec gives it: decimal text from the sweep file, read once
+/// in the case's precision into its typed RunSpec (case_run_spec).
 struct CaseInput {
-  RunOptions options;
-  std::vector<std::pair<std::string, std::string>> params;           // name, decimal
-  std::vector<std::pair<std::string, std::string>> state;            // "q.x", decimal
+  std::string precision = "double";
+  std::vector<std::pair<std::string, std::string>> options;  // [run] keys, then the axes': key, value
+  std::vector<std::pair<std::string, std::string>> params;   // name, decimal
+  std::vector<std::pair<std::string, std::string>> state;    // "q.x", decimal
 };
 
 }  // namespace
@@ -121,39 +124,104 @@ std::vector<std::string> SweepCases::skipped(std::uint64_t index, const std::str
 
 namespace {
 
-// The case's state as `nhs run`'s --q and --qdot (or --z) text: the spec's
-// base state, else the system's default state at the case's parameters,
-// with the axes' components in place.
+// The components `text` (decimal, the sweep file's) of the input `name`
+// in S; empty when none are given.
 template <class S>
-void case_state(const std::string& system, const SweepSpec& spec, CaseInput& in) {
+std::optional<Vec<S>> case_vector(const std::string& name, const std::vector<std::string>& text) {
+  if (text.empty()) return std::nullopt;
+  Vec<S> v(static_cast<Eigen::Index>(text.size()));
+  for (std::size_t i = 0; i < text.size(); ++i) v[static_cast<Eigen::Index>(i)] = parse_number<S>(name, text[i]);
+  return v;
+}
+
+// The case's initial state into p (q with qdot, or q with z), typed: the
+// spec's base state, else the system's default state at the case's
+// parameters, with the axes' components in place; nothing for the default
+// state.
+template <class S>
+void case_state(const SweepSpec& spec, const CaseInput& in, ProblemSpec<S>& p) {
   const bool z = !spec.z.empty() ||
                  std::any_of(in.state.begin(), in.state.end(), [](const auto& s) { return s.first.rfind("z.", 0) == 0; });
   if (in.state.empty() && spec.q.empty() && spec.qdot.empty() && spec.z.empty()) return;  // the default state
-  const Study<S>& st = find_study<S>(system);
-  std::vector<std::string> q = spec.q, qdot = spec.qdot, zv = spec.z;
-  if (q.empty() || (!z && qdot.empty())) {
+  const Study<S>& st = find_study<S>(p.system);
+  const InputNames& names = p.names;
+  std::optional<Vec<S>> q = case_vector<S>(names.q, spec.q), qdot = case_vector<S>(names.qdot, spec.qdot),
+                        zv = case_vector<S>(names.z, spec.z);
+  if (!q || (!z && !qdot)) {
     const System<S> sys = st.build(parameters_with(st, in.params));
     const State<S> d = st.default_state(sys);
     if (!d.q.allFinite() || !d.qdot.allFinite())
       throw SingularState("default state not finite", "the default state is not finite at these parameters: q = " +
                                                           to_string(d.q) + ", qdot = " + to_string(d.qdot));
-    if (q.empty())
-      for (const auto& x : d.q) q.push_back(to_string<S>(x));
-    if (!z && qdot.empty())
-      for (const auto& x : d.qdot) qdot.push_back(to_string<S>(x));
+    if (!q) q = d.q;
+    if (!z && !qdot) qdot = d.qdot;
   }
   for (const auto& [target, value] : in.state) {
     const auto dot = target.find('.');
     const std::string kind = target.substr(0, dot), name = target.substr(dot + 1);
-    const std::vector<std::string>& names = kind == "z" ? st.info.quasi_velocities : st.info.coordinates;
-    const auto k = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
-    (kind == "q" ? q : kind == "qdot" ? qdot : zv)[k] = value;
+    const std::vector<std::string>& known = kind == "z" ? st.info.quasi_velocities : st.info.coordinates;
+    const auto k = static_cast<Eigen::Index>(std::find(known.begin(), known.end(), name) - known.begin());
+    const std::string& input = kind == "q" ? names.q : kind == "qdot" ? names.qdot : names.z;
+    (kind == "q" ? *q : kind == "qdot" ? *qdot : *zv)[k] = parse_number<S>(input, value);
   }
-  in.options.q = join(q, ",");
+  p.q = std::move(q);
   if (z)
-    in.options.z = join(zv, ",");
+    p.z = std::move(zv);
   else
-    in.options.qdot = join(qdot, ",");
+    p.qdot = std::move(qdot);
+}
+
+// A run option of the sweep (a key of [run] or an axis: sweep_spec.hpp)
+// into spec, its value read in S under the tool's option name.
+template <class S>
+void set_case_option(RunSpec<S>& spec, const std::string& key, const std::string& value) {
+  ProblemSpec<S>& p = spec.problem;
+  const RunNames& names = spec.names;
+  const auto number = [&](const std::string& name) { return parse_number<S>(name, value); };
+  if (key == "formulation") p.formulation = value;
+  else if (key == "stepper") spec.stepper = parse_stepper(value);
+  else if (key == "motion") spec.motion = value;
+  else if (key == "rtol") spec.rtol = number(names.rtol);
+  else if (key == "atol") spec.atol = number(names.atol);
+  else if (key == "tol") {
+    spec.rtol = number(names.rtol);
+    spec.atol = number(names.atol);
+  } else if (key == "t_end") spec.t_end = number(names.t_end);
+  else if (key == "dt_out") spec.dt_out = number(names.dt_out);
+  else if (key == "step") spec.step = number(names.step);
+  else if (key == "max_rhs_calls") spec.max_rhs_calls = parse_count("--max-rhs-calls", value);
+  else if (key == "max_wall_time") spec.max_wall_time = parse_seconds(names.max_wall_time, value);
+  else if (key == "singular_margin") {
+    spec.singular_margin = number(p.names.singular_margin);
+    require_singular_margin(*spec.singular_margin, p.names.singular_margin);
+  } else if (key == "manifold_tol") p.manifold_tol = number(p.names.manifold_tol);
+  else if (key == "project") spec.project = value == "true";
+  else if (key == "field") {
+    // A FieldBackend by name (field_backend.hpp), or "default".
+    if (value == "default") p.field.reset();
+    else p.field = parse_field_backend(value, "field");
+  } else if (key == "library" || key == "compiled") {
+    // true asks for that backend (a second one: UsageError); false, the
+    // default again (an axis over true and false).
+    const FieldBackend b = key == "library" ? FieldBackend::library : FieldBackend::compiled;
+    if (value == "true") request_field(p.field, b, key);
+    else if (p.field == b) p.field.reset();
+  }
+}
+
+// The typed request of a case: its options, its state (case_state) and its
+// parameters, each number read once from the sweep file's text in S.
+template <class S>
+RunSpec<S> case_run_spec(const std::string& system, const SweepSpec& sweep, const CaseInput& in) {
+  RunSpec<S> spec;
+  spec.names = cli_run_names();
+  spec.problem.names = cli_input_names();
+  spec.problem.system = system;
+  spec.problem.precision = in.precision;
+  case_state<S>(sweep, in, spec.problem);
+  for (const auto& [key, value] : in.options) set_case_option<S>(spec, key, value);
+  if (!in.params.empty()) spec.problem.parameters = parameter_overrides<S>(find_study<S>(system), in.params);
+  return spec;
 }
 
 // One line of a case's series (SweepCases::series_columns) at the sample
@@ -219,78 +287,71 @@ std::vector<std::string> series_invariant_names(const SweepCases& cases, const R
   return names;
 }
 
+/// The cells of a case that did not reach t_end (through put(column,
+/// text)): its status and the singular set it met, from the error table's
+/// row of `outcome` (nhs/session/error_table.hpp); returns t_reached when
+/// the error says it (a singular set: when, or 0 for the initial state).
+/// Rethrows `error` when it ends the whole sweep (no status: an interrupt,
+/// memory exhausted).
+template <class Put>
+std::string put_failure(const Put& put, const ClassifiedError& outcome, const std::exception_ptr& error) {
+  const char* status = error_class(outcome.category).sweep_status;
+  if (!status) std::rethrow_exception(error);
+  put("status", status);
+  put("reason", one_line(outcome.message));
+  if (outcome.category != ErrorCategory::singular_state) return std::string();
+  put("singular_set", one_line(outcome.condition));
+  // Without a time, the case's initial state was refused: t = 0.
+  const std::string t = outcome.time.empty() ? std::string("0") : outcome.time;
+  put("t_singular", t);
+  return t;
+}
+
 template <class S>
-void run_case(const SweepCases& cases, CaseInput in, std::vector<std::string>& row, std::string* series) {
-  const auto at = [&](const char* name) -> std::string* {
-    const int c = cases.column(name);
-    return c < 0 ? nullptr : &row[static_cast<std::size_t>(c)];
-  };
+void run_case(const SweepCases& cases, const CaseInput& in, std::vector<std::string>& row, std::string* series) {
   const auto put = [&](const char* name, std::string value) {
-    if (std::string* c = at(name)) *c = std::move(value);
+    if (const int c = cases.column(name); c >= 0) row[static_cast<std::size_t>(c)] = std::move(value);
   };
   const auto t0 = Clock::now();
-  IntegrationStats stats;
-  std::optional<RunPlan<S>> plan;
-  std::optional<MotionCheck<S>> figures;
+  std::optional<Simulation<S>> run;
+  bool planned = false;
   std::vector<std::string> series_invariants;  // the series' drift_<name> columns
   std::optional<Sample<S>> last;
   S t_step(0);
-  std::string status = "ok", reason, t_reached;
+  std::exception_ptr error;
+  ClassifiedError outcome;
   try {
-    case_state<S>(cases.system(), cases.spec(), in);
-    for (const auto& [name, value] : in.params) in.options.params.push_back(name + "=" + value);
-    plan.emplace(plan_run<S>(run_spec<S>(in.options)));
-    MotionReference<S> reference = plan_reference(*plan);
-    if (series) series_invariants = series_invariant_names(cases, *plan);
-    MotionObservers<S> observers;
-    observers.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
+    RunObservers<S> observers;
+    observers.planned = [&](const RunPlan<S>& plan, const MotionReference<S>&) {
+      planned = true;
+      if (series) series_invariants = series_invariant_names(cases, plan);
+    };
+    observers.interrupt = [&](const S& t) {
+      t_step = t;  // the time reached, before the checks that may stop the run there
+      if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
+    };
+    observers.motion.folded = [&](const Sample<S>& s, const MotionCheck<S>& m) {
       last = s;
       if (series) *series += series_line(s, m, series_invariants);
     };
-    observers.watch = [&](const S& t) {
-      t_step = t;
-      if (interrupt_requested()) throw Interrupted("interrupted (SIGINT)");
-      plan->wall.check(t);
-    };
-    MotionRun<S> run = run_motion<S>(plan->problem.sys, *plan->problem.formulation,
-                                     State<S>{plan->problem.q, plan->problem.qdot}, plan->options, reference, observers);
-    figures.emplace(std::move(run.figures));
-    stats = figures->stats;
-    if (run.error) std::rethrow_exception(run.error);
-    t_step = plan->options.t_end;
-  } catch (...) {
-    // The case's status from the one error table (nhs/error_table.hpp); an
-    // interrupt or memory exhausted ends the sweep.
-    const ClassifiedError e = classify_error(std::current_exception());
-    const char* table_status = error_class(e.category).sweep_status;
-    if (!table_status) throw;
-    status = table_status;
-    reason = e.message;
-    if (e.category == ErrorCategory::singular_state) {
-      put("singular_set", one_line(e.condition));
-      // Without a time, the case's initial state was refused: t = 0.
-      t_reached = e.time.empty() ? std::string("0") : e.time;
-      put("t_singular", t_reached);
-    } else if (e.category == ErrorCategory::integration_failure) {
-      // A budget (--max-rhs-calls, max_wall_time) rather than a failure.
-      bool wall = false;
-      try {
-        throw;
-      } catch (const WallTimeExceeded&) {
-        wall = true;
-      } catch (...) {
-      }
-      if (wall || (plan && stats.rhs_calls > plan->options.max_rhs_calls)) status = "budget";
-    }
+    run.emplace(simulate<S>(case_run_spec<S>(cases.system(), cases.spec(), in), observers));
+    error = run->error;
+    if (error) outcome = run->outcome;
+    else t_step = run->plan.options.t_end;
+  } catch (...) {  // refused before the run
+    error = std::current_exception();
+    outcome = classify_error(error);
   }
-  put("status", status);
-  put("reason", one_line(reason));
-  if (plan || !t_reached.empty()) {
+  std::string t_reached;
+  if (error) t_reached = put_failure(put, outcome, error);
+  else put("status", "ok");
+  if (planned || !t_reached.empty()) {
+    const IntegrationStats stats = run ? run->figures.stats : IntegrationStats();
     put("t_reached", t_reached.empty() ? to_string<S>(t_step) : t_reached);
     put("steps", std::to_string(stats.steps));
     put("rhs_calls", std::to_string(stats.rhs_calls));
   }
-  if (figures) put_figures<S>(put, *figures, last ? &*last : nullptr, plan->problem.sys.info.coordinates);
+  if (run) put_figures<S>(put, run->figures, last ? &*last : nullptr, run->plan.problem.sys.info.coordinates);
   put("wall_s", fmt::format("{:.6f}", seconds_since(t0)));
 }
 
@@ -306,38 +367,9 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
   const std::vector<std::string> values = spec_.case_values(index);
   std::vector<std::string> row = base_row(index, values);
   CaseInput in;
-  RunOptions& o = in.options;
-  o.study = system_;
-  o.precision = "double";
-  const auto set_option = [&](const std::string& key, const std::string& value) {
-    if (key == "formulation") o.formulation = value;
-    else if (key == "precision") o.precision = value;
-    else if (key == "stepper") o.stepper = value;
-    else if (key == "motion") o.motion = value;
-    else if (key == "rtol") o.rtol = value;
-    else if (key == "atol") o.atol = value;
-    else if (key == "tol") o.rtol = o.atol = value;
-    else if (key == "t_end") o.t_end = value;
-    else if (key == "dt_out") o.dt_out = value;
-    else if (key == "step") o.step = value;
-    else if (key == "max_rhs_calls") o.max_rhs_calls = value;
-    else if (key == "max_wall_time") o.max_wall_time = value;
-    else if (key == "singular_margin") o.singular_margin = value;
-    else if (key == "manifold_tol") o.manifold_tol = value;
-    else if (key == "project") o.project = value == "true";
-    else if (key == "field") {
-      // A FieldBackend by name (field_backend.hpp), or "default".
-      if (value == "default") o.field.reset();
-      else o.field = parse_field_backend(value, "field");
-    } else if (key == "library" || key == "compiled") {
-      // true asks for that backend (a second one: UsageError); false, the
-      // default again (an axis over true and false).
-      const FieldBackend b = key == "library" ? FieldBackend::library : FieldBackend::compiled;
-      if (value == "true") request_field(o, b, key);
-      else if (o.field == b) o.field.reset();
-    }
-  };
-  for (const auto& [key, value] : spec_.run) set_option(key, value);
+  // The options in the order they apply: [run]'s, then the axes'; the
+  // precision chosen first, as the type the case runs in.
+  in.options.assign(spec_.run.begin(), spec_.run.end());
   in.params = spec_.parameters;
   const Study<double>& st = find_study<double>(system_);
   for (std::size_t a = 0; a < spec_.axes.size(); ++a) {
@@ -350,10 +382,12 @@ std::vector<std::string> SweepCases::run(std::uint64_t index, std::string* serie
                            [&](const Parameter& p) { return p.name == target; })) {
       in.params.emplace_back(target, values[a]);
     } else {
-      set_option(target, values[a]);
+      in.options.emplace_back(target, values[a]);
     }
   }
-  with_scalar(o.precision, [&]<class S>() {
+  for (const auto& [key, value] : in.options)
+    if (key == "precision") in.precision = value;
+  with_scalar(in.precision, [&]<class S>() {
     if (series) series->clear();
     run_case<S>(*this, in, row, spec_.series ? series : nullptr);
     return 0;

@@ -45,10 +45,11 @@ struct FieldJacobian {
 /// chart, NotApplicable as trace_formulation does, SingularState when a
 /// guard of the field fails (e.g. "singular metric g"), NonFiniteValue for
 /// an entry that is not finite (|a| or max(a, b) differentiated where a = 0
-/// or a = b).
+/// or a = b); each message starts with `name`, the input that asked for
+/// the Jacobian (the tool's --jacobian).
 template <class S>
 FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& formulation, const System<S>& sys,
-                                   const Vec<S>& q, const Vec<S>& qdot);
+                                   const Vec<S>& q, const Vec<S>& qdot, const std::string& name);
 
 /// field_jacobian_at at the formulation's own state x: (q, qdot), size 2n,
 /// for the second kind; (q, z), size n + m, for the first kind and
@@ -56,6 +57,7 @@ FieldJacobian<S> field_jacobian_at(const std::string& study, const std::string& 
 /// as field_jacobian_at, and UsageError when x has the wrong size.
 template <class S>
 FieldJacobian<S> field_jacobian_at_state(const std::string& study, const std::string& formulation,
-                                         const System<S>& sys, const Vec<S>& x, const Context& context);
+                                         const System<S>& sys, const Vec<S>& x, const Context& context,
+                                         const std::string& name);
 
 }  // namespace nhs

@@ -24,13 +24,24 @@
 
 namespace nhs {
 
-/// How the messages of make_problem name its inputs: the tool's options by
-/// default; the Python module passes its arguments' names ("q", "qdot",
-/// "z", or "q0", "qdot0", "z0" for a run).
+/// How the messages of make_problem (and of accelerations_at, plan_run)
+/// name the inputs: the front end gives every name, session/ has none of
+/// its own. The tool passes its options (cli_input_names in
+/// apps/nhs/names.hpp: --q, --qdot, ...), the Python module its
+/// arguments' names (q, qdot, z, or q0, qdot0, z0 for a run).
 struct InputNames {
-  std::string q = "--q", qdot = "--qdot", z = "--z", manifold_tol = "--manifold-tol";
-  /// The state's time t: "--t" (accel), "--t0" (run); Python's "t", "t0".
-  std::string t = "--t";
+  /// The state: q, qdot, z; the admission's tolerance; the parameter
+  /// overrides (a motion's refusal names them).
+  std::string q, qdot, z, manifold_tol, params;
+  /// The state's time t: the tool's --t (accel) or --t0 (run); Python's t, t0.
+  std::string t;
+  /// How the field backends are asked for (requested_field's messages):
+  /// the tool's --library, --generated, --compiled.
+  std::string library, generated, compiled;
+  /// The Jacobian asked for (accelerations_at: field_jacobian_at's
+  /// messages), and the margin to the singular sets
+  /// (require_singular_margin).
+  std::string jacobian, singular_margin;
 };
 
 /// The request for a problem, typed.
@@ -43,8 +54,8 @@ struct ProblemSpec {
   std::string formulation;
   /// The backend asked for; empty: the default (default_field).
   std::optional<FieldBackend> field;
-  /// The precision's name (S's), for messages (e.g. "--compiled exists for
-  /// double and long-double only, not 'mp50'").
+  /// The precision's name (S's), for messages (e.g. that the compiled
+  /// field exists for double and long-double only, not 'mp50').
   std::string precision = "double";
   /// Parameter overrides by name, applied in order to the defaults
   /// (parameters_with).
@@ -88,6 +99,9 @@ struct Problem {
   std::shared_ptr<const Formulation<S>> owned_formulation;
   /// The backend that evaluates `formulation`'s field (field_backend_of).
   FieldBackend field = FieldBackend::library;
+  /// The names of the inputs, as the ProblemSpec gave them (for the
+  /// messages of what is asked of the problem later: accelerations_at).
+  InputNames names;
 };
 
 /// Parameter overrides given as text, (name, decimal text) pairs, as typed
@@ -131,7 +145,8 @@ template <class S>
 MultipliersAt<S> reaction_multipliers(const std::string& system);
 
 /// The field of the formulation `library` of `system` by the backend `b`
-/// asked for by name (--generated, --compiled, Python's field=...): every
+/// asked for by name (names.generated, names.compiled: the tool's options,
+/// Python's field=...; names.library for the way out): every
 /// reason it cannot be is a UsageError, never a silent fallback (the
 /// default, default_field, falls back on the library's). nullptr for
 /// FieldBackend::library, and where the formulation does not apply (the
@@ -142,7 +157,8 @@ MultipliersAt<S> reaction_multipliers(const std::string& system);
 /// (named `precision`) other than double and long double.
 template <class S>
 std::shared_ptr<const Formulation<S>> requested_field(const std::string& system, const Formulation<S>& library,
-                                                      FieldBackend b, const std::string& precision);
+                                                      FieldBackend b, const std::string& precision,
+                                                      const InputNames& names);
 
 /// Whether the state given (q, qdot, z present or not) is one of the three
 /// forms of ProblemSpec; UsageError naming the inputs (names) otherwise, or
@@ -170,11 +186,12 @@ void require_input_size(const Vec<S>& v, const std::string& name, const SystemIn
                         const std::vector<std::string>& names, const char* dimension);
 
 /// A margin to the singular sets (a state within it is refused, a run
-/// stops before it: require_margins), as the input --singular-margin:
-/// UsageError "--singular-margin must be non-negative" unless margin >= 0.
+/// stops before it: require_margins), as the input `name` (the tool's
+/// --singular-margin): UsageError "<name> must be non-negative" unless
+/// margin >= 0.
 template <class S>
-void require_singular_margin(const S& margin) {
-  if (!(margin >= 0)) throw UsageError("--singular-margin must be non-negative");
+void require_singular_margin(const S& margin, const std::string& name) {
+  if (!(margin >= 0)) throw UsageError(name + " must be non-negative");
 }
 
 /// The problem of `spec`: the study (find_study), the formulation (named,

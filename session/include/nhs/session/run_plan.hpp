@@ -20,12 +20,12 @@
 
 namespace nhs {
 
-/// How the messages of plan_run name the run's inputs: the tool's options.
-/// The Python module keeps these names, so that its messages are the
-/// tool's (docs/python.md, "Errors").
+/// How the messages of plan_run name the run's inputs (those of its
+/// problem: ProblemSpec::names): the front end gives every name, session/
+/// has none of its own. The tool passes its options (cli_run_names in
+/// apps/nhs/names.hpp: --t-end, --dt-out, ...), the Python module its own.
 struct RunNames {
-  std::string t_end = "--t-end", dt_out = "--dt-out", rtol = "--rtol", atol = "--atol", step = "--step",
-              motion = "--motion", max_rows = "--max-rows";
+  std::string t_end, dt_out, rtol, atol, step, motion, max_rows, max_wall_time;
 };
 
 /// The request for a run, typed.
@@ -79,14 +79,16 @@ struct RunPlan {
 
 /// The special motion of `study` named `name`, or numbered `name` (1-based,
 /// in the order `nhs list SYSTEM` prints them); UsageError (naming the
-/// input `option`) listing them otherwise.
+/// input `option`: the tool's --motion) listing them otherwise.
 template <class S>
-SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name, const std::string& option = "--motion");
+SpecialMotion<S> find_motion(const Study<S>& study, const std::string& name, const std::string& option);
 
-/// UsageError "<--motion> sets the parameters and the initial state: give
-/// no --param, --q, --qdot or --z with it" when a motion is asked for
-/// (`motion` not empty) with parameters or a state given.
-void refuse_state_with_motion(const std::string& motion, bool state_or_parameters_given, const RunNames& names);
+/// UsageError "<motion> sets the parameters and the initial state: give
+/// no <params>, <q>, <qdot>, <z> or <t> with it" (names: the tool's
+/// --motion, --param, --q, ...) when a motion is asked for (`motion` not
+/// empty) with parameters or a state given.
+void refuse_state_with_motion(const std::string& motion, bool state_or_parameters_given, const RunNames& names,
+                              const InputNames& state_names);
 
 /// Checks the options of `spec` that need no system (exactly what
 /// plan_run checks first): with a motion, no parameter or state given; t_end

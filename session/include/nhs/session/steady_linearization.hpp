@@ -19,6 +19,15 @@
 
 namespace nhs {
 
+/// How the messages of linearize_steady and scan_stability name their
+/// inputs: the front end gives every name, session/ has none of its own.
+/// The tool passes its options (cli_steady_names in apps/nhs/names.hpp:
+/// --steady, --formulation, --at, --vary, --from, --to, --points, and
+/// --jacobian for the field's Jacobian), the Python module its own.
+struct SteadyNames {
+  std::string steady, formulation, at, vary, from, to, points, jacobian;
+};
+
 /// The request for the steady motions of a family, typed.
 template <class S>
 struct SteadySpec {
@@ -30,8 +39,10 @@ struct SteadySpec {
   std::string formulation = "first-kind";
   /// The system's parameter overrides (parameter_overrides), in order.
   std::vector<std::pair<std::string, S>> parameters;
-  /// The family's parameter values mu given (`--at name=value`), by name.
+  /// The family's parameter values mu given (the tool's --at
+  /// name=value), by name.
   std::vector<std::pair<std::string, S>> at;
+  SteadyNames names;
 };
 
 /// A steady motion of a study's family linearized (linearize_steady): the
@@ -49,7 +60,7 @@ struct SteadyLinearization {
 };
 
 /// The family's parameter values mu (size p, in the family's order) from
-/// spec.at: every parameter exactly once (UsageError "--at: ..." naming
+/// spec.at: every parameter exactly once (UsageError "<names.at>: ..." naming
 /// the missing, unknown or repeated one, or an unknown family, listing the
 /// known); `optional` may stay unset and is returned as 0.
 template <class S>
@@ -111,7 +122,7 @@ struct ScanObservers {
 
 /// The scan of spec's family along `vary` (empty: the family's only
 /// parameter), with `observers` told of each step. Throws UsageError
-/// ("--vary", "--at", "--from", "--points") for an unknown or missing
+/// (naming names.vary, at, from, to, points) for an unknown or missing
 /// parameter, the varied one given in spec.at, a range that is not finite,
 /// from >= to, a width (to - from) (points - 1) that overflows S or a step
 /// below the resolution of S, points outside 2 .. kMaxStabilityPoints, all

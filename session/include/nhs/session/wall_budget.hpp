@@ -13,6 +13,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace nhs {
 
@@ -32,8 +33,9 @@ class WallBudget {
  public:
   /// No limit.
   WallBudget() = default;
-  /// At most `seconds` (> 0, finite: checked by the caller's option parser).
-  explicit WallBudget(double seconds) : limit_(seconds), start_(Clock::now()) {}
+  /// At most `seconds` (> 0, finite: checked by the caller's option
+  /// parser), asked for by the input `name` (the tool's --max-wall-time).
+  WallBudget(double seconds, std::string name) : limit_(seconds), name_(std::move(name)), start_(Clock::now()) {}
 
   /// Throws WallTimeExceeded naming the limit, the elapsed time and the
   /// motion time `t` reached when the limit has passed.
@@ -42,14 +44,15 @@ class WallBudget {
     if (!limit_) return;
     const double elapsed = seconds_since(start_);
     if (elapsed > *limit_)
-      throw WallTimeExceeded(fmt::format("wall-time budget of {} s (--max-wall-time) exceeded after {:.1f} s, at "
+      throw WallTimeExceeded(fmt::format("wall-time budget of {} s ({}) exceeded after {:.1f} s, at "
                                          "t = {}; the rows before it are kept",
-                                         *limit_, elapsed, to_string<S>(t)));
+                                         *limit_, name_, elapsed, to_string<S>(t)));
   }
   bool limited() const { return limit_.has_value(); }
 
  private:
   std::optional<double> limit_;
+  std::string name_;
   Clock::time_point start_{};
 };
 

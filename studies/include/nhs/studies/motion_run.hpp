@@ -37,7 +37,8 @@ struct MotionObservers {
 /// ended it: the integrator's (IntegrationFailure, SingularState,
 /// NonFiniteValue, InvalidState, UsageError before the first step), a
 /// sample's figures' (NonFiniteValue) or an observer's. Classify it with
-/// classify_error (nhs/error_table.hpp) or rethrow it.
+/// classify_error (the error table, nhs/session/error_table.hpp, a layer
+/// above) or rethrow it; simulate (nhs/session/simulate.hpp) does.
 template <class S>
 struct MotionRun {
   /// The figures of the samples folded; `failure` is "integration failed
