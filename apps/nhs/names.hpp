@@ -1,7 +1,8 @@
 // The tool's names of its inputs, in one place: the options that the
 // typed layer's messages name (session/ has no names of its own: InputNames,
-// RunNames, SteadyNames). The Python module gives its arguments' names
-// instead.
+// RunNames, SteadyNames). The Python module quotes them too (header only,
+// python/src/requests.cpp), so that its messages equal the tool's for the
+// same request (docs/python.md); its own argument errors name its arguments.
 #pragma once
 
 #include "nhs/session/problem.hpp"

@@ -296,8 +296,8 @@ class System(_core.System):
                         manifold_tol, step, motion, max_rows, max_wall_time, t0, state_names=names)
         run = Run(raw)
         kind = run.summary.get("failure_kind")
-        if kind:
-            exc = (InvalidState if kind == "singular" else IntegrationError)(run.summary["failure"])
+        if kind:  # the exception of the error table's row (nhs/session/error_table.hpp)
+            exc = globals()[run.summary["failure_exception"]](run.summary["failure"])
             if kind == "singular":
                 exc.condition = run.summary["condition"]
             exc.run = run

@@ -1,7 +1,7 @@
 // The module's exceptions (errors.hpp).
 #include "errors.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
 
 #include <string_view>
 

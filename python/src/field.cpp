@@ -89,7 +89,7 @@ class FieldOf final : public FieldHandle::Impl {
       if (file && cached_system_file(source) != file)
         throw UsageError("Field.jac: the system file " + source +
                          " changed since this Field was made; make it again (System.field)");
-      J = field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd).J;
+      J = field_jacobian_at<S>(source, "second-kind", s_.sys, q, qd, "Field.jac").J;
     }
     return to_python<S>(J);
   }

@@ -1,29 +1,17 @@
 // The typed requests made from Python arguments (requests.hpp).
 #include "requests.hpp"
 
+// The tool's option names, header only: Python's messages quote them, so
+// that each equals the tool's for the same request (docs/python.md).
+#include "../../apps/nhs/names.hpp"
+
 namespace nhs::python {
 
-InputNames tool_input_names(const std::string& t_option) {
-  InputNames n;
-  n.q = "--q";
-  n.qdot = "--qdot";
-  n.z = "--z";
-  n.manifold_tol = "--manifold-tol";
-  n.t = t_option;
-  return n;
-}
+InputNames tool_input_names(const std::string& t_option) { return cli::cli_input_names(t_option); }
 
-RunNames tool_run_names() {
-  RunNames n;
-  n.t_end = "--t-end";
-  n.dt_out = "--dt-out";
-  n.rtol = "--rtol";
-  n.atol = "--atol";
-  n.step = "--step";
-  n.motion = "--motion";
-  n.max_rows = "--max-rows";
-  return n;
-}
+RunNames tool_run_names() { return cli::cli_run_names(); }
+
+SteadyNames tool_steady_names() { return cli::cli_steady_names(); }
 
 ProblemInput::ProblemInput(std::string system_name, const py::object& formulation_arg, std::string precision_name,
                            py::object params_arg, std::array<py::object, 3> state_args,

@@ -30,6 +30,9 @@ InputNames tool_input_names(const std::string& t_option);
 /// The names in the messages of plan_run: the tool's options.
 RunNames tool_run_names();
 
+/// The names in the messages of the steady linearization: the tool's options.
+SteadyNames tool_steady_names();
+
 /// The arguments of a problem as Python gave them (System.accel, .field,
 /// .run): the names checked (their types) when constructed, the numbers
 /// converted by problem_request<S> in the call's precision.
@@ -141,7 +144,8 @@ SteadySpec<S> steady_request(const std::string& system, const py::object& steady
                        .steady = std::move(family),
                        .formulation = std::move(name),
                        .parameters = named_values<S>(params, "params", "parameter ", &find_study<S>(system)),
-                       .at = std::move(values)};
+                       .at = std::move(values),
+                       .names = tool_steady_names()};
 }
 
 }  // namespace nhs::python

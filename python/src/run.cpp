@@ -1,10 +1,11 @@
-// System.run (run.hpp): the run set-up around run_motion, its rows kept
-// in memory, its summary.
+// System.run (run.hpp): a run by simulate (nhs/session/simulate.hpp), its
+// rows kept in memory, its summary.
 #include "run.hpp"
 
 #include "errors.hpp"
 
-#include "nhs/error_table.hpp"
+#include "nhs/session/error_table.hpp"
+#include "nhs/session/simulate.hpp"
 #include "nhs/session/clock.hpp"
 #include "nhs/session/motion_table.hpp"
 #include "nhs/studies/motion_run.hpp"
@@ -112,22 +113,27 @@ class SignalCheck {
 /// set, named by condition); the caller raises.
 struct RunFailure {
   std::string message, kind, condition;
+  std::string exception;  ///< the error table's Python exception (ErrorClass::python_exception)
 };
 
-/// The failure of a run that keeps its rows (the error table's
-/// categories); anything else, a Python signal included, is rethrown.
-RunFailure kept_failure(const std::exception_ptr& error) {
+/// The failure of a run that keeps its rows: the error table's Python
+/// failure kind of its end (ErrorClass::python_failure_kind, from
+/// simulate's classification); an end without one (a refusal, an internal
+/// error) and a Python signal are rethrown.
+template <class S>
+RunFailure kept_failure(const Simulation<S>& sim) {
+  if (sim.completed()) return {};
   try {
-    std::rethrow_exception(error);
+    std::rethrow_exception(sim.error);
   } catch (const PythonSignal&) {
     throw;
   } catch (...) {
   }
-  const ClassifiedError e = classify_error(error);
-  if (e.category == ErrorCategory::integration_failure || e.category == ErrorCategory::non_finite)
-    return {e.message, "integration", ""};
-  if (e.category == ErrorCategory::singular_state) return {e.message, "singular", e.condition};
-  std::rethrow_exception(error);
+  const char* kind = error_class(sim.outcome.category).python_failure_kind;
+  if (!kind) std::rethrow_exception(sim.error);
+  const bool singular = sim.outcome.category == ErrorCategory::singular_state;
+  return {sim.outcome.message, kind, singular ? sim.outcome.condition : "",
+          error_class(sim.outcome.category).python_exception};
 }
 
 /// System._run's "summary": the run's figures (MotionCheck), its stepper
@@ -144,6 +150,7 @@ py::dict run_summary(const RunPlan<S>& plan, const MotionCheck<S>& f, const RunF
   sm["completed"] = failure.message.empty();
   sm["failure"] = failure.message;
   sm["failure_kind"] = failure.kind;      // "", "integration" or "singular"
+  sm["failure_exception"] = failure.exception;  // the nhs exception raised with the rows
   sm["condition"] = failure.condition;    // the singular set reached
   sm["samples"] = f.samples;
   sm["t_last"] = to_python<S>(f.t_last);
@@ -184,38 +191,29 @@ py::dict run_summary(const RunPlan<S>& plan, const MotionCheck<S>& f, const RunF
 template <class S>
 py::object run_scalar(const RunInput& in, std::uint64_t max_rows) {
   const RunSpec<S> spec = run_request<S>(in);  // with the GIL: the arguments are Python objects
-  std::optional<RunPlan<S>> plan;
   RunRows<S> rows;
-  std::optional<MotionCheck<S>> figures;
-  RunFailure failure;
+  std::optional<Simulation<S>> sim;
   const auto t0 = Clock::now();
   {
     py::gil_scoped_release release;
-    plan.emplace(plan_run<S>(spec));
-    const Problem<S>& s = plan->problem;
-    const MotionReference<S> reference = plan_reference(*plan);
     std::optional<MotionTable<S>> table;
-    table.emplace(s.sys, reference);
-    rows.columns = table->columns();
-    rows.reserve(planned_rows(plan->options, rows.columns.size(), max_rows, in.problem.precision));
     SignalCheck check_signals;
-    MotionObservers<S> observers;
-    observers.record = [&](const Sample<S>& sample) { rows.add(table->values(sample)); };
-    // The wall-time budget (max_wall_time; WallBudget) is checked
-    // where the CLI's run checks it: after every step and every row.
-    observers.watch = [&](const S& t) {
-      check_signals();
-      plan->wall.check(t);
+    RunObservers<S> observers;
+    observers.planned = [&](const RunPlan<S>& plan, const MotionReference<S>& reference) {
+      table.emplace(plan.problem.sys, reference);
+      rows.columns = table->columns();
+      rows.reserve(planned_rows(plan.options, rows.columns.size(), max_rows, in.problem.precision));
     };
-    MotionRun<S> run = run_motion<S>(s.sys, *s.formulation, State<S>{s.q, s.qdot}, plan->options, reference, observers);
-    figures.emplace(std::move(run.figures));
-    if (run.error) failure = kept_failure(run.error);
+    observers.interrupt = [&](const S&) { check_signals(); };
+    observers.motion.record = [&](const Sample<S>& sample) { rows.add(table->values(sample)); };
+    sim.emplace(simulate<S>(spec, observers));
   }
+  const RunFailure failure = kept_failure(*sim);
   const double seconds = seconds_since(t0);
   py::dict out;
   out["columns"] = rows.columns;
   out["data"] = std::move(rows).to_python();
-  out["summary"] = run_summary<S>(*plan, *figures, failure, in.problem.precision, seconds);
+  out["summary"] = run_summary<S>(sim->plan, sim->figures, failure, in.problem.precision, seconds);
   return out;
 }
 

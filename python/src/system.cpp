@@ -60,7 +60,7 @@ AccelResult SystemHandle::accel(const py::object& q, const py::object& qdot, con
     const ProblemSpec<S> spec = problem_request<S>(in);
     // The margin to a singular set: 100 epsilon by default, as nhs accel's.
     const S margin = singular_margin_of<S>(singular_margin).value_or(regularity_tolerance<S>());
-    require_singular_margin(margin);
+    require_singular_margin(margin, spec.names.singular_margin);
     std::optional<AccelAnswer<S>> answer;
     if constexpr (std::is_same_v<S, double>) {
       answer.emplace(accelerations_at<S>(make_problem<S>(spec), margin, with_jacobian));
