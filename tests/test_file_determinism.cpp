@@ -7,7 +7,7 @@
 // from run to run: the Whipple bicycle's multipliers changed in their last
 // digits between two `nhs accel` calls. Those programs now come from the
 // expression graph's own differentiation (nhs/expression.hpp,
-// add_derivative_along; system_file_load.cpp, bodies_kinetic_energy).
+// add_derivative_along; systemfile/read_dynamics.cpp, bodies_kinetic_energy).
 // Held here: four runs of `nhs run` (traced field) and of `nhs accel
 // --library` (the AD path, multipliers included) print the very same bytes,
 // for the bicycle (holonomic) and for a file whose T comes from bodies

@@ -605,7 +605,7 @@ std::vector<BadFile> bad_files() {
   }
   {
     // Non-ASCII text that toml++ 3.3 cannot be given (undefined behaviour in
-    // its white-space test; system_file_load.cpp): refused before it parses.
+    // its white-space test; systemfile/toml_scan.cpp): refused before it parses.
     const std::string t = edit(good, "coordinates =", "k\xc2\xa7 = 1\ncoordinates =");
     cases.push_back({"non_ascii_key", t, position_of(t, "\xc2\xa7"), {"non-ASCII character outside a string"}});
   }

@@ -1,20 +1,18 @@
-// Systems from text files (docs/system-files.md): a TOML file names the
-// coordinates, parameters, T, V, forces, constraints, psi and its chart,
-// bodies, invariants and closed-form motions as expressions
-// (nhs/expression.hpp). load_system_file() parses and checks it once, in no
-// particular scalar type; file_study<S>() makes it a Study<S> through the
-// same door as a built-in study (describe(), system.hpp), so that every
-// formulation, precision and command of nhs accepts it.
+// The Study<S> of a system file (docs/system-files.md): file_study<S>()
+// makes a loaded file (nhs/systemfile/system_file.hpp, load_system_file) a
+// Study<S> through the same door as a built-in study (describe(),
+// system.hpp), so that every formulation, precision and command of nhs
+// accepts it; the caches of loaded files, their studies and their traced
+// formulations. The loader's types and functions were declared here before
+// they moved to nhs/systemfile/system_file.hpp, which this header includes.
 #pragma once
 
 #include "nhs/codegen/trace.hpp"
-#include "nhs/expression.hpp"
 #include "nhs/studies/bundled.hpp"
 #include "nhs/studies/study.hpp"
+#include "nhs/systemfile/system_file.hpp"
 
-#include <map>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,198 +27,6 @@ template <class S>
 S file_random_state_margin_floor() {
   return S(1) / S(5);
 }
-
-/// A system file that cannot be used: `where` is "path:line:column" (of the
-/// TOML value; inside an expression, of the offending character), `reason`
-/// what is wrong and what was expected. A usage error (exit code 2).
-struct FileError : UsageError {
-  FileError(const std::string& where_, const std::string& reason_)
-      : UsageError(where_ + ": " + reason_), where(where_), reason(reason_) {}
-  std::string where;
-  std::string reason;
-};
-
-/// A closed-form motion of a file ([[exact]]): q(t) (and qdot(t), else
-/// obtained by differentiating q(t)) as programs over input array 0 = (t),
-/// the parameters of the file with `overrides` applied.
-struct FileExactMotion {
-  std::string name;
-  std::vector<std::pair<std::string, std::string>> overrides;  ///< parameter name, exact decimal
-  std::string t_end;                                           ///< exact decimal, > 0
-  expression::Program q;     ///< n outputs, inputs (t)
-  expression::Program qdot;  ///< n outputs, inputs (t); empty: d/dt of q
-  /// Formulations that cannot follow this motion, with the reason
-  /// (SpecialMotion::excluded), from `excluded = { voronec = "..." }`.
-  std::map<std::string, std::string> excluded;
-};
-
-/// A family of steady motions of a file ([[steady]]; Study::steady_families):
-/// q and the velocities (z through psi, or qdot) as programs over input
-/// array 0 = mu, the family's parameters, and the file's parameters.
-struct FileSteadyFamily {
-  std::string name;
-  std::vector<std::string> parameters;  ///< mu, size p >= 1
-  expression::Program q;                ///< n outputs
-  expression::Program v;                ///< m outputs (z) when in_z, else n (qdot)
-  bool in_z = false;
-};
-
-/// One body of [[bodies]]: a point mass (no rotation), a planar rigid body
-/// (position of size 2, angular velocity about the normal, moment of
-/// inertia) or a rigid body in space (position of size 3, angular velocity
-/// and central inertia tensor in the space frame). Its outputs in
-/// SystemFile::bodies start at `first`: mass, position (2 or 3), then for a
-/// planar body omega_z, I_z; for a body in space omega (3), J (9, row-major).
-struct FileBody {
-  enum class Kind { Point, Planar, Space } kind = Kind::Point;
-  int dimension = 2;
-  int first = 0;
-};
-
-/// One singular set of a file's [singular] table (System::singular_margins):
-/// the margin's CSV-friendly name "margin_<key>" and the condition that
-/// SingularState and the messages name ("meaning", or a default text naming
-/// the key and its expression).
-struct FileSingularSet {
-  std::string name;       ///< "margin_<key>", e.g. "margin_sin_theta"
-  std::string condition;  ///< e.g. "Euler-angle chart singular (sin theta = 0)"
-};
-
-/// One condition of [parametrization] domain (SystemFile::domain): a strict
-/// inequality "a > b" or "a < b" between two expressions in q, z and the
-/// parameters. Its margin, "margin_domain_<k>" (k from 1, in the file's
-/// order), is a - b (for '>') or b - a (for '<') at z = chart(q, qdot),
-/// positive inside the domain, clamped to 0 outside.
-struct FileDomainCondition {
-  std::string text;     ///< as written (on one line, cut to 80 characters), e.g. "v > 0"
-  bool greater = true;  ///< a > b (else a < b)
-  std::string name;     ///< "margin_domain_<k>"
-};
-
-/// A parsed and checked system file (load_system_file). Every program's
-/// inputs and names are as docs/system-files.md lists them: q (array 0)
-/// and qdot (array 1) as <coordinate> and <coordinate>_dot, z (array 1 in
-/// the parametrization) by the quasi-velocities' names, parameters by name.
-struct SystemFile {
-  std::string path;
-  SystemInfo info;                       ///< linear_constraints / affine_constraints from the per-C^a flags below
-  std::vector<bool> constraint_linear;   ///< per C^a: d^2 C^a / dqdot^2 == 0 (GiNaC)
-  /// Per C^a: linear with a term free of the velocities, C^a = A^a_i(q)
-  /// qdot^i + a0^a(q) with a0^a != 0 (GiNaC): a moving support. Such a
-  /// system has info.linear_constraints false and, when every C^a is
-  /// linear, info.affine_constraints true (the discrete
-  /// Lagrange-d'Alembert integrator needs A(q) qdot = 0; Voronec takes it).
-  std::vector<bool> constraint_affine;
-  /// Per C^a: homogeneous in qdot, sum_i qdot^i dC^a/dqdot^i = k C^a with k
-  /// free of the velocities (proved by GiNaC: the degree read off the
-  /// expression's structure, or the normalized ratio). Euler's theorem: the
-  /// reaction lambda_a dC^a/dqdot then does no work on C (its power is
-  /// lambda_a k C^a = 0); otherwise it does, and T + V is not a first
-  /// integral (energy_not_conserved_reason).
-  std::vector<bool> constraint_homogeneous;
-  /// 1 output, (q, qdot): [dynamics] kinetic_energy, or, when the file
-  /// gives only [[bodies]], their kinetic energy written out symbolically
-  /// (kinetic_energy_from_bodies).
-  expression::Program kinetic_energy;
-  /// T was derived from [[bodies]]: sum of 1/2 m |dr/dt|^2, dr/dt =
-  /// sum_i dr/dq^i q^i_dot (GiNaC), plus 1/2 I_z omega_z^2 (planar) or
-  /// 1/2 omega^T J omega (space) per rigid body.
-  bool kinetic_energy_from_bodies = false;
-  std::optional<expression::Program> potential;                ///< 1 output, (q)
-  std::optional<expression::Program> forces;                   ///< n outputs, (q, qdot)
-  /// [nonideal]: seed 003's C (System::nonideal_constraint_force), n outputs, (q, qdot)
-  std::optional<expression::Program> nonideal;
-  expression::Program constraints;                             ///< r outputs, (q, qdot)
-  std::optional<expression::Program> parametrization;          ///< n outputs, (q, z)
-  std::optional<expression::Program> chart;                    ///< m outputs, (q, qdot)
-  /// [parametrization] domain: the open set of (q, z) where psi and the
-  /// chart hold, one condition each (in the file's order). A z outside it
-  /// is refused by psi (SingularState naming the condition, in every scalar
-  /// type: a motion whose state holds z stops there; never mapped by the
-  /// chart to another z), and each condition is a
-  /// margin of System::singular_margins at z = chart(q, qdot), after those
-  /// of [singular], so that a state outside the domain, or a motion that
-  /// reaches its boundary, is refused by name as at a singular set.
-  std::vector<FileDomainCondition> domain_conditions;
-  /// Two outputs per condition (its sides a, b), inputs (q, z); empty
-  /// without a domain.
-  std::optional<expression::Program> domain;
-  std::optional<expression::Program> bodies;                   ///< see FileBody, (q, qdot)
-  std::vector<FileBody> body_layout;
-  expression::Program initial_q;                               ///< n outputs, parameters only
-  /// Formulations that cannot follow the default motion (Study::default_run_excluded).
-  std::map<std::string, std::string> initial_excluded;
-  std::optional<expression::Program> initial_qdot;             ///< n outputs, parameters only
-  std::optional<expression::Program> initial_z;                ///< m outputs, parameters only
-  std::vector<std::string> invariant_names;
-  std::optional<expression::Program> invariants;               ///< one output each, (q, qdot)
-  /// [holonomic]: f^k(q), one output each, inputs (q); their velocity forms
-  /// are the last constraints of `constraints` (named holonomic_names).
-  expression::Program holonomic;
-  std::vector<std::string> holonomic_names;
-  std::vector<int> holonomic_dependent;  ///< dependent_coordinates (indices), empty or one per f^k
-  std::vector<FileExactMotion> exact;
-  std::vector<FileSteadyFamily> steady;                        ///< [[steady]], in the file's order
-  /// [singular], in the order of the file: one per output of `singular`.
-  std::vector<FileSingularSet> singular_sets;
-  /// One output per singular set, (q, qdot); the margin is the absolute value
-  /// of the output (0 on the set). Empty when the file declares none.
-  std::optional<expression::Program> singular;
-  /// "path:line:column" of each section and of some keys ("constraints",
-  /// "parametrization", "domain", "chart", "initial", "dynamics.kinetic_energy" (the [[bodies]] when T
-  /// comes from them), "bodies", "singular", "exact.<k>", "steady.<k>"),
-  /// for the checks made after parsing.
-  std::map<std::string, std::string> locations;
-  /// "path:line:column" of `key` in locations, or the path alone.
-  std::string where(const std::string& key) const {
-    const auto it = locations.find(key);
-    return it == locations.end() ? path : it->second;
-  }
-};
-
-namespace detail {
-/// The checks of load_system_file that evaluate the system
-/// (studies/file_study.cpp). Returns true when g is singular at the initial
-/// state but positive semidefinite with [g; A] of full rank (massless parts:
-/// SystemInfo::semidefinite_metric); throws FileError when g is neither
-/// that nor positive definite.
-bool check_system_file_numerically(const std::shared_ptr<const SystemFile>& file);
-}  // namespace detail
-
-/// Why T + V is not a first integral of the file's system, or "" when it
-/// is: "non-conservative forces do work" when [dynamics] has forces, "the
-/// non-ideal constraint force [nonideal] does work" when the file has it, and
-/// "constraint <name> is not homogeneous in the velocities: its reaction
-/// does work" for the constraints that are not
-/// (SystemFile::constraint_homogeneous), joined by "; ". file_study's
-/// conserves_energy is true exactly when this is empty.
-std::string energy_not_conserved_reason(const SystemFile& file);
-
-/// True when `name` designates a system file rather than a built-in study:
-/// it contains '/', ends with ".toml", or is a bundled system's name
-/// (nhs/studies/bundled.hpp).
-bool is_system_file_name(const std::string& name);
-
-/// Reads, parses and checks the system file at `path` (docs/system-files.md;
-/// a bundled system's name reads its file, system_file_path):
-/// TOML syntax, known and required keys, names, the expressions (syntax,
-/// unknown names with the known ones listed, division of constants by
-/// zero), entry counts, holonomic "constraints" (no velocity), linearity of
-/// each C^a in qdot (detected symbolically), the declared Voronec split,
-/// T from [[bodies]] when [dynamics] gives no kinetic_energy (refused, at
-/// the [[bodies]], when it cannot be written as an expression), the
-/// [singular] table, and at the default parameters, in 50 digits: psi
-/// satisfies C and the chart inverts psi (at the initial state and at
-/// random states near it), the metric g is positive definite at the initial
-/// state, the bodies' T equals `kinetic_energy`, the initial state and each
-/// [[exact]] motion's start are off every singular set of [singular].
-/// Also refused, at the offending function or power: a constant (no name
-/// in it) argument outside a function's real domain (sqrt or log of a
-/// negative number, asin(2), acosh(0.5), atanh(1), 0^-1, (-8)^(1/3), ...).
-/// Throws FileError ("path:line:column: reason") for every failure, and
-/// ("path: reason") when the file cannot be read (missing, unreadable, a
-/// directory): all usage errors (exit code 2).
-std::shared_ptr<const SystemFile> load_system_file(const std::string& path);
 
 /// The Study<S> of a loaded file: info, build (describe() of the file's
 /// description; its singular_margins from [singular]), default state

@@ -1,0 +1,117 @@
+// The Loader of a system file (load_system_file, load.cpp): reads each table
+// of the TOML text into a SystemFile, checks its names and its expressions
+// (symbolic_checks.hpp) and adds the clock coordinate of a rheonomic system.
+// Its readers are written by what they read: the names, coordinates and
+// parameters (read_names.cpp), the dynamics and the bodies
+// (read_dynamics.cpp), the constraints (read_constraints.cpp), psi, its chart
+// and domain (read_parametrization.cpp), the invariants and singular sets
+// (read_margins.cpp), the initial state, [[exact]] and [[steady]]
+// (read_motions.cpp). Private to the studies library (studies/systemfile/).
+#pragma once
+
+#include "symbolic_checks.hpp"
+#include "toml_reader.hpp"
+
+#include <initializer_list>
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nhs::systemfile {
+
+// The expression types the Loader's readers use.
+using expression::Ast;
+using expression::Bindings;
+using expression::Kind;
+using expression::Program;
+
+// The clock coordinate that t becomes, its velocity and its constraint
+// (docs/affine-constraints.md A5).
+inline const std::string kClock = "time";
+inline const std::string kClockConstraint = "clock";
+
+/// Loads the system file named `name` (its path, or load_system_text's name)
+/// from its text, once: FileError "name:line:column: reason" for every
+/// failure (nhs/systemfile/system_file.hpp, load_system_file).
+class Loader : TomlReader {
+ public:
+  explicit Loader(std::string name) : TomlReader(std::move(name)) {}
+
+  std::shared_ptr<const SystemFile> load(const std::string& text);
+
+ private:
+  toml::table root_;
+  SystemFile f_;
+  Symbolic sym_;
+  // Every name in use, for uniqueness, with where it was claimed (the node
+  // and the role, for the message of a collision with a derived name).
+  std::map<std::string, std::pair<const toml::node*, std::string>> names_;
+
+  // The system names t: q ends with the clock coordinate kClock.
+  bool clocked() const { return f_.info.clock_coordinate >= 0; }
+  // The coordinates the file lists (q without the clock).
+  std::size_t file_coordinates() const { return f_.info.coordinates.size() - (clocked() ? 1 : 0); }
+
+  // --- loader.cpp: names, expressions and their bindings
+  // `name` in `role` (FileError at `at` when reserved or already in use).
+  void claim(const toml::node& at, const std::string& name, const std::string& role);
+  // Parses the expression in string node `n` into `program` as a new output,
+  // with the names of `b`; errors at the character inside the string.
+  void expression_into(const toml::node& n, const std::string& what, const Bindings& b, Program& program,
+                       GiNaC::ex* symbolic = nullptr);
+  // expression_into of `text`, the part of string node `n` that starts at
+  // character `offset` of the string (a side of a domain condition).
+  void expression_text_into(const toml::node& n, const std::string& text, std::size_t offset,
+                            const std::string& what, const Bindings& b, Program& program,
+                            GiNaC::ex* symbolic = nullptr);
+  // n expressions from an array node (size checked); their GiNaC forms
+  // appended to `symbolic` when given.
+  void array_into(const toml::node& n, const std::string& what, std::size_t size, const Bindings& b,
+                  Program& program, std::vector<GiNaC::ex>* symbolic = nullptr);
+  // True when `column` is the margin column of a domain condition.
+  bool is_domain_column(const std::string& column) const;
+  // The parameters (array -1) and each of `arrays` (names, array index),
+  // t as the clock coordinate with q, and <q>_dot as array 1 when asked.
+  Bindings bind(std::initializer_list<std::pair<const std::vector<std::string>*, int>> arrays,
+                bool velocities_of_coordinates = false) const;
+  std::vector<std::string> velocity_names() const;
+  // { formulation = "reason" }: formulations that cannot follow a motion.
+  std::map<std::string, std::string> excluded_of(const toml::node& n, const std::string& what) const;
+
+  // --- read_names.cpp
+  void read_header();
+  void read_parameters();
+  void refuse_derived_names() const;
+  // --- read_dynamics.cpp
+  void read_dynamics();
+  Program by_coordinate(const toml::node& node, const std::string& what);
+  void read_nonideal();
+  void read_bodies();
+  // The names a [[bodies]] entry's expressions may use: the parameters (mass, a planar inertia), and q
+  // (position, a space inertia), and q and qdot (angular velocity).
+  struct BodyBindings {
+    Bindings params, qonly, qqd;
+  };
+  // Entry `b` of [[bodies]] (`what`: "bodies[k]"), its expressions appended to `p`; returns
+  // its layout in p.
+  FileBody read_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p);
+  // --- read_constraints.cpp
+  void read_constraints();
+  void read_holonomic();
+  void add_clock_constraint(const toml::node& at);
+  void read_dependent_velocities();
+  // --- read_parametrization.cpp
+  void read_parametrization();
+  void read_domain(const toml::node& node, const Bindings& qz);
+  // --- read_margins.cpp
+  void read_invariants();
+  void read_singular();
+  // --- read_motions.cpp
+  void read_initial();
+  void read_exact();
+  void read_steady();
+};
+
+}  // namespace nhs::systemfile
