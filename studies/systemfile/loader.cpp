@@ -79,6 +79,9 @@ Bindings Loader::bind(std::initializer_list<std::pair<const std::vector<std::str
   if (velocities_of_coordinates)
     for (std::size_t i = 0; i < f_.info.coordinates.size(); ++i)
       b[f_.info.coordinates[i] + "_dot"] = {1, static_cast<int>(i)};
+  // The lets read so far ([let]): each compiled where it is used, with
+  // these bindings (a let that uses a name unknown here is refused there).
+  for (std::size_t k = 0; k < let_trees_.size(); ++k) b[let_names_[k]] = {-1, -1, let_trees_[k].get()};
   return b;
 }
 std::vector<std::string> Loader::velocity_names() const {
@@ -106,6 +109,7 @@ std::shared_ptr<const SystemFile> Loader::load(const std::string& text) {
   f_.path = path_;
   read_header();
   read_parameters();
+  read_lets();
   read_dynamics();
   read_constraints();
   read_nonideal();

@@ -80,10 +80,19 @@ class Loader : TomlReader {
   // { formulation = "reason" }: formulations that cannot follow a motion.
   std::map<std::string, std::string> excluded_of(const toml::node& n, const std::string& what) const;
 
+  // [let]: the named sub-expressions in the file's order, each tree at a
+  // stable address (Binding::let points at it while the file is compiled).
+  std::vector<std::string> let_names_;
+  std::vector<std::unique_ptr<const expression::Ast>> let_trees_;
+
   // --- read_names.cpp
   void read_header();
   void read_parameters();
   void refuse_derived_names() const;
+  // --- read_lets.cpp
+  void read_lets();
+  // The names of [let] that `ast` uses directly, with the position of the first use of each.
+  std::vector<std::pair<std::string, std::size_t>> lets_used(const expression::Ast& ast) const;
   // --- read_dynamics.cpp
   void read_dynamics();
   Program by_coordinate(const toml::node& node, const std::string& what);

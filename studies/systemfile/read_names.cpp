@@ -52,8 +52,8 @@ bool names_time(const toml::node& n) {
 // [[steady]]): the system is rheonomic, and the loader adds the clock
 // coordinate (docs/affine-constraints.md A5).
 bool system_names_time(const toml::table& root) {
-  for (const char* key : {"dynamics", "constraints", "holonomic", "nonideal", "parametrization", "chart", "bodies",
-                          "invariants", "singular"})
+  for (const char* key : {"let", "dynamics", "constraints", "holonomic", "nonideal", "parametrization", "chart",
+                          "bodies", "invariants", "singular"})
     if (const toml::node* n = root.get(key); n && names_time(*n)) return true;
   return false;
 }
@@ -65,7 +65,7 @@ void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
                          "parametrization", "chart", "initial", "bodies", "invariants", "singular",
-                         "exact", "nonideal", "steady", "holonomic"});
+                         "exact", "nonideal", "steady", "holonomic", "let"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);

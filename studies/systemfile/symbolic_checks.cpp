@@ -331,7 +331,9 @@ GiNaC::ex ginac_node(const Ast& a, const std::vector<GiNaC::ex>& args, Symbolic&
                                                             " (a literal must be finite in every precision)");
         return *v;
       }
-      case Kind::Name: return a.text == "pi" && !sym.symbols.count("pi") ? ex(Pi) : ex(sym.symbol(a.text));
+      case Kind::Name:
+        if (const auto it = sym.lets.find(a.text); it != sym.lets.end()) return it->second;
+        return a.text == "pi" && !sym.symbols.count("pi") ? ex(Pi) : ex(sym.symbol(a.text));
       case Kind::Neg: return -args[0];
       case Kind::Add: return args[0] + args[1];
       case Kind::Sub: return args[0] - args[1];

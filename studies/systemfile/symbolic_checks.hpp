@@ -21,6 +21,9 @@ namespace nhs::systemfile {
 // simplifies conjugate(x) to x (d|x|/dx = x/|x|, not (x + conjugate(x))/(2|x|)).
 struct Symbolic {
   std::map<std::string, GiNaC::realsymbol> symbols;
+  /// The GiNaC value of each [let] name read so far: a use of the name is
+  /// its value (GiNaC shares it; no text is substituted).
+  std::map<std::string, GiNaC::ex> lets;
   const GiNaC::realsymbol& symbol(const std::string& name) {
     auto it = symbols.find(name);
     if (it == symbols.end()) it = symbols.emplace(name, GiNaC::realsymbol(name)).first;
