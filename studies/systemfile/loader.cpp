@@ -115,6 +115,7 @@ std::shared_ptr<const SystemFile> Loader::load(const std::string& text) {
   read_nonideal();
   read_parametrization();
   read_initial();
+  read_frames();
   read_bodies();
   read_invariants();
   read_singular();

@@ -12,6 +12,9 @@
 #include "symbolic_checks.hpp"
 #include "toml_reader.hpp"
 
+#include "nhs/codegen/expr.hpp"
+#include "nhs/rigid_frames.hpp"
+
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -85,6 +88,21 @@ class Loader : TomlReader {
   std::vector<std::string> let_names_;
   std::vector<std::unique_ptr<const expression::Ast>> let_trees_;
 
+  // [[frames]] (read_frames.cpp): a frame's parent (-1: space), its
+  // elementary rotations (axis, the string node of "R<axis>(angle)" and the
+  // angle's offset in it) and its origin (string nodes, or none: 0).
+  struct FrameSpec {
+    std::string name;
+    int parent = -1;
+    std::vector<std::pair<frames::Axis, const toml::node*>> rotations;
+    std::vector<std::size_t> angle_offsets;
+    std::vector<const toml::node*> origin;
+    std::string what;
+  };
+  std::vector<FrameSpec> frames_;
+  // The frames' placements built in one program (by frame).
+  using Placements = std::map<int, frames::Placement<codegen::Expr>>;
+
   // --- read_names.cpp
   void read_header();
   void read_parameters();
@@ -106,6 +124,19 @@ class Loader : TomlReader {
   // Entry `b` of [[bodies]] (`what`: "bodies[k]"), its expressions appended to `p`; returns
   // its layout in p.
   FileBody read_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p);
+  // --- read_frames.cpp
+  void read_frames();
+  // Frame `f`'s placement in space, built in `p` (angles and origins from
+  // q; with `rates`, omega from the angles' rates along qdot, array 1).
+  const frames::Placement<codegen::Expr>& placement_of(int f, Program& p, bool rates, Placements& done);
+  // A [[bodies]] entry with a `frame`: mass, centre and central inertia in
+  // that frame; its space-frame outputs (centre, omega, R J R^T) appended.
+  FileBody read_frame_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p,
+                           Placements& done);
+  // The node of the expression of string node `n` from character `offset`
+  // (`length` characters, npos: to its end), errors at their character.
+  int node_in(const toml::node& n, std::size_t offset, std::size_t length, const std::string& what,
+              const Bindings& b, Program& p);
   // --- read_constraints.cpp
   void read_constraints();
   void read_holonomic();

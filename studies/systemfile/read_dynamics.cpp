@@ -134,11 +134,13 @@ void Loader::read_bodies() {
   // T from the bodies when [dynamics] has none.
   const bool derive_T = f_.kinetic_energy.outputs.empty();
   Program p;
+  Placements placements;
   int k = 0;
   for (const toml::node& b : *node->as_array()) {
     ++k;
     const std::string what = "bodies[" + std::to_string(k) + "]";
-    f_.body_layout.push_back(read_body(b, what, names, p));
+    const bool in_frame = b.is_table() && b.as_table()->get("frame");
+    f_.body_layout.push_back(in_frame ? read_frame_body(b, what, names, p, placements) : read_body(b, what, names, p));
   }
   if (clocked()) {  // the clock's unit mass at (time, 0), whose T is 1/2 time_dot^2 (A5)
     const toml::table clock{{"mass", "1"}, {"position", toml::array{kClock, "0"}}};
