@@ -1095,8 +1095,8 @@ TEST(SystemFileLet, NamedSubExpressionsGiveTheWrittenOutAccelerationsBitForBit) 
 // derived by hand: two derivations, one motion.
 std::string coin_in_frames(const std::string& coin) {
   const auto T = coin.find("kinetic_energy = ");
-  const auto bodies = coin.find("[[bodies]]"), steady = coin.find("# Upright rolling");
-  EXPECT_TRUE(T != std::string::npos && bodies != std::string::npos && steady != std::string::npos);
+  const auto bodies = coin.find("\n[[bodies]]") + 1, steady = coin.find("# Upright rolling");
+  EXPECT_TRUE(T != std::string::npos && bodies != 0 && T < bodies && bodies < steady && steady != std::string::npos);
   std::string out = coin.substr(0, T) + coin.substr(coin.find('\n', T) + 1, bodies - coin.find('\n', T) - 1);
   out += "[[frames]]\nname = \"disc\"\nrotations = [\"Rz(psi)\", \"Rx(theta)\", \"Ry(phi)\"]\n"
          "origin = [\"x\", \"y\", \"R*cos(theta)\"]\n\n"
@@ -1133,7 +1133,7 @@ TEST(SystemFileFrames, TheCoinInItsFrameHasTheHandDerivedAccelerations) {
   const std::string swapped = edit(framed, "\"Rx(theta)\", \"Ry(phi)\"", "\"Ry(theta)\", \"Rx(phi)\"");
   const auto dir = std::filesystem::temp_directory_path() / ("nhs_frames_swap_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "a.toml") << coin;
+  std::ofstream(dir / "a.toml") << framed;
   std::ofstream(dir / "b.toml") << swapped;
   const auto a = accelerations_of<double>(load_system_file((dir / "a.toml").string()));
   const auto b = accelerations_of<double>(load_system_file((dir / "b.toml").string()));

@@ -131,9 +131,9 @@ FileBody Loader::read_frame_body(const toml::node& b, const std::string& what, c
   }
   FileBody body{FileBody::Kind::Space, 3, static_cast<int>(p.outputs.size())};
   expression_into(*required(t, "mass", what, b), what + " mass", names.params, p);
+  codegen::Recording recording(p.graph);  // before the first Expr, Zero() included
   Vector3<Expr> centre;
   Matrix3<Expr> inertia = Matrix3<Expr>::Zero();
-  codegen::Recording recording(p.graph);
   const auto node = [&](const toml::node& n, const std::string& item) {
     return Expr::from_id(node_in(n, 0, std::string::npos, item, names.params, p));
   };

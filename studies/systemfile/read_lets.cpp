@@ -43,13 +43,15 @@ void Loader::read_lets() {
     if (!is_identifier(name)) throw FileError(where(e.first.source()), "[let] name '" + name + "' is not a name");
     all.push_back(name);
   }
+  // Every name is claimed before any text is read, so that a let which
+  // shadows a coordinate is reported as such, not as a let used above it.
+  for (std::size_t i = 0; i < entries.size(); ++i) claim(entries[i].second, all[i], "[let] name");
   // The widest names a let may use: q, qdot (as <q>_dot), t, the
   // parameters and the lets above it (bind() adds those read so far).
   const auto& q = f_.info.coordinates;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const toml::node& v = entries[i].second;
     const std::string what = "let " + all[i];
-    claim(v, all[i], "[let] name");
     const std::string text = string_of(v, what);
     auto tree = std::make_unique<const expression::Ast>(parsed(*this, v, text, what));
     for (const auto& [name, position] : lets_used(*tree)) {
