@@ -155,6 +155,32 @@ TEST_F(Linearize, CoinThresholdInDoubleAndMp50) {
   coin_threshold<mp50>();
 }
 
+// The uniform disc written as a body (examples/bodies/rolling-disc.toml: a
+// frame, its inertia, a rolling knife-edge and gravity; nhs derives T, V,
+// the height and the no-slip constraints): its upright rolling turns stable
+// at V_c^2 = g R/3 whatever m (O'Reilly 1996), found by `nhs stability`.
+template <class S>
+void disc_threshold(const nlohmann::json& j) {
+  ASSERT_EQ(j["crossings"].size(), 1u) << j.dump(2);
+  const auto& c = j["crossings"][0];
+  using std::sqrt;
+  const S Vc = sqrt(S(981) / 100 * S(8) / 10 / 3);
+  EXPECT_LE(abs(num<S>(c["at"]) - Vc), tolerance<S>() * Vc) << c.dump();
+  EXPECT_EQ(c["unstable_below"], 1);
+  EXPECT_EQ(c["unstable_above"], 0);
+}
+
+TEST_F(Linearize, UniformDiscAsABodyTurnsStableAtTheClosedFormSpeed) {
+  const std::string disc = kSource + "/examples/bodies/rolling-disc.toml";
+  for (const std::string p : {"double", "mp50"}) {
+    const auto j = json_of({"stability", disc, "--steady", "upright", "--from", "0.5", "--to", "4", "--points", "12",
+                            "--precision", p, "--param", "m=1.3", "--param", "R=0.8", "--param", "g=9.81"});
+    ASSERT_TRUE(j.contains("crossings")) << j.dump(2);
+    if (p == "double") disc_threshold<double>(j);
+    else disc_threshold<mp50>(j);
+  }
+}
+
 TEST_F(Linearize, SleighStraightLine) {
   for (const std::string p : {"double", "mp50"}) {
     const auto j = json_of({"linearize", kSleigh, "--steady", "straight", "--at", "V=2", "--precision", p, "--param",

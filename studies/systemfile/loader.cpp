@@ -110,13 +110,16 @@ std::shared_ptr<const SystemFile> Loader::load(const std::string& text) {
   read_header();
   read_parameters();
   read_lets();
+  read_up();
+  read_frames();
+  read_rolling();
   read_dynamics();
   read_constraints();
   read_nonideal();
   read_parametrization();
   read_initial();
-  read_frames();
   read_bodies();
+  read_gravity();
   read_invariants();
   read_singular();
   read_exact();

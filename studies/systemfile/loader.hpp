@@ -14,6 +14,7 @@
 
 #include "nhs/codegen/expr.hpp"
 #include "nhs/rigid_frames.hpp"
+#include "nhs/rolling_contact.hpp"
 
 #include <initializer_list>
 #include <map>
@@ -34,6 +35,9 @@ using expression::Program;
 // (docs/affine-constraints.md A5).
 inline const std::string kClock = "time";
 inline const std::string kClockConstraint = "clock";
+
+// The surfaces of [[rolling]] (read_rolling.cpp).
+enum class RollingSurface { Sphere, Disc, Torus, Ellipsoid };
 
 /// Loads the system file named `name` (its path, or load_system_text's name)
 /// from its text, once: FileError "name:line:column: reason" for every
@@ -103,6 +107,28 @@ class Loader : TomlReader {
   // The frames' placements built in one program (by frame).
   using Placements = std::map<int, frames::Placement<codegen::Expr>>;
 
+  // [[rolling]] (read_rolling.cpp): a convex surface fixed in a frame,
+  // rolling on the plane up . x = 0 (turning about the vertical through the
+  // space origin at plane_rate), its string nodes as read (null: absent).
+  struct RollingSpec {
+    using Surface = RollingSurface;
+    std::string name, what;
+    int frame = -1;
+    Surface surface = Surface::Sphere;
+    const toml::node* entry = nullptr;
+    const toml::node *centre = nullptr, *radius = nullptr, *axis = nullptr, *crown = nullptr,
+                     *semi_axes = nullptr, *plane_rate = nullptr;
+    int solve_for = -1;  // the coordinate solved for the contact condition; -1: the height is derived
+    bool no_spin = false;
+    bool affine = false;  // plane_rate is not identically 0
+  };
+  std::vector<RollingSpec> rolling_;
+  // The root frame whose height a contact derives -> that contact.
+  std::map<int, int> lifted_;
+  // The vertical (file key `up`): +z unless declared.
+  frames::Axis up_axis_ = frames::Axis::z;
+  int up_sign_ = 1;
+
   // --- read_names.cpp
   void read_header();
   void read_parameters();
@@ -128,7 +154,10 @@ class Loader : TomlReader {
   void read_frames();
   // Frame `f`'s placement in space, built in `p` (angles and origins from
   // q; with `rates`, omega from the angles' rates along qdot, array 1).
-  const frames::Placement<codegen::Expr>& placement_of(int f, Program& p, bool rates, Placements& done);
+  // With `lift`, a root frame whose height a [[rolling]] contact derives is
+  // moved along the vertical so that the contact touches the plane.
+  const frames::Placement<codegen::Expr>& placement_of(int f, Program& p, bool rates, Placements& done,
+                                                       bool lift = true);
   // A [[bodies]] entry with a `frame`: mass, centre and central inertia in
   // that frame; its space-frame outputs (centre, omega, R J R^T) appended.
   FileBody read_frame_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p,
@@ -137,6 +166,24 @@ class Loader : TomlReader {
   // (`length` characters, npos: to its end), errors at their character.
   int node_in(const toml::node& n, std::size_t offset, std::size_t length, const std::string& what,
               const Bindings& b, Program& p);
+  // --- read_rolling.cpp
+  void read_up();
+  void read_rolling();
+  // Entry k (from 1) of [[rolling]]: its frame, surface and keys (the height is read_rolling's).
+  RollingSpec rolling_spec(const toml::node& entry, int k);
+  // The no-slip (and no-spin) constraints of every contact, appended to C.
+  void add_no_slip();
+  // The contact conditions solved for a coordinate: holonomic, after [holonomic].
+  void add_contact_conditions();
+  // One singular margin per contact whose lowest point can stop being unique (disc, torus).
+  void add_contact_margins(Program& singular);
+  // V of `gravity` (a vector in space): -sum_b m_b g . r_b, plus [dynamics] potential.
+  void read_gravity();
+  Vector3<codegen::Expr> up() const;
+  // Contact k's lowest point in space, built in `p` (inside a Recording of p.graph).
+  frames::ContactPoint<codegen::Expr> contact_of(int k, Program& p, bool rates, Placements& done, bool lift);
+  // A 3-vector of expressions of q and the parameters (string nodes of array node `n`).
+  Vector3<codegen::Expr> vector_in(const toml::node& n, const std::string& what, Program& p);
   // --- read_constraints.cpp
   void read_constraints();
   void read_holonomic();
@@ -148,6 +195,8 @@ class Loader : TomlReader {
   // --- read_margins.cpp
   void read_invariants();
   void read_singular();
+  // The [singular] table `n`, its margins appended to `p`.
+  void read_declared_singular(const toml::node& n, Program& p);
   // --- read_motions.cpp
   void read_initial();
   void read_exact();

@@ -10,7 +10,7 @@ namespace nhs::systemfile {
 
 void Loader::read_constraints() {
   const toml::node* node = root_.get("constraints");
-  if (!node && root_.get("holonomic")) node = nullptr;
+  if (!node && (root_.get("holonomic") || root_.get("rolling"))) node = nullptr;
   else node = required(root_, "constraints", "", root_);
   if (node && !node->is_table()) fail(*node, "[constraints] must be a table { name = \"expression\" }");
   if (node) f_.locations["constraints"] = where(*node);
@@ -51,8 +51,10 @@ void Loader::read_constraints() {
     f_.constraint_affine.push_back(affine);
     f_.constraint_homogeneous.push_back(homogeneous_in(C, velocities));
   }
+  add_no_slip();
   read_holonomic();
-  const toml::node& at = node ? *node : *root_.get("holonomic");
+  add_contact_conditions();
+  const toml::node& at = node ? *node : root_.get("rolling") ? *root_.get("rolling") : *root_.get("holonomic");
   if (clocked()) add_clock_constraint(at);
   if (f_.info.constraint_names.empty())
     fail(at, "[constraints] is empty: a non-holonomic system has at least one constraint");

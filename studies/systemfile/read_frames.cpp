@@ -93,7 +93,7 @@ void Loader::read_frames() {
   }
 }
 
-const frames::Placement<Expr>& Loader::placement_of(int f, Program& p, bool rates, Placements& done) {
+const frames::Placement<Expr>& Loader::placement_of(int f, Program& p, bool rates, Placements& done, bool lift) {
   if (const auto it = done.find(f); it != done.end()) return it->second;
   const FrameSpec& s = frames_[static_cast<std::size_t>(f)];
   const auto& q = f_.info.coordinates;
@@ -113,7 +113,14 @@ const frames::Placement<Expr>& Loader::placement_of(int f, Program& p, bool rate
                                  : Expr::from_id(node_in(*s.origin[static_cast<std::size_t>(i)], 0, std::string::npos,
                                                          s.what + " origin[" + std::to_string(i + 1) + "]", qonly, p));
   frames::Placement<Expr> relative = frames::placement(rotations, origin);
-  if (s.parent >= 0) relative = frames::compose(placement_of(s.parent, p, rates, done), relative);
+  if (s.parent >= 0) relative = frames::compose(placement_of(s.parent, p, rates, done, lift), relative);
+  if (const auto it = lifted_.find(f); lift && it != lifted_.end()) {
+    // The contact's height with the frames as written (unlifted), taken
+    // off along the vertical: the contact then lies on the plane, for every q.
+    Placements unlifted;
+    const frames::ContactPoint<Expr> c = contact_of(it->second, p, false, unlifted, false);
+    relative.origin -= up() * up().dot(c.point);
+  }
   return done.emplace(f, std::move(relative)).first->second;
 }
 

@@ -29,14 +29,20 @@ void Loader::read_invariants() {
 
 void Loader::read_singular() {
   const toml::node* node = root_.get("singular");
-  if (!node) return;
+  Program p;
+  if (node) read_declared_singular(*node, p);
+  add_contact_margins(p);  // the rolling contacts' own singular sets
+  if (!f_.singular_sets.empty()) f_.singular = std::move(p);
+}
+
+void Loader::read_declared_singular(const toml::node& n, Program& p) {
+  const toml::node* node = &n;
   f_.locations["singular"] = where(*node);
   const std::string forms =
       "a margin expression (in quotes) or a table { margin = \"expression\", meaning = \"...\" }";
   if (!node->is_table()) fail(*node, "[singular] must be a table of named singular sets, each " + forms);
   const auto& q = f_.info.coordinates;
   const Bindings qqd = bind({{&q, 0}}, true);
-  Program p;
   for (auto&& [k, v] : in_file_order(*node->as_table())) {
     const std::string key(k.str());
     const bool csv_name = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
@@ -67,7 +73,6 @@ void Loader::read_singular() {
       meaning = "singular set " + key + " (" + string_of(*margin, "singular set " + key + " margin") + " = 0)";
     f_.singular_sets.push_back({name, meaning});
   }
-  if (!f_.singular_sets.empty()) f_.singular = std::move(p);
 }
 
 }  // namespace nhs::systemfile

@@ -53,7 +53,7 @@ bool names_time(const toml::node& n) {
 // coordinate (docs/affine-constraints.md A5).
 bool system_names_time(const toml::table& root) {
   for (const char* key : {"let", "dynamics", "constraints", "holonomic", "nonideal", "parametrization", "chart",
-                          "frames", "bodies", "invariants", "singular"})
+                          "frames", "rolling", "gravity", "bodies", "invariants", "singular"})
     if (const toml::node* n = root.get(key); n && names_time(*n)) return true;
   return false;
 }
@@ -65,7 +65,8 @@ void Loader::read_header() {
   known_keys(root_, "", {"name", "title", "source", "coordinates", "quasi_velocities",
                          "dependent_velocities", "parameters", "dynamics", "constraints",
                          "parametrization", "chart", "initial", "bodies", "invariants", "singular",
-                         "exact", "nonideal", "steady", "holonomic", "let", "frames"});
+                         "exact", "nonideal", "steady", "holonomic", "let", "frames", "rolling", "gravity",
+                         "up"});
   SystemInfo& info = f_.info;
   std::string stem = path_;
   if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem.erase(0, slash + 1);
