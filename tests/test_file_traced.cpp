@@ -2,7 +2,7 @@
 // codegen::Interpreter: the default of `nhs run FILE`) against the library's
 // evaluation of the same file: second-kind (001 eq. 8.12), first-kind (000
 // eq. 27), Gibbs-Appell (001 eq. 5.2), at random states of every file in
-// studies/files/ and examples/, in double and mp50 (Tolerance<S>::cross, as
+// studies/files/, examples/ and examples/bodies/, in double and mp50 (Tolerance<S>::cross, as
 // the build-time generated code is held to: test_generated.cpp); and the
 // interpreter against the emitted C++ of the same graph's semantics on
 // guards (a singular state falls back to the library, which names it).
@@ -28,7 +28,7 @@ namespace {
 
 std::vector<std::string> system_files() {
   std::vector<std::string> out;
-  for (const char* dir : {"/studies/files", "/examples"})
+  for (const char* dir : {"/studies/files", "/examples", "/examples/bodies"})
     for (const auto& e : std::filesystem::directory_iterator(std::string(NHS_SOURCE_DIR) + dir))
       if (e.path().extension() == ".toml") out.push_back(e.path().string());
   std::sort(out.begin(), out.end());
