@@ -655,6 +655,10 @@ std::vector<BadFile> bad_files() {
                      {"the height of frame 'disc' is already derived from rolling[1] (contact)"}});
     t = edit(disc, "gravity = [\"0\", \"0\", \"-g\"]", "gravity = [\"0\", \"-g\"]");
     cases.push_back({"gravity_dimension", t, position_of(t, "[\"0\", \"-g\"]"), {"gravity has 2 entries and bodies[1] is a body in 3"}});
+    t = edit(disc, "quasi_velocities = [\"thetad\", \"psid\", \"phid\"]\n", "");
+    t = edit(t, "g = { default", "psid = \"1\"\ng = { default");
+    cases.push_back({"derived_quasi_velocity_name", t, position_of(t, "[\"x\", \"y\"]", "dependent_velocities"),
+                     {"derived quasi-velocity (the velocity of psi; declare quasi_velocities", "'psid' is already in use"}});
     t = edit(disc, "gravity =", "up = \"w\"\ngravity =");
     cases.push_back({"up_axis", t, position_of(t, "\"w\""), {"up = 'w': expected one of the space axes"}});
   }

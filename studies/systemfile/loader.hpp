@@ -191,6 +191,10 @@ class Loader : TomlReader {
   void read_dependent_velocities();
   // --- read_parametrization.cpp
   void read_parametrization();
+  // --- derive_parametrization.cpp: psi from Voronec's split when the file
+  // gives dependent_velocities, linear or affine constraints and no psi.
+  bool derives_parametrization() const;
+  void derive_parametrization();
   void read_domain(const toml::node& node, const Bindings& qz);
   // --- read_margins.cpp
   void read_invariants();

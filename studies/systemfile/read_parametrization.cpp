@@ -11,6 +11,10 @@ void Loader::read_parametrization() {
   const auto& z = f_.info.quasi_velocities;
   const toml::node* psi = root_.get("parametrization");
   const toml::node* chart = root_.get("chart");
+  if (!psi && !chart && derives_parametrization()) {
+    derive_parametrization();
+    return;
+  }
   if (!psi) {
     if (!z.empty()) fail(*root_.get("quasi_velocities"), "quasi_velocities given without [parametrization]");
     if (chart) fail(*chart, "[chart] given without [parametrization]");

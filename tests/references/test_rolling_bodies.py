@@ -81,8 +81,8 @@ BODY_FILES = {  # a model of rolling_bodies.py -> the bodies file written in its
 def test_bodies_files_match_the_models(system):
     """nhs accel on the bodies file (frames, inertia, [[rolling]], gravity: nothing
     derived by hand) against the sympy.physics.mechanics model at its generic state,
-    in mp50: every qddot component to >= 45 digits, in every formulation the file
-    admits without a parametrization (second-kind, udwadia-kalaba, lagrange-multipliers, voronec)."""
+    in mp50: every qddot component to >= 45 digits, in seven formulations (those of
+    the first kind on the psi that nhs derives from the dependent velocities)."""
     tool = _tool()
     if tool is None:
         pytest.skip("no nhs tool ($NHS_TOOL or build/nhs)")
@@ -90,7 +90,8 @@ def test_bodies_files_match_the_models(system):
     qdot = rb.complete_qdot(system, None, q, w)
     qddot = rb.accelerations(system, None, q, qdot)
     text = [mpmath.nstr(v, 55, strip_zeros=False) for v in qdot]
-    for formulation in ("second-kind", "udwadia-kalaba", "lagrange-multipliers", "voronec"):
+    for formulation in ("second-kind", "first-kind", "gibbs-appell", "maggi", "udwadia-kalaba",
+                        "lagrange-multipliers", "voronec"):
         run = subprocess.run([str(tool), "accel", BODY_FILES[system], "--precision", "mp50",
                               "--formulation", formulation, "--q", ",".join(q), "--qdot", ",".join(text)],
                              cwd=ROOT, capture_output=True, text=True)
