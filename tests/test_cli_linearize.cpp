@@ -181,6 +181,33 @@ TEST_F(Linearize, UniformDiscAsABodyTurnsStableAtTheClosedFormSpeed) {
   }
 }
 
+// The Whipple bicycle written as bodies (examples/bicycle/whipple-bicycle-
+// bodies.toml, psi derived from its dependent velocities): Meijaard et al.
+// (2007) Table 2's weave and capsize speeds, 4.29238253634111 and
+// 6.02426201538837, to 1e-13 in double; in mp50 the generated file's
+// crossings (held to Appendix A's closed form by python/tests/
+// test_bicycle.py) to 1e-40.
+TEST_F(Linearize, BicycleAsBodiesHasMeijaardsSpeeds) {
+  const std::string dir = kSource + "/examples/bicycle/";
+  const auto speeds = [&](const std::string& file, const std::string& precision) {
+    const auto j = json_of({"stability", dir + file, "--steady", "upright", "--from", "4", "--to", "6.5", "--points",
+                            "6", "--precision", precision});
+    std::vector<std::string> at;
+    for (const auto& c : j["crossings"]) at.push_back(c["at"].get<std::string>());
+    return at;
+  };
+  const auto d = speeds("whipple-bicycle-bodies.toml", "double");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_NEAR(std::stod(d[0]), 4.29238253634111, 1e-13);
+  EXPECT_NEAR(std::stod(d[1]), 6.02426201538837, 1e-13);
+  const auto mp = speeds("whipple-bicycle-bodies.toml", "mp50"), generated = speeds("whipple-bicycle.toml", "mp50");
+  ASSERT_EQ(mp.size(), 2u);
+  ASSERT_EQ(generated.size(), 2u);
+  for (std::size_t k = 0; k < 2; ++k)
+    EXPECT_LE(abs(num<mp50>(nlohmann::json(mp[k])) - num<mp50>(nlohmann::json(generated[k]))), tolerance<mp50>())
+        << mp[k] << " vs " << generated[k];
+}
+
 TEST_F(Linearize, SleighStraightLine) {
   for (const std::string p : {"double", "mp50"}) {
     const auto j = json_of({"linearize", kSleigh, "--steady", "straight", "--at", "V=2", "--precision", p, "--param",

@@ -12,13 +12,34 @@ namespace {
 // for an identically zero derivative (no node made).
 class Differentiator {
  public:
-  Differentiator(Graph& g, int array, int count) : g_(g), array_(array), count_(count) {}
+  // Differentiates only the nodes that `roots` depend on: a graph holds
+  // other outputs too (and the derivatives of earlier calls), whose
+  // derivatives would be made for nothing, and would be differentiated
+  // again by the next call.
+  Differentiator(Graph& g, int array, int count, const std::vector<int>& roots)
+      : g_(g), array_(array), count_(count), needed_(static_cast<std::size_t>(g.size()), false) {
+    std::vector<int> stack;
+    for (const int r : roots) {
+      if (r < 0 || r >= g_.size()) throw TracingError("codegen: a Jacobian of a node that is not in the graph");
+      stack.push_back(r);
+    }
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      if (needed_[static_cast<std::size_t>(k)]) continue;
+      needed_[static_cast<std::size_t>(k)] = true;
+      const Node& n = g_.node(k);
+      if (n.a >= 0) stack.push_back(n.a);
+      if (n.b >= 0) stack.push_back(n.b);
+    }
+  }
 
   const std::vector<int>& of(int id) {
-    if (id < 0 || id >= g_.size()) throw TracingError("codegen: a Jacobian of a node that is not in the graph");
+    if (id < 0 || id >= static_cast<int>(needed_.size()) || !needed_[static_cast<std::size_t>(id)])
+      throw TracingError("codegen: a Jacobian of a node that is not in the graph");
     while (static_cast<int>(d_.size()) <= id) {
       const int k = static_cast<int>(d_.size());
-      d_.push_back(rule(k));
+      d_.push_back(needed_[static_cast<std::size_t>(k)] ? rule(k) : std::vector<int>());
     }
     return d_[static_cast<std::size_t>(id)];
   }
@@ -161,13 +182,14 @@ class Differentiator {
 
   Graph& g_;
   int array_, count_;
+  std::vector<bool> needed_;  // per node of the graph as it was: a root depends on it
   std::vector<std::vector<int>> d_;
 };
 
 }  // namespace
 
 std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count) {
-  Differentiator d(graph, array, count);
+  Differentiator d(graph, array, count, outputs);
   std::vector<int> entries;
   entries.reserve(outputs.size() * static_cast<std::size_t>(count));
   for (const int o : outputs) {
