@@ -1,16 +1,61 @@
 // The caches of system files and of their studies (nhs/studies/system_file.hpp):
-// each file loaded once per path (again when it changed), its study built
-// once per path and scalar type.
+// each file loaded once per path (again when it changed), each text given
+// once per name and text (cached_system_text), its study built once per
+// path (or text's key) and scalar type.
 #include "nhs/studies/system_file.hpp"
 
 #include <filesystem>
 #include <map>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace nhs {
+namespace {
+
+/// The texts of cached_system_text: key -> its loaded system, and (name,
+/// text) -> key.
+struct TextSystems {
+  std::mutex mutex;
+  std::map<std::string, std::shared_ptr<const SystemFile>> files;
+  std::map<std::pair<std::string, std::string>, std::string> keys;
+};
+
+TextSystems& text_systems() {
+  static TextSystems texts;
+  return texts;
+}
+
+/// The system kept under `key` by cached_system_text, or null.
+std::shared_ptr<const SystemFile> text_system(const std::string& key) {
+  if (key.rfind("text:", 0) != 0) return nullptr;
+  TextSystems& texts = text_systems();
+  const std::lock_guard<std::mutex> lock(texts.mutex);
+  const auto it = texts.files.find(key);
+  return it == texts.files.end() ? nullptr : it->second;
+}
+
+}  // namespace
+
+std::string cached_system_text(const std::string& text, const std::string& name) {
+  TextSystems& texts = text_systems();
+  {
+    const std::lock_guard<std::mutex> lock(texts.mutex);
+    if (const auto it = texts.keys.find({name, text}); it != texts.keys.end()) return it->second;
+  }
+  // Loaded outside the lock (the checks take a while); a thread that
+  // loaded the same pair meanwhile keeps the first key.
+  std::shared_ptr<const SystemFile> file = load_system_text(text, name);  // FileError
+  const std::lock_guard<std::mutex> lock(texts.mutex);
+  if (const auto it = texts.keys.find({name, text}); it != texts.keys.end()) return it->second;
+  const std::string key = "text:" + std::to_string(texts.keys.size() + 1) + "/" + name;
+  texts.files.emplace(key, std::move(file));
+  texts.keys.emplace(std::make_pair(name, text), key);
+  return key;
+}
 
 std::shared_ptr<const SystemFile> cached_system_file(const std::string& name) {
+  if (auto file = text_system(name)) return file;  // a text given, no file
   const std::string path = system_file_path(name);  // a bundled system's file
   // Keyed by the path, and loaded again when the file's modification time
   // or size changed (a notebook edits and reloads a file in one process).

@@ -1589,5 +1589,91 @@ TEST(SystemFileSingular, MarginsAreNamedAbsoluteValues) {
   std::filesystem::remove_all(dir);
 }
 
+
+// load_system_text (issue 58): a file's text loaded from memory is the file:
+// the accelerations of every formulation at the default state are those of
+// load_system_file of its path, bit for bit, in double and mp50 (one loader,
+// one text: the same programs). An error in a text names the name given,
+// with line:column: the TOML pre-scan's, toml++'s and the loader's.
+// cached_system_text keeps one key per (name, text): another text under the
+// same name is another system.
+std::string source_text(const std::string& relative) {
+  std::ifstream in(std::string(NHS_SOURCE_DIR) + relative);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+template <class S>
+void expect_text_is_file(const std::string& relative) {
+  const std::string path = std::string(NHS_SOURCE_DIR) + relative;
+  const auto a = accelerations_of<S>(load_system_file(path));
+  const auto b = accelerations_of<S>(load_system_text(source_text(relative), "text.toml"));
+  ASSERT_EQ(a.size(), b.size()) << relative;
+  ASSERT_GE(a.size(), 5u) << relative;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    EXPECT_EQ(a[k].first, b[k].first);
+    ASSERT_EQ(a[k].second.size(), b[k].second.size());
+    for (Eigen::Index i = 0; i < a[k].second.size(); ++i)
+      EXPECT_TRUE(a[k].second[i] == b[k].second[i]) << relative << " " << a[k].first << " qddot[" << i << "]";
+  }
+}
+
+TEST(SystemFileText, TextGivesTheFileAccelerationsBitForBit) {
+  for (const char* file : {"/examples/knife-edge-incline.toml", "/examples/rolling-coin.toml"}) {
+    expect_text_is_file<double>(file);
+    expect_text_is_file<mp50>(file);
+  }
+  // the name given names a text without a `name` key, as a path does
+  std::string text = source_text("/examples/knife-edge-incline.toml");
+  const auto name_key = text.find("\nname = ");
+  ASSERT_NE(name_key, std::string::npos);
+  text.erase(name_key + 1, text.find('\n', name_key + 1) - name_key);
+  EXPECT_EQ(load_system_text(text, "some/where/blade.toml")->info.name, "blade");
+}
+
+/// The FileError's where of load_system_text(text, name), or "" when it loads.
+std::string text_error_at(const std::string& text, const std::string& name) {
+  try {
+    (void)load_system_text(text, name);
+  } catch (const FileError& e) {
+    return e.where;
+  }
+  return "";
+}
+
+TEST(SystemFileText, ErrorsNameTheGivenNameWithLineAndColumn) {
+  const std::string knife = source_text("/examples/knife-edge-incline.toml");
+  const std::string::size_type T = knife.find("kinetic_energy = \"");
+  ASSERT_NE(T, std::string::npos);
+  const int line = static_cast<int>(std::count(knife.begin(), knife.begin() + T, '\n')) + 1;
+  const int column = static_cast<int>(T - knife.rfind('\n', T));  // 1-based, of 'k'
+  // An unknown name in T: the loader's error, at the character in the string.
+  std::string bad = knife;
+  bad.insert(T + std::string("kinetic_energy = \"").size(), "nope + ");
+  EXPECT_EQ(text_error_at(bad, "mine.toml"),
+            "mine.toml:" + std::to_string(line) + ":" + std::to_string(column + 18)) << bad.substr(T, 40);
+  // toml++'s syntax error and the pre-scan's non-ASCII guard, by the name too.
+  EXPECT_EQ(text_error_at("name = \"x\"\ncoordinates = [\"x\"\n", "syntax").rfind("syntax:", 0), 0u);
+  EXPECT_EQ(text_error_at("name = \"x\"\ncoordinates = [\"x\"] \xc2\xa7\n", "guarded"), "guarded:2:21");
+  // Not cached by name: the good text loads under the same name after the bad one.
+  EXPECT_EQ(text_error_at(knife, "mine.toml"), "");
+}
+
+TEST(SystemFileText, CachedTextsAreKeyedByNameAndText) {
+  const std::string knife = source_text("/examples/knife-edge-incline.toml");
+  std::string heavier = knife;
+  const std::string mass = "m = { default = \"1\"";
+  const auto m = heavier.find(mass);
+  ASSERT_NE(m, std::string::npos) << "the knife edge's mass";
+  heavier.replace(m, mass.size(), "m = { default = \"2\"");
+  const std::string a = cached_system_text(knife, "knife.toml"), b = cached_system_text(heavier, "knife.toml");
+  EXPECT_NE(a, b);
+  EXPECT_EQ(cached_system_text(knife, "knife.toml"), a);
+  EXPECT_NE(cached_system_text(knife, "other.toml"), a);
+  EXPECT_TRUE(is_system_file_name(a));
+  EXPECT_EQ(cached_system_file(a)->info.parameters[0].default_value, "1");
+  EXPECT_EQ(find_study<double>(a).info.parameters[0].default_value, "1");
+  EXPECT_EQ(find_study<double>(b).info.parameters[0].default_value, "2");
+}
+
 }  // namespace
 }  // namespace nhs

@@ -230,6 +230,18 @@ std::string with_split_hint(const CheckFigure& id, const std::string& failure, c
          id.formulation + " = \"why\" } (docs/system-files.md)";
 }
 
+using CsvFile = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
+
+/// The run's CSV opened for writing (IoError naming it when it cannot be);
+/// for an empty csv, none: nothing is written (CheckSpec::write_trajectories),
+/// while the CsvRecorder still computes every row (its non-finite values
+/// are errors as when written).
+CsvFile open_csv(const std::filesystem::path& csv) {
+  CsvFile file(csv.empty() ? nullptr : std::fopen(csv.c_str(), "w"), &std::fclose);
+  if (!file && !csv.empty()) throw_io_error("cannot write", csv.string());
+  return file;
+}
+
 /// Integrates one motion with f (check_motion, nhs/studies/verification.hpp;
 /// the CsvRecorder writes the CSV as its record callback); folds its figures into
 /// fig and reports failures, the checks and the run itself (for
@@ -247,8 +259,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
   const std::string what = id.study + " / " + id.formulation + " / " + id.precision + ": " + id.run;
   const auto t0 = Clock::now();
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(csv.c_str(), "w"), &std::fclose);
-  if (!file) throw_io_error("cannot write", csv.string());
+  CsvFile file = open_csv(csv);
   const auto fail = [&](const std::string& msg) {
     fig.pass = false;
     add_line(report.failures, what + ": " + msg);
@@ -268,7 +279,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
       integrated = now;
     };
   CheckRun run{id.study, id.formulation, id.precision, id.run,
-                "trajectories/" + csv.filename().string()};
+                csv.empty() ? std::string() : "trajectories/" + csv.filename().string()};
   run.exact = bool(exact);
   run.t_end = to_double(t_end);
   run.coordinates = sys.info.coordinates;
@@ -289,7 +300,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
   });
   if (report.progress) report.progress->advance(to_double(t_end) - integrated, true);  // ended, or failed
   if (write_error) std::rethrow_exception(write_error);
-  if (std::fclose(file.release()) != 0) throw_io_error("cannot write", csv.string());
+  if (file && std::fclose(file.release()) != 0) throw_io_error("cannot write", csv.string());
   run.failure = with_split_hint(id, m.failure, sys, x0.q);
   if (!m.completed()) fail(run.failure);
   run.samples = m.samples;
@@ -533,6 +544,9 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
     return 0;
   }
   const std::filesystem::path dir = std::filesystem::path(opts.out_dir) / "trajectories";
+  const auto csv = [&](const std::string& file) {  // empty: not written
+    return opts.write_trajectories ? dir / file : std::filesystem::path();
+  };
   const S quick_t = S(2);
   const std::string prefix = st.info.name + "." + f.name() + "." + precision + ".";
   const std::string who = st.info.name + " / " + f.name() + " / " + precision;
@@ -551,7 +565,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
     const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
     check_run<S>(CheckFigure{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, integrated, multipliers,
                  mo.initial, t_end,
-                 S(1) / S(2), set, mo.exact, dir / (prefix + slug(mo.name) + ".csv"), fig, report);
+                 S(1) / S(2), set, mo.exact, csv(prefix + slug(mo.name) + ".csv"), fig, report);
   }
   if (const auto ex = st.default_run_excluded.find(f.name()); ex != st.default_run_excluded.end()) {
     add_line(report.notes, who + ": default state: not run (" + ex->second + ")");
@@ -560,7 +574,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
   const State<S> x0 = st.default_state(sys0);
   check_run<S>(CheckFigure{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, integrated,
                multipliers, x0,
-               opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, dir / (prefix + "default-state.csv"), fig,
+               opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, csv(prefix + "default-state.csv"), fig,
                report);
   return seconds_since(t0);
 }
@@ -719,11 +733,12 @@ CheckReport run_checks(const CheckSpec& spec, CheckProgress* progress) {
   };
   // `nhs check FILE`: nothing it writes (or removes: an older report.md)
   // may be the system file.
-  if (is_system_file_name(spec.system))
+  if (is_system_file_name(spec.system) && spec.write_trajectories)
     for (const char* name : {"summary.md", "summary.json", "report.md", "report.log"})
       refuse_overwriting(spec.system, (std::filesystem::path(spec.out_dir) / name).string(), "--out-dir");
   std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(spec.out_dir) / "trajectories", ec);
+  if (spec.write_trajectories)
+    std::filesystem::create_directories(std::filesystem::path(spec.out_dir) / "trajectories", ec);
   if (ec) throw IoError("--out-dir: cannot create '" + spec.out_dir + "/trajectories': " + ec.message());
 
   const auto start = Clock::now();

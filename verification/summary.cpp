@@ -126,129 +126,186 @@ std::string digits_table(const std::vector<CheckRow>& rows, const std::vector<st
   return render_table(cells, markdown, false);
 }
 
-/// A digits figure for JSON: null where there is none, "exact" for an
-/// exact 0 (+inf digits).
-nlohmann::ordered_json digits_json(double v) {
-  if (std::isnan(v)) return nullptr;
-  if (std::isinf(v)) return "exact";
-  return v;
+/// A digits figure: none where there is none, "exact" for an exact 0
+/// (+inf digits).
+void digits_field(CheckSummaryWriter& out, const std::string& key, double v) {
+  if (std::isinf(v))
+    out.text(key, "exact");
+  else
+    out.number(key, v);
 }
 
-/// A record of a row, check or run of summary.json: its key (study,
-/// formulation, precision), then the entries of `rest` in their order.
+/// Opens an item of the list open with the key of a row, check or run
+/// (study, formulation, precision); the caller writes the rest and ends it.
 template <class Record>
-nlohmann::ordered_json keyed_record(const Record& r, const nlohmann::ordered_json& rest) {
-  nlohmann::ordered_json e = {{"study", r.study}, {"formulation", r.formulation}, {"precision", r.precision}};
-  for (const auto& [k, v] : rest.items()) e[k] = v;
-  return e;
+void begin_keyed(CheckSummaryWriter& out, const Record& r) {
+  out.begin("");
+  out.text("study", r.study);
+  out.text("formulation", r.formulation);
+  out.text("precision", r.precision);
+}
+
+/// summary.json's "settings": the thresholds and settings per precision.
+void settings_fields(const CheckReport& report, CheckSummaryWriter& out) {
+  out.begin_list("settings");
+  for (const CheckSettings& c : report.settings) {
+    out.begin("");
+    out.text("precision", c.precision);
+    out.number("qddot_agreement", c.qddot_agreement);
+    out.number("analytic_error", c.analytic_error);
+    out.number("drift", c.drift);
+    out.text("stepper", c.stepper);
+    out.number("rtol", c.rtol);
+    out.number("atol", c.atol);
+    out.count("random_states", static_cast<std::uint64_t>(c.random_states));
+    out.flag("quick", c.quick);
+    out.end();
+  }
+  out.end();
+}
+
+/// summary.json's "rows" and "checks": the table and every figure against its bound.
+void row_fields(const CheckReport& report, CheckSummaryWriter& out) {
+  out.begin_list("rows");
+  for (const CheckRow& r : report.rows) {
+    begin_keyed(out, r);
+    out.text("qddot_disagreement", r.cross);
+    out.text("reaction_disagreement", r.reaction);
+    out.text("error_vs_exact", r.analytic);
+    out.text("energy_drift", r.energy);
+    out.text("max_C", r.constraint);
+    out.text("invariant_drift", r.invariants);
+    out.number("seconds", r.seconds);
+    out.flag("negative_control", !r.control.empty());
+    out.text("result", !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL");
+    out.flag("pass", r.pass);
+    out.end();
+  }
+  out.end();
+  out.begin_list("checks");
+  for (const CheckFigure& c : report.checks) {
+    begin_keyed(out, c);
+    out.text("run", c.run);
+    out.text("kind", c.kind);
+    out.number("value", c.value);
+    out.number("tolerance", c.tolerance);
+    out.flag("pass", c.pass);
+    out.flag("counts", c.counts);
+    if (!c.invariant.empty()) out.text("invariant", c.invariant);
+    if (!c.detail.empty()) out.text("detail", c.detail);
+    out.end();
+  }
+  out.end();
 }
 
 /// summary.json's "runs": every integrated run with its CSV and the names of its columns.
-nlohmann::ordered_json run_records(const CheckReport& report) {
-  using json = nlohmann::ordered_json;
-  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-  json runs = json::array();
-  for (const CheckRun& r : report.runs)
-    runs.push_back(keyed_record(r, {{"run", r.run},
-                             {"csv", r.csv},
-                             {"exact", r.exact},
-                             {"energy_checked", r.energy_checked},
-                             {"completed", r.failure.empty()},
-                             {"failure", r.failure},
-                             {"samples", r.samples},
-                             {"t_end", num(r.t_end)},
-                             {"t_last", num(r.t_last)},
-                             {"columns",
-                              {{"coordinates", r.coordinates},
-                               {"constraints", r.constraint_columns},
-                               {"invariants", r.invariant_columns},
-                               {"invariants_conserved", r.invariant_conserved},
-                               {"margins", r.margin_columns}}}}));
-  return runs;
+void run_fields(const CheckReport& report, CheckSummaryWriter& out) {
+  out.begin_list("runs");
+  for (const CheckRun& r : report.runs) {
+    begin_keyed(out, r);
+    out.text("run", r.run);
+    out.text("csv", r.csv);
+    out.flag("exact", r.exact);
+    out.flag("energy_checked", r.energy_checked);
+    out.flag("completed", r.failure.empty());
+    out.text("failure", r.failure);
+    out.count("samples", r.samples);
+    out.number("t_end", r.t_end);
+    out.number("t_last", r.t_last);
+    out.begin("columns");
+    out.names("coordinates", r.coordinates);
+    out.names("constraints", r.constraint_columns);
+    out.names("invariants", r.invariant_columns);
+    out.flags("invariants_conserved", r.invariant_conserved);
+    out.names("margins", r.margin_columns);
+    out.end();
+    out.end();
+  }
+  out.end();
 }
 
 /// summary.json's "digits": the table of digits per study and precision (digits_cell).
-nlohmann::ordered_json digits_records(const CheckReport& report, const std::vector<std::string>& precisions) {
-  using json = nlohmann::ordered_json;
-  json digits = json::array();
+void digits_fields(const CheckReport& report, const std::vector<std::string>& precisions, CheckSummaryWriter& out) {
   std::vector<std::string> studies;
   for (const CheckRow& r : report.rows)
     if (std::find(studies.begin(), studies.end(), r.study) == studies.end()) studies.push_back(r.study);
+  out.begin_list("digits");
   for (const auto& st : studies)
     for (const auto& p : precisions) {
       if (std::none_of(report.rows.begin(), report.rows.end(),
                        [&](const CheckRow& r) { return r.study == st && r.precision == p; }))
         continue;
       const auto [c, a, d] = digits_cell(report.rows, st, p);
-      digits.push_back({{"study", st}, {"precision", p}, {"cross", digits_json(c)},
-                        {"analytic", digits_json(a)}, {"drift", digits_json(d)}});
+      out.begin("");
+      out.text("study", st);
+      out.text("precision", p);
+      digits_field(out, "cross", c);
+      digits_field(out, "analytic", a);
+      digits_field(out, "drift", d);
+      out.end();
     }
-  return digits;
+  out.end();
 }
 
-/// summary.json: the data of summary.md for programs (scripts/check_report.py).
-/// Numbers are doubles (null where there is none); "checks" holds every
-/// figure against its bound, "runs" every integrated run with its CSV
-/// (relative to the out-dir) and the names of the CSV's columns; checks and
-/// runs in the order of the rows (the worker threads' order is not kept).
-nlohmann::ordered_json summary_json(const CheckReport& report, const CheckSpec& opts,
-                                    const std::string& command, const std::string& date,
-                                    bool pass, const std::vector<std::string>& precisions) {
+/// summary.json's writer: the fields as an ordered JSON object (numbers
+/// that are not finite as null).
+class JsonSummary : public CheckSummaryWriter {
+ public:
   using json = nlohmann::ordered_json;
-  const auto num = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-  json j;
-  j["tool"] = "nhs";
-  j["command"] = command;
-  j["system"] = opts.system;
-  j["generated"] = date;
-  j["pass"] = pass;
-  j["quick"] = opts.quick;
-  json settings = json::array();
-  for (const CheckSettings& c : report.settings)
-    settings.push_back({{"precision", c.precision},
-                        {"qddot_agreement", c.qddot_agreement},
-                        {"analytic_error", c.analytic_error},
-                        {"drift", c.drift},
-                        {"stepper", c.stepper},
-                        {"rtol", c.rtol},
-                        {"atol", c.atol},
-                        {"random_states", c.random_states},
-                        {"quick", c.quick}});
-  j["settings"] = settings;
-  json rows = json::array();
-  for (const CheckRow& r : report.rows)
-    rows.push_back(keyed_record(r, {{"qddot_disagreement", r.cross},
-                             {"reaction_disagreement", r.reaction},
-                             {"error_vs_exact", r.analytic},
-                             {"energy_drift", r.energy},
-                             {"max_C", r.constraint},
-                             {"invariant_drift", r.invariants},
-                             {"seconds", r.seconds},
-                             {"negative_control", !r.control.empty()},
-                             {"result", !r.control.empty() ? r.control : r.pass ? "pass" : "FAIL"},
-                             {"pass", r.pass}}));
-  j["rows"] = rows;
-  json checks = json::array();
-  for (const CheckFigure& c : report.checks) {
-    json e = keyed_record(c, {{"run", c.run},
-                       {"kind", c.kind},
-                       {"value", num(c.value)},
-                       {"tolerance", num(c.tolerance)},
-                       {"pass", c.pass},
-                       {"counts", c.counts}});
-    if (!c.invariant.empty()) e["invariant"] = c.invariant;
-    if (!c.detail.empty()) e["detail"] = c.detail;
-    checks.push_back(e);
+  json root = json::object();
+  JsonSummary() { open_.push_back(&root); }
+
+  void text(const std::string& key, const std::string& value) override { put(key, value); }
+  void flag(const std::string& key, bool value) override { put(key, value); }
+  void number(const std::string& key, double value) override {
+    put(key, std::isfinite(value) ? json(value) : json(nullptr));
   }
-  j["checks"] = checks;
-  j["runs"] = run_records(report);
-  j["digits"] = digits_records(report, precisions);
-  j["failures"] = report.failures;
-  j["notes"] = report.notes;
-  return j;
-}
+  void count(const std::string& key, std::uint64_t value) override { put(key, value); }
+  void names(const std::string& key, const std::vector<std::string>& value) override { put(key, value); }
+  void flags(const std::string& key, const std::vector<bool>& value) override { put(key, value); }
+  void begin(const std::string& key) override { open_.push_back(&put(key, json::object())); }
+  void begin_list(const std::string& key) override { open_.push_back(&put(key, json::array())); }
+  void end() override { open_.pop_back(); }
+
+ private:
+  // Only the innermost open container changes: the pointers to the open
+  // ones stay valid.
+  json& put(const std::string& key, json value) {
+    json& top = *open_.back();
+    if (top.is_array()) {
+      top.push_back(std::move(value));
+      return top.back();
+    }
+    return top[key] = std::move(value);
+  }
+  std::vector<json*> open_;
+};
 
 }  // namespace
+
+std::string check_date() {
+  char date[64];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  return date;
+}
+
+void check_summary_fields(const CheckReport& report, const CheckSpec& spec, const std::string& command,
+                          const std::string& date, CheckSummaryWriter& out) {
+  out.text("tool", "nhs");
+  out.text("command", command);
+  out.text("system", spec.system);
+  out.text("generated", date);
+  out.flag("pass", report.pass());
+  out.flag("quick", spec.quick);
+  settings_fields(report, out);
+  row_fields(report, out);
+  run_fields(report, out);
+  digits_fields(report, precision_names(), out);
+  out.names("failures", report.failures);
+  out.names("notes", report.notes);
+  out.number("wall_seconds", report.seconds);
+}
 
 std::string check_command(const CheckSpec& spec, const std::string& precision_text) {
   return "nhs " + (spec.system.empty() ? std::string("verify") : "check " + spec.system) + " --precision " +
@@ -267,13 +324,11 @@ std::string digits_table_text(const CheckReport& report) {
   return digits_table(report.rows, precision_names(), false);
 }
 
-void write_check_summaries(const CheckReport& report, const CheckSpec& opts, const std::string& command) {
+void write_check_summaries(const CheckReport& report, const CheckSpec& opts, const std::string& command,
+                           const std::string& date) {
   const bool pass = report.pass();
   const std::string timing = check_timing(report);
   const std::vector<std::string> names = precision_names();
-  char date[64];
-  const std::time_t now = std::time(nullptr);
-  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   std::ostringstream md;
   md << "# nhs " << (opts.system.empty() ? "verify" : "check " + opts.system) << ": " << (pass ? "all checks pass" : "FAILURES") << "\n\n"
      << "Generated " << date << " by `" << command << "`; wall time: " << timing << ".\n\n"
@@ -316,11 +371,9 @@ void write_check_summaries(const CheckReport& report, const CheckSpec& opts, con
   }
   write_text_file(summary.string(), md.str());
   const std::filesystem::path summary_js = std::filesystem::path(opts.out_dir) / "summary.json";
-  {
-    nlohmann::ordered_json j = summary_json(report, opts, command, date, pass, names);
-    j["wall_seconds"] = report.seconds;
-    write_text_file(summary_js.string(), j.dump(1) + "\n");
-  }
+  JsonSummary j;
+  check_summary_fields(report, opts, command, date, j);
+  write_text_file(summary_js.string(), j.root.dump(1) + "\n");
 
 }
 

@@ -330,8 +330,8 @@ across it with mean velocity $g/(2\omega)$. We take the motion of
 `examples/knife-edge-incline.toml`: $m = 2$, $J = 0.3$, $g = 1.5$,
 $q_0 = (0.1, -0.2, 0)$, $s_0 = 1$, $\omega = 0.8$, but write the system
 from sympy. `System.from_sympy` takes the expressions (coordinates as
-`dynamicsymbols`, velocities as `q.diff(t)`), writes them as a system file
-and loads that file: `knife.toml` is its text.
+`dynamicsymbols`, velocities as `q.diff(t)`), writes them as a system
+file's text and loads it from memory: `knife.toml` is its text.
 """)
 
 code(r"""

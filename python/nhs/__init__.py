@@ -50,17 +50,15 @@ from __future__ import annotations
 
 import functools
 import inspect
-import json
 import os
-import tempfile
 
 from . import _core
-from ._core import (MAX_ROWS, Acceleration, Error, Field, IntegrationError, InvalidState, IOError,
+from ._core import (MAX_ROWS, Acceleration, CheckReport, Error, Field, IntegrationError, InvalidState, IOError,
                     Linearization, StabilityScan, UsageError, precisions, steppers)
 
-__all__ = ["System", "Run", "Acceleration", "Field", "Linearization", "StabilityScan", "study", "studies", "load",
-           "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState", "IntegrationError",
-           "IOError"]
+__all__ = ["System", "Run", "Acceleration", "Field", "Linearization", "StabilityScan", "CheckReport", "study",
+           "studies", "load", "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState",
+           "IntegrationError", "IOError"]
 
 
 class Run:
@@ -204,19 +202,20 @@ class System(_core.System):
     strings), is_file; formulations() lists those that apply.
     """
 
-    toml = None  # the system file's text, for a system made by from_sympy
-    _given_name = None  # from_sympy's name=, shown in place of the file's path
+    toml = None  # the system file's text, for a system made by from_sympy or from_text
+    _given_name = None  # the name given to from_sympy or from_text, shown in place of the key
 
     @property
     def name(self):
-        """The study id or the file's path; for a system made by from_sympy,
-        the name given to it (its file is System.path)."""
+        """The study id or the file's path; for a system made by from_sympy
+        or from_text, the name given to it."""
         return self._given_name or _core.System.name.fget(self)
 
     @property
     def path(self):
-        """The study id or the system file's path (for from_sympy, the
-        generated file)."""
+        """The study id or the system file's path; for a system made from
+        text (from_sympy, from_text), which has no file, the key that names
+        it to the library: "text:<k>/<name>" (k numbers the distinct texts)."""
         return _core.System.name.fget(self)
 
     @_arguments_checked
@@ -310,19 +309,27 @@ class System(_core.System):
         the others at random states, the exact motions, energy, |C| and the
         invariants, in each precision (a comma-separated list, or "all").
 
-        Returns a dict: "pass" (bool), "rows" (one dict per study,
-        formulation and precision, as summary.json's), "failures", "notes"
-        and the rest of summary.json; out_dir (a temporary directory when
-        None, removed afterwards) keeps summary.md, summary.json and the
-        trajectories. jobs: worker threads (0: one per core). The GIL is
-        released while it runs.
+        Returns an nhs.CheckReport, made in C++ from the checks' typed
+        report (nothing is read back from a file): the fields of
+        summary.json (docs/cli.md, "check") as items and attributes:
+        report["pass"] (bool), rows (one dict per study, formulation and
+        precision), failures and notes (lists of str), settings, checks,
+        runs, digits, tool, command, system, generated, quick and
+        wall_seconds; numbers are float (None where summary.json has
+        null); to_dict() gives them as a dict, equal to json.load of the
+        summary.json written with them. out_dir (str or os.PathLike): also
+        write summary.md, summary.json and trajectories/*.csv there, as
+        `nhs check --out-dir`; None (the default): nothing is written
+        anywhere, and each run's "csv" is "". jobs: worker threads (0: one
+        per core). The GIL is released while it runs. nhs.UsageError for an
+        argument of the wrong type, nhs.IOError when out_dir cannot be
+        written.
         """
-        if out_dir is None:
-            with tempfile.TemporaryDirectory(prefix="nhs-check-") as d:
-                return self._checked(precision, states, quick, jobs, d)
-        if not isinstance(out_dir, (str, os.PathLike)):
-            raise UsageError(f"out_dir: expected a str or os.PathLike, got {type(out_dir).__name__}")
-        return self._checked(precision, states, quick, jobs, os.fspath(out_dir))
+        if out_dir is not None:
+            if not isinstance(out_dir, (str, os.PathLike)):
+                raise UsageError(f"out_dir: expected a str or os.PathLike, got {type(out_dir).__name__}")
+            out_dir = os.fspath(out_dir)
+        return self._check(precision, states, quick, jobs, out_dir)
 
     @_arguments_checked
     def equations(self, formulation="first-kind", max_derivation_size=None):
@@ -434,11 +441,6 @@ class System(_core.System):
             csv = os.fspath(csv)
         return self._stability(steady, vary, start, stop, points, at, formulation, precision, params, csv)
 
-    def _checked(self, precision, states, quick, jobs, out_dir):
-        self._check(precision, states, quick, jobs, out_dir)
-        with open(os.path.join(out_dir, "summary.json"), encoding="utf-8") as f:
-            return json.load(f)
-
     @classmethod
     def from_sympy(cls, coordinates, constraints, kinetic_energy=None, **kwargs):
         """A system from sympy expressions (sympy must be installed).
@@ -461,36 +463,43 @@ class System(_core.System):
           "t_end", "q": [expressions in t], "parameters": {...},
           "excluded": {...}}]; name, title, source.
 
-        The expressions are written as a system file (docs/system-files.md;
-        the text is System.toml) and loaded by the same loader and checks:
-        the result is the same system as that file. nhs.UsageError names an
-        expression the file syntax cannot hold (an unknown function, a
-        derivative of order 2) or what the loader refuses.
+        The expressions are written as a system file's text
+        (docs/system-files.md; the text is System.toml) and loaded from
+        memory by the same loader and checks (System.from_text, named
+        "<name>.toml"): the result is the same system as that file. No file
+        is written. nhs.UsageError names an expression the file syntax
+        cannot hold (an unknown function, a derivative of order 2) or what
+        the loader refuses ("<name>.toml:line:column: ...").
         """
         from ._sympy import system_file_text
         text = system_file_text(coordinates, constraints, kinetic_energy, **kwargs)
-        path = _write_system_file(text)
-        system = cls(path)
+        name = kwargs.get("name", "sympy-system")
+        system = cls.from_text(text, f"{name}.toml")
+        system._given_name = name
+        return system
+
+    @classmethod
+    def from_text(cls, text, name="system.toml"):
+        """The system file whose TOML text is `text` (a str), loaded from
+        memory: no file is read or written. The loader, its checks and its
+        errors are those of a file (docs/system-files.md), with `name` in
+        place of the path: nhs.UsageError "name:line:column: reason". `name`
+        (a str) also names the system when the text has no `name` key (its
+        last '/'-part without ".toml"). The text is kept for the process's
+        life, once per distinct (name, text): another text is another
+        system, even under the same name. System.toml is the text.
+        """
+        if not isinstance(text, str):
+            raise UsageError(f"text: expected a str (a system file's TOML text), got {type(text).__name__}")
+        if not isinstance(name, str):
+            raise UsageError(f"name: expected a str, got {type(name).__name__}")
+        system = cls(_core.System._text_key(text, name))
         system.toml = text
-        system._given_name = kwargs.get("name", "sympy-system")
+        system._given_name = name
         return system
 
     def __repr__(self):
         return f"nhs.System({self.name!r}: n = {self.n}, r = {self.r}, m = {self.m})"
-
-
-def _write_system_file(text):
-    """The text in a file named by its hash (the loader caches by path)."""
-    import hashlib
-    d = os.path.join(tempfile.gettempdir(), f"nhs-sympy-{os.getuid()}")
-    os.makedirs(d, mode=0o700, exist_ok=True)
-    path = os.path.join(d, hashlib.sha256(text.encode()).hexdigest()[:24] + ".toml")
-    if not os.path.exists(path):
-        tmp = path + f".{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    return path
 
 
 def studies():

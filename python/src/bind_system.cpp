@@ -4,6 +4,7 @@
 #include "system.hpp"
 
 #include "nhs/studies/study.hpp"
+#include "nhs/studies/system_file.hpp"
 #include "nhs/symbolic/print.hpp"
 
 #include <pybind11/stl.h>
@@ -76,6 +77,12 @@ py::class_<SystemHandle> bind_system_data(py::module_& m) {
            "name"_a,
            "A built-in study (its id) or a system file (its path); nhs.UsageError otherwise, with file:line:col "
            "for a file the loader refuses.")
+      .def_static("_text_key", [](const std::string& text, const std::string& name) {
+             py::gil_scoped_release release;
+             return nhs::cached_system_text(text, name);
+           }, "text"_a, "name"_a,
+           "The key naming the system file `text` (loaded from memory, errors naming `name`; "
+           "nhs/studies/system_file.hpp, cached_system_text): System(key) is that system.")
       .def_property_readonly("name", &SystemHandle::name, "the study id or the file's path")
       .def_property_readonly("title", [](const SystemHandle& s) { return s.info().title; }, "one line")
       .def_property_readonly("source", [](const SystemHandle& s) { return s.info().source; },
@@ -133,7 +140,8 @@ void bind_system_commands(py::class_<SystemHandle>& c) {
       .def("field", &SystemHandle::field, "formulation"_a = py::none(), "precision"_a = "double",
            "params"_a = py::none(), "field"_a = py::none(), kFieldDoc)
       .def("_bench_accel", &SystemHandle::bench_accel, "repeats"_a, "q"_a, "qdot"_a, "formulation"_a = py::none())
-      .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a);
+      .def("_check", &SystemHandle::check, "precision"_a, "states"_a, "quick"_a, "jobs"_a, "out_dir"_a,
+           "`nhs check` on the system as an nhs.CheckReport (System.check); out_dir None writes nothing.");
 }
 
 

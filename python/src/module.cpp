@@ -9,7 +9,7 @@
 //   - requests.hpp: the typed requests (ProblemSpec, RunSpec, SteadySpec)
 //     made from a call's Python arguments;
 //   - results.hpp: the typed results as bound classes (nhs.Acceleration,
-//     nhs.Linearization, nhs.StabilityScan);
+//     nhs.Linearization, nhs.StabilityScan, nhs.CheckReport);
 //   - field.hpp: nhs.Field; run.hpp: System.run; system.hpp: nhs.System
 //     (bind_system.cpp binds it, equations.hpp its symbolic queries);
 //   - errors.hpp: the library's typed errors as nhs.UsageError,

@@ -5,6 +5,8 @@
 
 #include <pybind11/stl.h>
 
+#include <cmath>
+
 namespace nhs::python {
 
 py::object AccelResult::get(int which) const {
@@ -112,7 +114,50 @@ class DictWriter {
   py::list list_;
 };
 
+/// summary.json's fields (check_summary_fields) as a Python dict: text as
+/// str, numbers as float (None where not finite), counts as int.
+class PySummary : public CheckSummaryWriter {
+ public:
+  PySummary() { open_.push_back(root); }
+  py::dict root;
+
+  void text(const std::string& key, const std::string& value) override { put(key, py::str(value)); }
+  void flag(const std::string& key, bool value) override { put(key, py::bool_(value)); }
+  void number(const std::string& key, double value) override {
+    put(key, std::isfinite(value) ? py::object(py::float_(value)) : py::object(py::none()));
+  }
+  void count(const std::string& key, std::uint64_t value) override { put(key, py::int_(value)); }
+  void names(const std::string& key, const std::vector<std::string>& value) override { put(key, py::cast(value)); }
+  void flags(const std::string& key, const std::vector<bool>& value) override {
+    py::list l;
+    for (const bool b : value) l.append(py::bool_(b));
+    put(key, l);
+  }
+  void begin(const std::string& key) override { open_.push_back(put(key, py::dict())); }
+  void begin_list(const std::string& key) override { open_.push_back(put(key, py::list())); }
+  void end() override { open_.pop_back(); }
+
+ private:
+  /// A field of the object open, or (key "") an item of the list open.
+  py::object put(const std::string& key, const py::object& value) {
+    const py::object& top = open_.back();
+    if (key.empty())
+      py::reinterpret_borrow<py::list>(top).append(value);
+    else
+      top[py::str(key)] = value;
+    return value;
+  }
+  std::vector<py::object> open_;
+};
+
 }  // namespace
+
+CheckResult check_result(const CheckReport& report, const CheckSpec& spec, const std::string& command,
+                         const std::string& date) {
+  PySummary out;
+  check_summary_fields(report, spec, command, date, out);
+  return CheckResult{{out.root}};
+}
 
 template <class S>
 AccelResult accel_result(AccelAnswer<S> a, const std::string& precision) {
@@ -218,6 +263,10 @@ void bind_results(py::module_& m) {
   bind_fields<StabilityResult>(m, "StabilityScan",
                                "The stability of a family of steady motions (System.stability): its fields as "
                                "attributes and items, numbers at the request's precision.");
+  bind_fields<CheckResult>(m, "CheckReport",
+                           "The result of System.check: summary.json's fields as attributes and items "
+                           "(report[\"pass\"], report.rows, report.failures, ...; to_dict()), from the "
+                           "typed report, not from a file.");
 }
 
 #define NHS_PY_RESULTS_INSTANTIATE_(S, NAME)                                                             \

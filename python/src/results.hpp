@@ -1,15 +1,17 @@
 // The results of the module's calls as bound classes (nhs._core): the
 // accelerations at a state (nhs.Acceleration), a linearized steady motion
-// (nhs.Linearization) and a stability scan (nhs.StabilityScan), made from
-// the library's typed results (AccelAnswer, SteadyLinearization,
-// StabilityScan) with NumPy or mpmath values at the request's precision
-// (convert.hpp), never from JSON text.
+// (nhs.Linearization), a stability scan (nhs.StabilityScan) and a check
+// (nhs.CheckReport), made from the library's typed results (AccelAnswer,
+// SteadyLinearization, StabilityScan, CheckReport) with NumPy or mpmath
+// values at the request's precision (convert.hpp), never from JSON text or
+// a file.
 #pragma once
 
 #include "convert.hpp"
 
 #include "nhs/session/accelerations.hpp"
 #include "nhs/session/steady_linearization.hpp"
+#include "nhs/verification/summary.hpp"
 
 #include <memory>
 #include <string>
@@ -61,6 +63,7 @@ struct FieldsResult {
 };
 struct LinearizationResult : FieldsResult {};
 struct StabilityResult : FieldsResult {};
+struct CheckResult : FieldsResult {};
 
 /// System.linearize's result (docs/linearization.md): the fields of
 /// linearization_fields (nhs/session/linearization_fields.hpp), vectors
@@ -76,7 +79,15 @@ LinearizationResult linearization_result(const SteadyLinearization<S>& s, const 
 template <class S>
 StabilityResult stability_result(const StabilityScan<S>& scan, const std::string& precision, const std::string& csv);
 
-/// nhs.Acceleration, nhs.Linearization and nhs.StabilityScan.
+/// System.check's result (nhs.CheckReport): the fields of summary.json
+/// (check_summary_fields, nhs/verification/summary.hpp) of `report`,
+/// checked as `spec` says, as Python objects (str, bool, float or None,
+/// int, lists and dicts), built from the typed report, not read from a
+/// file. Needs the GIL.
+CheckResult check_result(const CheckReport& report, const CheckSpec& spec, const std::string& command,
+                         const std::string& date);
+
+/// nhs.Acceleration, nhs.Linearization, nhs.StabilityScan and nhs.CheckReport.
 void bind_results(py::module_& m);
 
 }  // namespace nhs::python

@@ -120,8 +120,8 @@ py::dict SystemHandle::run(const py::object& t_end, const py::object& dt_out, co
   return run_system(in, rows_allowed);
 }
 
-int SystemHandle::check(const py::object& precision, const py::object& states, const py::object& quick,
-                        const py::object& jobs, const std::string& out_dir) const {
+CheckResult SystemHandle::check(const py::object& precision, const py::object& states, const py::object& quick,
+                                const py::object& jobs, const py::object& out_dir) const {
   const std::string precision_text = str_arg(precision, "precision");
   CheckSpec spec;
   spec.system = name_;
@@ -129,11 +129,16 @@ int SystemHandle::check(const py::object& precision, const py::object& states, c
   spec.states = static_cast<int>(std::min<long long>(int_arg(states, "states", 1), 1000000000));
   spec.quick = bool_arg(quick, "quick");
   spec.jobs = static_cast<unsigned>(std::min<long long>(int_arg(jobs, "jobs", 0), 65536));
-  spec.out_dir = out_dir;
-  py::gil_scoped_release release;
-  const CheckReport report = run_checks(spec);  // quiet
-  write_check_summaries(report, spec, check_command(spec, precision_text));
-  return report.pass() ? 0 : 1;
+  spec.write_trajectories = !out_dir.is_none();
+  if (spec.write_trajectories) spec.out_dir = str_arg(out_dir, "out_dir");
+  const std::string command = check_command(spec, precision_text), date = check_date();
+  std::optional<CheckReport> report;
+  {
+    py::gil_scoped_release release;
+    report.emplace(run_checks(spec));  // quiet
+    if (spec.write_trajectories) write_check_summaries(*report, spec, command, date);
+  }
+  return check_result(*report, spec, command, date);
 }
 
 LinearizationResult SystemHandle::linearize(const py::object& steady, const py::object& at,

@@ -59,10 +59,11 @@ class SystemHandle {
                const py::object& max_rows, const py::object& max_wall_time, const py::object& t0,
                const std::array<std::string, 3>& state_names) const;
 
-  /// `nhs check` on this system, quietly, into out_dir (summary.md,
-  /// summary.json, trajectories/): returns the exit code (0 pass, 1 fail).
-  int check(const py::object& precision, const py::object& states, const py::object& quick, const py::object& jobs,
-            const std::string& out_dir) const;
+  /// `nhs check` on this system, quietly: its report (check_result).
+  /// out_dir (a str) also gets summary.md, summary.json and trajectories/
+  /// as the CLI's --out-dir; None: nothing is written anywhere.
+  CheckResult check(const py::object& precision, const py::object& states, const py::object& quick,
+                    const py::object& jobs, const py::object& out_dir) const;
 
   /// System.linearize: the steady motion of the family `steady` at `at`.
   LinearizationResult linearize(const py::object& steady, const py::object& at, const py::object& formulation,

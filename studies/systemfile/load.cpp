@@ -1,5 +1,6 @@
 // The load of a system file (nhs/systemfile/system_file.hpp): its text read
-// from a path (or a bundled system's name), then the Loader's load.
+// from a path (or a bundled system's name), or given (load_system_text),
+// then the Loader's load.
 #include "loader.hpp"
 
 #include "nhs/studies/bundled.hpp"
@@ -65,6 +66,10 @@ bool is_system_file_name(const std::string& name) {
 std::shared_ptr<const SystemFile> load_system_file(const std::string& path) {
   const std::string file = system_file_path(path);
   return systemfile::Loader(file).load(system_file_text(file));
+}
+
+std::shared_ptr<const SystemFile> load_system_text(const std::string& text, const std::string& name) {
+  return systemfile::Loader(name).load(text);
 }
 
 }  // namespace nhs

@@ -46,8 +46,21 @@ System<codegen::Expr> traced_file_system(std::shared_ptr<const SystemFile> file,
                                          const std::vector<codegen::Expr>& parameters);
 
 /// The file at `path` (or a bundled system's: system_file_path), loaded once
-/// (load_system_file) and cached for the program's life (thread-safe).
+/// (load_system_file) and cached for the program's life (thread-safe); a
+/// key of cached_system_text gives that text's system, without a file.
 std::shared_ptr<const SystemFile> cached_system_file(const std::string& path);
+
+/// A system file's `text` held in memory (the Python module's
+/// System.from_sympy and System.from_text): loaded by load_system_text
+/// (FileError "name:line:column: reason" naming `name`; a refused text is
+/// not kept), then kept for the program's life (thread-safe). Returns the
+/// key that names the system to every command in place of a path
+/// (find_study, cached_system_file, the traced fields):
+/// "text:<k>/<name>", k numbering the distinct (name, text) pairs in the
+/// order first given. The same name and text give the same key (loaded
+/// once); another text, even under the same name, another key: two texts
+/// are never one system. Nothing is read from or written to disk.
+std::string cached_system_text(const std::string& text, const std::string& name);
 
 /// `formulation` ("second-kind", "first-kind" or "gibbs-appell") of the
 /// file's system traced into a graph (codegen::trace_formulation), with the

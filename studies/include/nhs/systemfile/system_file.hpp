@@ -212,4 +212,13 @@ bool is_system_file_name(const std::string& name);
 /// directory): all usage errors (exit code 2).
 std::shared_ptr<const SystemFile> load_system_file(const std::string& path);
 
+/// load_system_file of a system file's `text` held in memory (no file is
+/// read): the same TOML guard (the pre-scan of non-ASCII text before
+/// toml++), the same checks and the same errors, FileError
+/// "name:line:column: reason" naming `name` where the path version names
+/// the path; `name` also gives the system's name when the text has no
+/// `name` key (its last '/'-part without ".toml", as a path's). Nothing
+/// is cached (cached_system_text keeps texts for the other commands).
+std::shared_ptr<const SystemFile> load_system_text(const std::string& text, const std::string& name);
+
 }  // namespace nhs

@@ -13,8 +13,8 @@
 //       drift of the study's conserved invariants along those runs and
 //       along the default-state run to t = 20.
 // run_checks writes each run's trajectory as CSV under out_dir/trajectories
-// and returns the figures (CheckReport); summary.hpp writes them as
-// summary.md and summary.json. The tool (apps/nhs/verify.cpp) and the
+// (unless told not to) and returns the figures (CheckReport); summary.hpp
+// writes them as summary.md and summary.json. The tool (apps/nhs/verify.cpp) and the
 // Python module's System.check call these.
 #pragma once
 
@@ -41,6 +41,10 @@ struct CheckSpec {
   bool quick = false;     ///< runs cut at t = 2, at most 10 random states
   unsigned jobs = 0;      ///< worker threads for the runs (<= 1024); 0: one per core
   std::string out_dir = "reports/latest";  ///< trajectories/ and the summaries go there
+  /// false: no run's CSV is written and out_dir is neither created nor
+  /// read (the Python module's System.check without out_dir); the runs'
+  /// figures are the same, and CheckRun::csv is empty.
+  bool write_trajectories = true;
 };
 
 /// The precisions named by `text`: "all", one name, or a comma-separated
@@ -82,7 +86,7 @@ struct CheckFigure {
 /// One integrated run: where its CSV is and what its columns are.
 struct CheckRun {
   std::string study, formulation, precision, run;
-  std::string csv;              ///< relative to out_dir: trajectories/<file>.csv
+  std::string csv;              ///< relative to out_dir: trajectories/<file>.csv (empty: not written)
   bool exact = false;           ///< the CSV has an "error" column (closed form)
   bool energy_checked = false;  ///< energy is a first integral and no force did work
   std::string failure;          ///< empty: the run reached its t_end
@@ -135,7 +139,8 @@ struct CheckProgress {
 };
 
 /// Runs every check of `spec` (the header's (1) to (3)), writing each
-/// run's CSV into spec.out_dir/trajectories (created), and returns the
+/// run's CSV into spec.out_dir/trajectories (created; nothing is written
+/// without spec.write_trajectories), and returns the
 /// figures. Thresholds: nhs/precision_policy.hpp (`verify`: the main
 /// budget; `check`: the strict one). Throws UsageError for states < 1, more
 /// than 1024 jobs, an unknown precision or system, an out_dir where a
