@@ -659,6 +659,19 @@ std::vector<BadFile> bad_files() {
     t = edit(t, "g = { default", "psid = \"1\"\ng = { default");
     cases.push_back({"derived_quasi_velocity_name", t, position_of(t, "[\"x\", \"y\"]", "dependent_velocities"),
                      {"derived quasi-velocity (the velocity of psi; declare quasi_velocities", "'psid' is already in use"}});
+    const std::string J = "inertia = [[\"m*R^2/4\", \"0\", \"0\"], [\"0\", \"m*R^2/2\", \"0\"], [\"0\", \"0\", \"m*R^2/4\"]]";
+    t = edit(disc, J, "inertia = [[\"m*R^2/4\", \"0.1\", \"0\"], [\"0\", \"m*R^2/2\", \"0\"], [\"0\", \"0\", \"m*R^2/4\"]]");
+    cases.push_back({"inertia_not_symmetric", t, position_of(t, "[[", "inertia = "),
+                     {"bodies[1] inertia is not symmetric: [1][2] = 0.10000000000000001, [2][1] = 0"}});
+    t = edit(disc, J, "inertia = [[\"0.1\", \"0\", \"0\"], [\"0\", \"0.5\", \"0\"], [\"0\", \"0\", \"0.1\"]]");
+    cases.push_back({"inertia_triangle", t, position_of(t, "[[", "inertia = "),
+                     {"bodies[1] inertia breaks the triangle inequality", "0.10000000000000001 + 0.10000000000000001 < 0.5"}});
+    t = edit(disc, J, "inertia = [[\"-0.1\", \"0\", \"0\"], [\"0\", \"0.5\", \"0\"], [\"0\", \"0\", \"0.5\"]]");
+    cases.push_back({"inertia_negative", t, position_of(t, "[[", "inertia = "),
+                     {"bodies[1] inertia is not positive semidefinite: principal moments (-0.10000000000000001"}});
+    t = edit(disc, "radius = \"R\"", "radius = \"-R\"");
+    cases.push_back({"rolling_negative_radius", t, position_of(t, "\"-R\""),
+                     {"rolling[1] radius = -1 at the default parameters: it must be > 0"}});
     t = edit(disc, "gravity =", "up = \"w\"\ngravity =");
     cases.push_back({"up_axis", t, position_of(t, "\"w\""), {"up = 'w': expected one of the space axes"}});
   }

@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -184,6 +185,15 @@ class Loader : TomlReader {
   frames::ContactPoint<codegen::Expr> contact_of(int k, Program& p, bool rates, Placements& done, bool lift);
   // A 3-vector of expressions of q and the parameters (string nodes of array node `n`).
   Vector3<codegen::Expr> vector_in(const toml::node& n, const std::string& what, Program& p);
+  // --- body_checks.cpp
+  // The value of string node `n` at the default parameters; nullopt when it
+  // names anything but parameters.
+  std::optional<double> at_defaults(const toml::node& n, const std::string& what);
+  // A constant inertia (3 x 3 string nodes) symmetric, positive semidefinite, triangle inequality.
+  void check_inertia(const toml::node& Jn, const std::string& what,
+                     const std::vector<std::vector<const toml::node*>>& rows);
+  // A constant size > 0 (>= 0 when zero_allowed).
+  void check_size(const toml::node& n, const std::string& what, bool zero_allowed = false);
   // --- read_constraints.cpp
   void read_constraints();
   void read_holonomic();

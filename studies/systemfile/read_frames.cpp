@@ -152,13 +152,16 @@ FileBody Loader::read_frame_body(const toml::node& b, const std::string& what, c
   const toml::node& Jn = *required(t, "inertia", what, b);
   const auto rows = array_of(Jn, what + " inertia");
   if (rows.size() != 3) fail(Jn, what + " inertia must be a 3 x 3 array [[...], [...], [...]] in the body's frame");
+  std::vector<std::vector<const toml::node*>> entries;
   for (int i = 0; i < 3; ++i) {
     const auto row = array_of(*rows[static_cast<std::size_t>(i)], what + " inertia row " + std::to_string(i + 1));
     if (row.size() != 3) fail(*rows[static_cast<std::size_t>(i)], what + " inertia rows have 3 entries");
+    entries.push_back(row);
     for (int j = 0; j < 3; ++j)
       inertia(i, j) = node(*row[static_cast<std::size_t>(j)],
                            what + " inertia[" + std::to_string(i + 1) + "][" + std::to_string(j + 1) + "]");
   }
+  check_inertia(Jn, what, entries);
   const int f = static_cast<int>(it - frames_.begin());
   const frames::Placement<Expr>& placed = placement_of(f, p, true, done);
   const Vector3<Expr> r = placed.origin + placed.rotation * centre;

@@ -164,6 +164,10 @@ Loader::RollingSpec Loader::rolling_spec(const toml::node& entry, int k) {
   known_keys(t, s.what, keys);
   for (const auto& key : own)
     if (key != "centre") required(t, key, s.what + " (a " + surface + ")", entry);
+  for (const char* key : {"radius", "crown"})
+    if (const toml::node* v = t.get(key)) check_size(*v, s.what + " " + key, std::string(key) == "crown");
+  if (const toml::node* v = t.get("semi_axes"))
+    for (const toml::node* e : array_of(*v, s.what + " semi_axes")) check_size(*e, s.what + " semi_axes entry");
   s.centre = t.get("centre");
   s.radius = t.get("radius");
   s.axis = t.get("axis");
