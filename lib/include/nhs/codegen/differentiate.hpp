@@ -26,7 +26,10 @@ namespace nhs::codegen {
 /// respect to the elements 0 .. count - 1 of input array `array`, and
 /// returns their node ids row-major: entry i * count + j is d outputs[i] /
 /// d input(array, j) (the node of the constant 0 where it is identically
-/// 0). Throws TracingError for an output that is not a node of `graph`.
+/// 0). Only the nodes the outputs depend on are differentiated, so that a
+/// call costs the size of that cone, not of the whole graph (which may hold
+/// the derivatives of earlier calls). Throws TracingError for an output that
+/// is not a node of `graph`.
 std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count);
 
 /// The Jacobian of a traced formulation's first-order field x' = f(x) with
