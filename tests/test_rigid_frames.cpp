@@ -78,6 +78,9 @@ TEST(RigidFrames, OmegaIsTheAxialVectorOfRdotRtranspose) {
     const Vector3<double> omega = values(p.omega);
     const Vector3<double> reference = axial<double>(Rdot * R.transpose());
     EXPECT_LT((omega - reference).norm(), 1e-13 * (1 + reference.norm())) << "trial " << trial;
+    // In the frame's own components: the axial vector of R^T R'.
+    const Vector3<double> body = axial<double>(R.transpose() * Rdot);
+    EXPECT_LT((values(p.omega_body) - body).norm(), 1e-13 * (1 + body.norm())) << "trial " << trial;
     // R' R^T is skew: its symmetric part vanishes (R stays a rotation).
     EXPECT_LT((Rdot * R.transpose() + R * Rdot.transpose()).norm(), 1e-13) << "trial " << trial;
   }
@@ -96,6 +99,7 @@ TEST(RigidFrames, ComposedFramesAddAngularVelocitiesAndCarryOrigins) {
     const Placement<A> child = compose(parent, placement(random_rotations(rng, 2), o2));
     const Matrix3<double> R = values(child.rotation), Rdot = rates(child.rotation);
     EXPECT_LT((values(child.omega) - axial<double>(Rdot * R.transpose())).norm(), 1e-13) << "trial " << trial;
+    EXPECT_LT((values(child.omega_body) - axial<double>(R.transpose() * Rdot)).norm(), 1e-13) << "trial " << trial;
     // The origin is a point of the parent: its velocity is the parent's
     // material velocity at it plus R_parent o2'.
     const Vector3<double> expected =

@@ -41,7 +41,8 @@ import pytest
 import nhs
 
 # The bundled system's name (nhs/studies/bundled.hpp): the file
-# examples/bicycle/whipple-bicycle.toml.
+# examples/bicycle/whipple-bicycle.toml (the bicycle written as frames, bodies
+# and rolling wheels).
 BICYCLE = "whipple-bicycle"
 FORMULATIONS = [f for f in nhs.System(BICYCLE).formulations() if f != "naive-reduced"]
 

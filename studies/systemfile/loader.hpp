@@ -16,6 +16,7 @@
 #include "nhs/rigid_frames.hpp"
 #include "nhs/rolling_contact.hpp"
 
+#include <array>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -107,6 +108,16 @@ class Loader : TomlReader {
   std::vector<FrameSpec> frames_;
   // The frames' placements built in one program (by frame).
   using Placements = std::map<int, frames::Placement<codegen::Expr>>;
+  // A [[bodies]] entry given in a frame, for its kinetic energy: its index
+  // in body_layout, and the nodes (in the bodies' program) of its angular
+  // velocity in its own frame Omega and of its inertia J in that frame, so
+  // that T's rotational part is 1/2 Omega . J Omega (J constant in q).
+  struct FrameBodyNodes {
+    std::size_t body = 0;
+    std::array<int, 3> omega{};
+    std::array<int, 9> inertia{};
+  };
+  std::vector<FrameBodyNodes> frame_body_nodes_;
 
   // [[rolling]] (read_rolling.cpp): a convex surface fixed in a frame,
   // rolling on the plane up . x = 0 (turning about the vertical through the

@@ -15,10 +15,17 @@ namespace {
 // it out; n coordinates): per body 1/2 m |dr/dt|^2 with dr/dt = sum_i
 // dr/dq^i q^i_dot by the graph's forward differentiation
 // (codegen/differentiate.hpp; positions depend on q alone), plus
-// 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space). Not GiNaC's
+// 1/2 I_z omega_z^2 (planar) or 1/2 omega^T J omega (space), or, for a body
+// given in a frame (`in_frame`), 1/2 Omega^T J Omega with Omega and J in
+// that frame: the same value (omega = R Omega, J_space = R J R^T), whose J
+// does not depend on q and whose Omega is the elementary rotations' own
+// recursion (rigid_frames.hpp), so the second kind's derivatives of T cost
+// less (reports/bench/bodies_bicycle.md). Not GiNaC's
 // derivatives: GiNaC's term order and grouping change from run to run (its
 // hashes are seeded with addresses), and so would T's rounding.
-Program bodies_kinetic_energy(const Program& bodies, const std::vector<FileBody>& layout, int n) {
+template <class FrameNodes>
+Program bodies_kinetic_energy(const Program& bodies, const std::vector<FileBody>& layout, int n,
+                              const std::vector<FrameNodes>& in_frame) {
   Program T = bodies;
   codegen::Graph& g = T.graph;
   const auto out = [&](int k) { return bodies.outputs[static_cast<std::size_t>(k)]; };
@@ -26,7 +33,8 @@ Program bodies_kinetic_energy(const Program& bodies, const std::vector<FileBody>
   const auto add = [&](int a, int b) { return g.apply(codegen::Op::Add, a, b); };
   const int half = g.rational(1, 2);
   int total = g.constant(0);
-  for (const FileBody& body : layout) {
+  for (std::size_t b = 0; b < layout.size(); ++b) {
+    const FileBody& body = layout[b];
     std::vector<int> r;
     for (int j = 0; j < body.dimension; ++j) r.push_back(out(body.first + 1 + j));
     const std::vector<int> d = codegen::jacobian_nodes(g, r, 1, n);  // graph array 1: q
@@ -39,9 +47,16 @@ Program bodies_kinetic_energy(const Program& bodies, const std::vector<FileBody>
     int Tk = mul(out(body.first), v2);
     const int w = body.first + 1 + body.dimension;  // the angular velocity, then the inertia
     if (body.kind == FileBody::Kind::Planar) Tk = add(Tk, mul(out(w + 1), mul(out(w), out(w))));
-    if (body.kind == FileBody::Kind::Space)
+    const auto framed = std::find_if(in_frame.begin(), in_frame.end(), [&](const auto& f) { return f.body == b; });
+    if (framed != in_frame.end()) {
+      const auto at = [](const auto& a, int k) { return a[static_cast<std::size_t>(k)]; };
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+          Tk = add(Tk, mul(at(framed->omega, i), mul(at(framed->inertia, 3 * i + j), at(framed->omega, j))));
+    } else if (body.kind == FileBody::Kind::Space) {
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) Tk = add(Tk, mul(out(w + i), mul(out(w + 3 + 3 * i + j), out(w + j))));
+    }
     total = add(total, mul(half, Tk));
   }
   T.outputs = {total};
@@ -147,7 +162,7 @@ void Loader::read_bodies() {
     f_.body_layout.push_back(read_body(clock, "the clock body", names, p));
   }
   if (derive_T) {
-    f_.kinetic_energy = bodies_kinetic_energy(p, f_.body_layout, static_cast<int>(q.size()));
+    f_.kinetic_energy = bodies_kinetic_energy(p, f_.body_layout, static_cast<int>(q.size()), frame_body_nodes_);
     f_.kinetic_energy_from_bodies = true;
     f_.locations["dynamics.kinetic_energy"] = where(*node);
   }

@@ -166,6 +166,12 @@ FileBody Loader::read_frame_body(const toml::node& b, const std::string& what, c
   const frames::Placement<Expr>& placed = placement_of(f, p, true, done);
   const Vector3<Expr> r = placed.origin + placed.rotation * centre;
   const Matrix3<Expr> J = frames::inertia_in_space(placed.rotation, inertia);
+  FrameBodyNodes nodes{f_.body_layout.size()};
+  for (int i = 0; i < 3; ++i) {
+    nodes.omega[static_cast<std::size_t>(i)] = placed.omega_body(i).id();
+    for (int j = 0; j < 3; ++j) nodes.inertia[static_cast<std::size_t>(3 * i + j)] = inertia(i, j).id();
+  }
+  frame_body_nodes_.push_back(nodes);
   for (int i = 0; i < 3; ++i) p.outputs.push_back(r(i).id());
   for (int i = 0; i < 3; ++i) p.outputs.push_back(placed.omega(i).id());
   for (int i = 0; i < 3; ++i)

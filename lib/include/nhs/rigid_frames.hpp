@@ -67,22 +67,29 @@ struct ElementaryRotation {
 /// A frame's placement relative to its parent: R (3 x 3, parent <- frame),
 /// the origin's position in the parent's components, and omega, the
 /// frame's angular velocity relative to the parent, in the parent's
-/// components.
+/// components; omega_body is the same angular velocity in the frame's own
+/// components, R^T omega (the axial vector of R^T R'), built by its own
+/// recursion so that it needs no product with R (the body-frame angular
+/// velocity of the kinetic energy 1/2 Omega . J Omega).
 template <class T>
 struct Placement {
   Matrix3<T> rotation = Matrix3<T>::Identity();
   Vector3<T> origin = Vector3<T>::Zero();
   Vector3<T> omega = Vector3<T>::Zero();
+  Vector3<T> omega_body = Vector3<T>::Zero();
 };
 
 /// The placement of R = R_1(e_1) ... R_k(e_k) with origin `origin`:
 /// omega = sum_k e_k' (R_1 ... R_{k-1}) a_k, the sum of the elementary
 /// rates each along its own axis as it lies after the rotations before it,
 /// which is the axial vector of R' R^T (R' = dR/dt). An empty product is
-/// the identity. Source: the addition of angular velocities of successive
+/// the identity. In the frame's own components, Omega_k = E_k^T Omega_{k-1}
+/// + e_k' a_k after each factor E_k = R_k(e_k) (Omega_0 = 0), which is
+/// R^T omega. Source: the addition of angular velocities of successive
 /// rotations (Goldstein, Poole and Safko, Classical Mechanics, 3rd ed.,
-/// ch. 4); tests/test_rigid_frames.cpp checks it against axial(R' R^T) with
-/// R' by automatic differentiation.
+/// ch. 4); tests/test_rigid_frames.cpp checks omega against axial(R' R^T)
+/// and omega_body against axial(R^T R'), with R' by automatic
+/// differentiation.
 template <class T>
 Placement<T> placement(const std::vector<ElementaryRotation<T>>& rotations, std::type_identity_t<Vector3<T>> origin) {
   Placement<T> p;
@@ -90,7 +97,10 @@ Placement<T> placement(const std::vector<ElementaryRotation<T>>& rotations, std:
   for (const ElementaryRotation<T>& r : rotations) {
     const Vector3<T> axis_now = p.rotation * unit<T>(r.axis);
     p.omega += axis_now * r.rate;
-    p.rotation = (p.rotation * elementary_rotation(r.axis, r.angle)).eval();
+    const Matrix3<T> e = elementary_rotation(r.axis, r.angle);
+    p.omega_body = (e.transpose() * p.omega_body).eval();
+    p.omega_body(static_cast<int>(r.axis)) += r.rate;
+    p.rotation = (p.rotation * e).eval();
   }
   return p;
 }
@@ -98,13 +108,15 @@ Placement<T> placement(const std::vector<ElementaryRotation<T>>& rotations, std:
 /// A frame's placement in space from its parent's (in space) and its own
 /// relative to the parent: R = R_parent R_rel, origin = o_parent + R_parent
 /// o_rel, omega = omega_parent + R_parent omega_rel (the addition theorem of
-/// angular velocities).
+/// angular velocities), and in the frame's components omega_body =
+/// R_rel^T omega_body_parent + omega_body_rel.
 template <class T>
 Placement<T> compose(const Placement<T>& parent, const Placement<T>& relative) {
   Placement<T> p;
   p.rotation = parent.rotation * relative.rotation;
   p.origin = parent.origin + parent.rotation * relative.origin;
   p.omega = parent.omega + parent.rotation * relative.omega;
+  p.omega_body = relative.rotation.transpose() * parent.omega_body + relative.omega_body;
   return p;
 }
 
