@@ -181,6 +181,36 @@ TEST_F(Linearize, UniformDiscAsABodyTurnsStableAtTheClosedFormSpeed) {
   }
 }
 
+// A holonomic constraint on a coordinate that is cyclic in the rest of the
+// field (issue 59): the rolling disc with its centre's height zc as a
+// coordinate, held by `height` = zc - R cos(theta)
+// (tests/systems/hoop-height.toml), was refused ("depends on the ignorable
+// coordinate 'zc'"). zc now stays with its constraint: the same eigenvalues
+// as the coin without zc (examples/rolling-coin.toml) at V = 2, zc not
+// cyclic, and the uniform disc's upright threshold V_c^2 = g R/3 (A = m
+// R^2/2, B = m R^2/4 at R = 0.8), in double and mp50.
+TEST_F(Linearize, HoopWithItsHeightAsACoordinateHasTheCoinsSpectrum) {
+  const std::string hoop = kSource + "/tests/systems/hoop-height.toml", coin = kSource + "/examples/rolling-coin.toml";
+  for (const std::string p : {"double", "mp50"}) {
+    const auto h = json_of({"linearize", hoop, "--steady", "upright", "--at", "V=2", "--precision", p});
+    const auto c = json_of({"linearize", coin, "--steady", "upright", "--at", "V=2", "--precision", p});
+    ASSERT_TRUE(h.contains("eigenvalues")) << h.dump(2);
+    EXPECT_EQ(h["cyclic"], nlohmann::json({"x", "y", "psi", "phi"}));
+    ASSERT_EQ(h["eigenvalues"].size(), c["eigenvalues"].size()) << h.dump(2);
+    for (std::size_t k = 0; k < c["eigenvalues"].size(); ++k)
+      for (const char* part : {"re", "im"}) {
+        if (p == "double")
+          EXPECT_NEAR(num<double>(h["eigenvalues"][k][part]), num<double>(c["eigenvalues"][k][part]), 1e-12) << k;
+        else
+          EXPECT_LE(abs(num<mp50>(h["eigenvalues"][k][part]) - num<mp50>(c["eigenvalues"][k][part])), mp50("1e-40"));
+      }
+    const auto s = json_of({"stability", hoop, "--steady", "upright", "--from", "0.5", "--to", "4", "--points", "12",
+                            "--precision", p, "--param", "R=0.8", "--param", "A=0.32", "--param", "B=0.16"});
+    if (p == "double") disc_threshold<double>(s);
+    else disc_threshold<mp50>(s);
+  }
+}
+
 // The bundled Whipple bicycle, written as bodies (examples/bicycle/
 // whipple-bicycle.toml, psi derived from its dependent velocities):
 // Meijaard et al. (2007) Table 2's weave and capsize speeds,

@@ -104,6 +104,10 @@ TEST(IgnorableCoordinates, GreatestSet) {
   auto set = [&](int i, int j) { d[static_cast<std::size_t>(i * N + j)] = 1; };
   set(0, 2), set(0, 3), set(1, 0), set(2, 4), set(3, 4), set(4, 3);
   EXPECT_EQ(ignorable_coordinates(d, N, 3), (std::vector<int>{0, 1, 2}));
+  // An excluded coordinate (held by a holonomic constraint) is never in
+  // the set, nor is what its row depends on: without q0, q2 goes (f_q0
+  // depends on it) and q1 stays.
+  EXPECT_EQ(ignorable_coordinates(d, N, 3, {0}), (std::vector<int>{1}));
   // Now f_v1 depends on q1: q1 is not ignorable; then q1's row is outside
   // the set and depends on q0, so q0 is not either; then q0's row depends
   // on q2: none is left.
@@ -113,6 +117,7 @@ TEST(IgnorableCoordinates, GreatestSet) {
   d[static_cast<std::size_t>(0 * N + 2)] = 0;
   EXPECT_EQ(ignorable_coordinates(d, N, 3), (std::vector<int>{2}));
   EXPECT_THROW(ignorable_coordinates(d, N, 6), UsageError);
+  EXPECT_THROW(ignorable_coordinates(d, N, 3, {3}), UsageError);
   EXPECT_THROW(ignorable_coordinates(std::vector<char>(3), N, 3), UsageError);
 }
 
@@ -209,16 +214,25 @@ TYPED_TEST(Linearization, RestrictsToTheLevelSetOfAHolonomicConstraint) {
   const auto L0 = linearize<S>(J, f, d, 3, Mat<S>(t), names);
   EXPECT_EQ(L0.eigenvalues.size(), 3u);
   EXPECT_EQ(L0.marginal, 1);
-  // Two dependent gradients, and a gradient along an ignorable coordinate
-  // (q3 ignorable when nothing depends on it), are refused.
+  // Two dependent gradients are refused, naming the second constraint.
   Mat<S> G2(2, 4);
   G2 << g.transpose(), S(2) * g.transpose();
-  EXPECT_THROW((void)linearize<S>(J, f, d, 3, Mat<S>(t), names, G2), UsageError);
+  try {
+    (void)linearize<S>(J, f, d, 3, Mat<S>(t), names, G2, {"rod", "rod2"});
+    ADD_FAILURE() << "dependent gradients accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("holonomic constraint 'rod2' depends on those before it"),
+              std::string::npos) << e.what();
+  }
+  // A coordinate that nothing else depends on (q3) but the constraint
+  // does stays out of the cyclic set, with its constraint: without the
+  // constraint it is cyclic.
   std::vector<char> dq3 = d;
   for (int i = 0; i < 4; ++i) dq3[static_cast<std::size_t>(i * 4 + 2)] = i == 2;
   Mat<S> Jq3 = J;
   Jq3.col(2).setZero();
-  EXPECT_THROW((void)linearize<S>(Jq3, f, dq3, 3, Mat<S>(t), names, G), UsageError);
+  EXPECT_EQ(linearize<S>(Jq3, f, dq3, 3, Mat<S>(t), names).cyclic, (std::vector<int>{2}));
+  EXPECT_EQ(linearize<S>(Jq3, f, dq3, 3, Mat<S>(t), names, G).cyclic, (std::vector<int>{}));
 }
 
 TYPED_TEST(Linearization, CrossingOfARealEigenvalue) {

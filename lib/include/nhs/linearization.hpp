@@ -102,11 +102,12 @@ Spectrum<S> decided_spectrum(const Mat<S>& D) {
 /// set K of coordinate indices such that f_i does not depend on x_k for
 /// every k in K and every i outside K. depends[i * N + j] != 0 when f_i may
 /// depend on x_j (a structurally nonzero entry of the Jacobian). K is found
-/// as a greatest fixed point: start from every coordinate and drop any
-/// that a component outside the set depends on, until none is dropped.
-/// Ascending indices. Precondition: depends.size() == N * N, 0 <= n <= N
-/// (UsageError otherwise).
-std::vector<int> ignorable_coordinates(const std::vector<char>& depends, int N, int n);
+/// as a greatest fixed point: start from every coordinate but those in
+/// `excluded` and drop any that a component outside the set depends on,
+/// until none is dropped. Ascending indices. Precondition: depends.size()
+/// == N * N, 0 <= n <= N, excluded in [0, n) (UsageError otherwise).
+std::vector<int> ignorable_coordinates(const std::vector<char>& depends, int N, int n,
+                                       const std::vector<int>& excluded = {});
 
 /// The linearization of a field at a steady motion (linearize()).
 /// Shapes: N the state size, p the family's parameters, N_r = N - |cyclic|.
@@ -206,15 +207,16 @@ Mat<S> span_basis(const Mat<S>& T, const std::function<std::string(Eigen::Index)
 /// `holonomic`, h x N): an orthonormal basis of ker G_r (Nr x (Nr - h); the
 /// identity when h = 0), with L.holonomic_residual and
 /// L.holonomic_eigenvalues from J_rr (Jrr) and the tangents' reduced rows
-/// (Tr). UsageError when a gradient is not 0 along a cyclic coordinate or
-/// the gradients are dependent.
+/// (Tr). No gradient has a part along a cyclic coordinate (linearize()
+/// keeps those coordinates out of the cyclic set). UsageError, naming
+/// the constraint (`names`, h, or its number when empty), when the
+/// gradients are dependent.
 template <class S>
 Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S>& Jrr, const Mat<S>& Tr,
-                       const std::vector<std::string>& state) {
+                       const std::vector<std::string>& names) {
   using std::abs;
   using std::sqrt;
   const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
-  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
   // The level set of the holonomic constraints: J_rr maps into ker G_r
   // (G_r J_rr = 0), so it acts on ker G_r, spanned by the last Nr - h
   // columns of the Householder Q of G_r^T.
@@ -225,15 +227,15 @@ Mat<S> level_set_basis(Linearization<S>& L, const Mat<S>& holonomic, const Mat<S
     Mat<S> Gr(h, Nr);
     for (Eigen::Index k = 0; k < h; ++k) {
       const S gscale = max_abs<S>(Mat<S>(holonomic.row(k)));
-      for (Eigen::Index c = 0; c < Nk; ++c)
-        if (abs(holonomic(k, L.cyclic[c])) > sqrt(epsilon<S>()) * gscale)
-          throw UsageError("linearize: holonomic constraint " + std::to_string(k + 1) + " depends on the ignorable "
-                           "coordinate '" + state[static_cast<std::size_t>(L.cyclic[c])] + "'");
       for (Eigen::Index a = 0; a < Nr; ++a) Gr(k, a) = gscale > S(0) ? S(holonomic(k, L.reduced[a]) / gscale) : S(0);
     }
-    const Mat<S> QG = span_basis<S>(Mat<S>(Gr.transpose()), [h](Eigen::Index k) {
-      return "linearize: the gradients of the holonomic constraints have " + std::to_string(k) +
-             " independent directions outside the ignorable coordinates, not " + std::to_string(h);
+    const Mat<S> QG = span_basis<S>(Mat<S>(Gr.transpose()), [h, &names](Eigen::Index k) {
+      const std::string which = static_cast<Eigen::Index>(names.size()) == h
+                                    ? "'" + names[static_cast<std::size_t>(k)] + "'"
+                                    : std::to_string(k + 1);
+      return "linearize: the gradient of holonomic constraint " + which + " depends on those before it: the " +
+             std::to_string(h) + " gradients have " + std::to_string(k) + " independent directions outside the " +
+             "ignorable coordinates, not " + std::to_string(h);
     });
     L.holonomic_residual = std::max(max_abs<S>(Mat<S>(Gr * Jrr)), max_abs<S>(Mat<S>(Gr * Tr)));
     L.holonomic_eigenvalues = eigenvalues_of<S>(Mat<S>(QG.leftCols(h).transpose() * Jrr * QG.leftCols(h)));
@@ -285,12 +287,17 @@ void deflate_family(Linearization<S>& L, const Mat<S>& Jl, const Mat<S>& Tl) {
 /// coordinates > tolerance, with the values), and UsageError when the
 /// tangents have no independent part outside the cyclic coordinates (a
 /// family parameter that moves cyclic coordinates only, or two parameters
-/// along one direction), when the holonomic gradients are dependent or
-/// not 0 along the cyclic coordinates, or when sizes disagree.
+/// along one direction), when the holonomic gradients are dependent
+/// (naming the constraint by `holonomic_names`, h, when given), or when
+/// sizes disagree. A coordinate that a holonomic constraint depends on
+/// (a gradient entry above sqrt(eps) times the row's largest) is never
+/// cyclic, though the rest of the field may not depend on it (a wheel's
+/// height zc with zc - R cos(theta) = 0): it stays with its constraint.
 template <class S>
 Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<char>& depends, int n,
                            const Mat<S>& tangent, const std::vector<std::string>& state,
-                           const Mat<S>& holonomic = Mat<S>()) {
+                           const Mat<S>& holonomic = Mat<S>(),
+                           const std::vector<std::string>& holonomic_names = {}) {
   const auto N = J.rows();
   if (J.cols() != N || f.size() != N || tangent.rows() != N || static_cast<Eigen::Index>(state.size()) != N ||
       static_cast<Eigen::Index>(depends.size()) != N * N || (holonomic.size() > 0 && holonomic.cols() != N))
@@ -299,7 +306,16 @@ Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<c
   L.J = J;
   L.f = f;
   L.tangent = tangent;
-  L.cyclic = ignorable_coordinates(depends, static_cast<int>(N), n);
+  std::vector<int> held;  // the coordinates of the holonomic constraints
+  for (Eigen::Index k = 0; k < holonomic.rows(); ++k) {
+    using std::abs;
+    using std::sqrt;
+    const S gscale = max_abs<S>(Mat<S>(holonomic.row(k)));
+    for (int j = 0; j < n; ++j)
+      if (abs(holonomic(k, j)) > sqrt(epsilon<S>()) * gscale && !std::count(held.begin(), held.end(), j))
+        held.push_back(j);
+  }
+  L.cyclic = ignorable_coordinates(depends, static_cast<int>(N), n, held);
   for (int i = 0; i < N; ++i)
     if (!std::binary_search(L.cyclic.begin(), L.cyclic.end(), i)) L.reduced.push_back(i);
   const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
@@ -317,7 +333,7 @@ Linearization<S> linearize(const Mat<S>& J, const Vec<S>& f, const std::vector<c
     for (Eigen::Index b = 0; b < Nk; ++b) Jkk(a, b) = J(L.cyclic[a], L.cyclic[b]);
   L.cyclic_eigenvalues = eigenvalues_of<S>(Jkk);
 
-  const Mat<S> K = detail::level_set_basis(L, holonomic, Jrr, Tr, state);
+  const Mat<S> K = detail::level_set_basis(L, holonomic, Jrr, Tr, holonomic_names);
   const Mat<S> Jl = K.transpose() * Jrr * K;  // J_rr on the level set
   const Mat<S> Tl = K.transpose() * Tr;
   detail::deflate_family(L, Jl, Tl);
