@@ -4,9 +4,12 @@
 #include "nhs/constraint_classification.hpp"
 #include "nhs/redundant_constraints.hpp"
 #include "nhs/studies/system_file.hpp"
+#include "nhs/studies/traced.hpp"
+#include "nhs/symbolic/symbolic_system.hpp"
 
 #include <algorithm>
 #include <limits>
+#include <sstream>
 #include <tuple>
 
 namespace nhs::cli {
@@ -273,11 +276,58 @@ void print_motions_and_formulations(const Study<double>& st, const System<double
   }
 }
 
+// The largest derivation_size (nhs/symbolic/symbolic_system.hpp) for which
+// `nhs list FILE` prints the derived T, V, C and psi as formulas (a few
+// hundred ms of GiNaC at most); above it, it names them and points to `nhs
+// equations`. The longest formula printed, in characters.
+constexpr double kListFormulasMaxSize = 2e4;
+constexpr std::size_t kListFormulaMaxChars = 400;
+
+// What a system file's loader derived rather than read (SystemFile::derived:
+// T from the bodies, V from gravity, the rolling contacts' constraints, psi
+// from the dependent velocities), and, for a small system, each as a
+// formula in the file's names (GiNaC's text form, not simplified).
+void print_derived(const std::string& system) {
+  if (!is_system_file_name(system)) return;
+  const auto file = cached_system_file(system);
+  if (file->derived.empty()) return;
+  std::vector<std::string> what;
+  for (const std::string& d : file->derived)
+    what.push_back(d == "T" ? "T from the bodies" : d == "V" ? "V from gravity"
+                   : d == "psi" ? "psi from the dependent velocities" : "constraint " + d + " from a rolling contact");
+  fmt::print("  derived, not written (docs/bodies.md): {}\n", join(what, "; "));
+  const TracedStudy traced = find_traced_study(system);
+  const double size = symbolic::derivation_size(traced.build, traced.info);
+  if (size > kListFormulasMaxSize) {
+    fmt::print("    (too large to print here, derivation size {:.3g}: `nhs equations {}` writes them)\n", size, system);
+    return;
+  }
+  const symbolic::SymbolicSystem s = symbolic::symbolic_system(traced.build, traced.info);
+  const auto show = [](const std::string& name, const GiNaC::ex& e) {
+    std::ostringstream text;
+    text << e;
+    std::string t = text.str();
+    if (t.size() > kListFormulaMaxChars)
+      t = t.substr(0, kListFormulaMaxChars) + " ... (" + std::to_string(t.size()) + " characters)";
+    fmt::print("    {} = {}\n", name, t);
+  };
+  const auto& names = traced.info.constraint_names;
+  for (const std::string& d : file->derived) {
+    if (d == "T") show("T", s.T);
+    else if (d == "V") show("V", s.V);
+    else if (d == "psi")
+      for (std::size_t i = 0; i < s.psi.size(); ++i) show(traced.info.coordinates[i] + "_dot", s.psi[i]);
+    else if (const auto it = std::find(names.begin(), names.end(), d); it != names.end())
+      show("C_" + d, s.C[static_cast<std::size_t>(it - names.begin())]);
+  }
+}
+
 int list_system_command(const std::string& system) {
   const Study<double>& st = find_study<double>(system);
   const System<double> sys = st.build(st.default_parameters());
   print_system_data(system, st, sys);
   print_forces_and_singular_sets(system, st, sys);
+  print_derived(system);
   fmt::print("{}", classification_text(system));
   print_motions_and_formulations(st, sys);
   return 0;

@@ -157,6 +157,7 @@ void Loader::derive_parametrization() {
     }
   }
   f_.parametrization = std::move(psi);
+  f_.derived.push_back("psi");
   f_.chart = std::move(chart);
 }
 

@@ -164,6 +164,7 @@ void Loader::read_bodies() {
   if (derive_T) {
     f_.kinetic_energy = bodies_kinetic_energy(p, f_.body_layout, static_cast<int>(q.size()), frame_body_nodes_);
     f_.kinetic_energy_from_bodies = true;
+    f_.derived.push_back("T");
     f_.locations["dynamics.kinetic_energy"] = where(*node);
   }
   f_.bodies = std::move(p);

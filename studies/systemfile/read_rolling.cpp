@@ -215,6 +215,7 @@ void Loader::add_no_slip() {
         fail(*s.entry, s.what + ": its constraint '" + name + "' has the name of a constraint of [constraints]");
       p.outputs.push_back(value.id());
       f_.info.constraint_names.push_back(name);
+      f_.derived.push_back(name);
       f_.constraint_linear.push_back(true);
       f_.constraint_affine.push_back(s.affine);
       f_.constraint_homogeneous.push_back(!s.affine);
@@ -247,6 +248,7 @@ void Loader::add_contact_conditions() {
       p.outputs.push_back(p.derivative_along(height.id(), 0, 1, static_cast<int>(q.size())));
     }
     f_.info.constraint_names.push_back(name);
+    f_.derived.push_back(name);
     f_.holonomic_names.push_back(name);
     f_.holonomic_dependent.push_back(s.solve_for);
     f_.constraint_linear.push_back(true);
@@ -313,6 +315,7 @@ void Loader::read_gravity() {
     total = total + Expr::from_id(node_in(*d->as_table()->get("potential"), 0, std::string::npos, "potential", qonly, V));
   V.outputs = {total.id()};
   f_.potential = std::move(V);
+  f_.derived.push_back("V");
 }
 
 }  // namespace nhs::systemfile

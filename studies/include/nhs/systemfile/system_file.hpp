@@ -116,6 +116,11 @@ struct SystemFile {
   /// sum_i dr/dq^i q^i_dot (GiNaC), plus 1/2 I_z omega_z^2 (planar) or
   /// 1/2 omega^T J omega (space) per rigid body.
   bool kinetic_energy_from_bodies = false;
+  /// What the loader derived instead of reading it (`nhs list` names it):
+  /// "T" (from [[bodies]]), "V" (from `gravity`), "psi" (from
+  /// dependent_velocities), and the name of each constraint a [[rolling]]
+  /// contact adds (docs/bodies.md), in that order of discovery.
+  std::vector<std::string> derived;
   std::optional<expression::Program> potential;                ///< 1 output, (q)
   std::optional<expression::Program> forces;                   ///< n outputs, (q, qdot)
   /// [nonideal]: seed 003's C (System::nonideal_constraint_force), n outputs, (q, qdot)
