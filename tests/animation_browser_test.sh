@@ -64,6 +64,35 @@ if not rows or worst > 1e-12:
 print(f"{len(rows)} rows: R = Rz(psi) Rx(phi) Ry(theta), centre at (x, y), contact on the floor (max error {worst:.2g})")
 PY
 
+# A tree of frames with up = -z (the Whipple bicycle written as bodies): each
+# R a rotation (R^T R = I, det R = 1), both contact points on the floor z =
+# 0, each wheel's centre a radius (0.3 m rear, 0.35 m front) from its
+# contact point and above the floor, at every row.
+"$nhs" run "$src/examples/bicycle/whipple-bicycle-bodies.toml" --t-end 2 --dt-out 0.1 --poses --out "$tmp/bike.csv" \
+  2>/dev/null || fail "nhs run --poses of the bicycle exited $?"
+python3 - "$tmp/bike.csv" <<'PY'
+import csv, sys
+worst, rows = 0.0, list(csv.DictReader(open(sys.argv[1])))
+for row in rows:
+    v = {k: float(x) for k, x in row.items() if x != ""}
+    for b in "RBHF":
+        R = [[v[f"{b}_R{i + 1}{j + 1}"] for j in range(3)] for i in range(3)]
+        for i in range(3):
+            for j in range(3):
+                worst = max(worst, abs(sum(R[k][i] * R[k][j] for k in range(3)) - (i == j)))
+        det = (R[0][0] * (R[1][1] * R[2][2] - R[1][2] * R[2][1]) - R[0][1] * (R[1][0] * R[2][2] - R[1][2] * R[2][0])
+               + R[0][2] * (R[1][0] * R[2][1] - R[1][1] * R[2][0]))
+        worst = max(worst, abs(det - 1))
+    for wheel, contact, radius in (("R", "rear", 0.3), ("F", "front", 0.35)):
+        worst = max(worst, abs(v[f"{contact}_point_z"]))
+        d = [v[f"{wheel}_{a}"] - v[f"{contact}_point_{a}"] for a in "xyz"]
+        worst = max(worst, abs(sum(x * x for x in d) ** 0.5 - radius), max(d[2], 0.0))  # up = -z: centre above
+if not rows or worst > 1e-12:
+    sys.exit(f"the bicycle's poses are not rigid or not on the floor: max error {worst}")
+print(f"{len(rows)} rows of the bicycle: 4 rotations, 2 contacts on the floor, the wheels' centres a radius "
+      f"from them (max error {worst:.2g})")
+PY
+
 # Compares the poses the page at $1 reports at the times of CSV rows 5, 13
 # and 20 with the CSV's columns; exits 1 on a difference.
 compare() {
