@@ -187,6 +187,8 @@ set +e
 "$nhs" animate "$system" --out "$src/README.md" 2>"$tmp/e1.txt"; c1=$?
 "$nhs" animate "$src/tests/systems/integrable.toml" --out "$tmp/none" 2>"$tmp/e2.txt"; c2=$?
 "$nhs" animate "$system" --t-end 0.5 --out /proc/nhs-animation 2>"$tmp/e3.txt"; c3=$?
+"$nhs" animate "$system" --t-end 1e6 --out "$tmp/huge" 2>"$tmp/e5.txt"; c5=$?
+"$nhs" animate "$system" --t-end 50000 --out "$tmp/huge" 2>"$tmp/e6.txt"; c6=$?
 mkdir "$tmp/mine" && echo "keep me" >"$tmp/mine/notes.txt"
 "$nhs" animate "$system" --t-end 0.5 --out "$tmp/mine" 2>"$tmp/e4.txt"; c4=$?
 set -e
@@ -195,6 +197,9 @@ set -e
 [ "$c1" = 2 ] && grep -q "exists and is not a directory" "$tmp/e1.txt" || fail "--out a file: exit $c1: $(cat "$tmp/e1.txt")"
 [ "$c2" = 2 ] && grep -q "has no bodies to draw" "$tmp/e2.txt" || fail "no bodies: exit $c2: $(cat "$tmp/e2.txt")"
 [ ! -e "$tmp/none" ] || fail "a refused animation left $tmp/none"
+[ "$c5" = 2 ] && grep -q "30000001 samples exceed the animation's bound of 2000000" "$tmp/e5.txt" &&
+  [ "$c6" = 2 ] && grep -q "1500001 samples of 2 bodies and contacts exceed" "$tmp/e6.txt" && [ ! -e "$tmp/huge" ] ||
+  fail "the size bound: exit $c5, $c6: $(cat "$tmp/e5.txt" "$tmp/e6.txt")"
 [ "$c3" = 5 ] || fail "an unwritable folder: exit $c3: $(cat "$tmp/e3.txt")"
 if ls -a "$tmp" | grep -q "nhs-tmp"; then fail "a temporary folder was left"; fi
 echo "animation_browser_test: passed"

@@ -140,6 +140,14 @@ int animate_command(const AnimateOptions& options, const std::string& command) {
   opts.out = fs::absolute(fs::path(opts.out)).lexically_normal().string();
   while (opts.out.size() > 1 && opts.out.back() == '/') opts.out.pop_back();
   const double fps = check_animate_options(opts);
+  // The bound for one body, before the grid's own budget (--max-rows) is checked.
+  if (!opts.t_end.empty()) {
+    const double t_end = parse_number<double>("--t-end", opts.t_end);
+    if (t_end > 0 && std::floor(t_end * fps + 1e-9) + 1 > static_cast<double>(kMaxAnimationItems))
+      throw UsageError(fmt::format("--fps {} to t = {}: {} samples exceed the animation's bound of {} body-samples "
+                                   "even for one body (docs/animation.md): lower --fps or --t-end",
+                                   opts.fps, opts.t_end, std::floor(t_end * fps + 1e-9) + 1, kMaxAnimationItems));
+  }
   RunSpec<S> spec = run_spec<S>(opts);
   spec.dt_out = S(1) / S(fps);
   require_run_options(spec);
