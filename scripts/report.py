@@ -38,7 +38,7 @@ import glob
 import os
 import sys
 
-from report_sections import bicycle, bipendulum, costs, drift, file_field, geometric, scaling, verify
+from report_sections import animations, bicycle, bipendulum, costs, drift, file_field, geometric, scaling, verify
 from report_sections import work_precision
 from report_sections.common import Report
 
@@ -59,6 +59,7 @@ SECTIONS = [
     ("System files: the traced field against the generated code", file_field.section_file_field),
     ("Scaling", scaling.section_scaling),
     ("The Whipple bicycle: eigenvalues against speed", bicycle.section_bicycle),
+    ("Animations of the bodies examples", animations.section_animations),
 ]
 
 

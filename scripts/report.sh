@@ -2,8 +2,9 @@
 # Makes a report (REPORT.md and figures/*.png): builds the tool, the
 # measurement programs and the Python module, runs `nhs verify`, `nhs
 # findings`, bench/drift.py and bench/work_precision.py (sweeps) and bench/geometric.py (the
-# geometric integrators: to t = 1e3 quick, 1e5 reference), then
-# scripts/report.py.
+# geometric integrators: to t = 1e3 quick, 1e5 reference), animates the
+# bodies examples into runs/animations/ (nhs animate, with a still frame
+# each; docs/animation.md), then scripts/report.py.
 #
 #   bash scripts/report.sh --quick   # a few minutes on 2 cores, into runs/ (ignored by
 #                                    # git): verify --quick in double (runs/quick/),
@@ -103,6 +104,24 @@ bicycle=(stability examples/bicycle/whipple-bicycle.toml --steady upright --from
          --csv "$out/bench/bicycle_stability.csv")
 echo "report: $nhs ${bicycle[*]} > $out/bench/bicycle_stability.json" >&2
 "$nhs" "${bicycle[@]}" > "$out/bench/bicycle_stability.json" || status=$?
+# One animation per bodies example (nhs animate, docs/animation.md) under
+# runs/animations/ (not committed), each with a still frame by headless Chromium.
+mkdir -p runs/animations
+while read -r name system t_end still; do
+  echo "report: $nhs animate $system --t-end $t_end --out runs/animations/$name" >&2
+  "$nhs" animate "$system" --t-end "$t_end" --out "runs/animations/$name" >/dev/null || { status=$?; continue; }
+  browser=$(command -v chromium || command -v chromium-browser || true)
+  [ -n "$browser" ] || continue
+  "$browser" --headless --no-sandbox --disable-dev-shm-usage --use-gl=swiftshader --enable-unsafe-swiftshader \
+    --host-resolver-rules="MAP * ~NOTFOUND" --virtual-time-budget=10000 --window-size=900,600 \
+    --screenshot="$PWD/runs/animations/$name.png" "file://$PWD/runs/animations/$name/index.html?t=$still" \
+    >/dev/null 2>&1 || status=$?
+done <<'LIST'
+rolling-disc examples/bodies/rolling-disc.toml 10 5
+rattleback examples/bodies/rattleback.toml 20 8
+bicycle examples/bicycle/whipple-bicycle-bodies.toml 5 2
+chaplygin-sphere examples/bodies/chaplygin-sphere.toml 10 5
+LIST
 /usr/bin/python3 scripts/report.py --reports "$out" --verify-dir "$verify_dir" --command "$what" ||
   status=$?
 echo "report: $out/REPORT.md" >&2

@@ -7,10 +7,13 @@ set -euo pipefail
 # Needed to build and test.
 required=(cmake g++ libeigen3-dev libboost-dev libmpfr-dev libgmp-dev libgtest-dev
           libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-          libtomlplusplus-dev libginac-dev pkg-config python3-dev pybind11-dev libjs-mathjax)
-# Needed to test, installed without recommends: Chromium, in which the test
-# WorksheetInBrowser renders `nhs worksheet`'s page (MathJax from
-# libjs-mathjax above; docs/equations.md, "Worksheet").
+          libtomlplusplus-dev libginac-dev pkg-config python3-dev pybind11-dev libjs-mathjax
+          libjs-three)
+# (libjs-three: three.js r111, which `nhs animate` copies into its folder;
+# docs/animation.md.) Needed to test, installed without recommends:
+# Chromium, in which the tests WorksheetInBrowser and AnimationInBrowser
+# render `nhs worksheet`'s page (MathJax from libjs-mathjax above;
+# docs/equations.md, "Worksheet") and `nhs animate`'s (WebGL by SwiftShader).
 required_no_recommends=(chromium)
 # Nice to have: faster rebuilds, profiling (perf, callgrind). Installed
 # without recommends: plots, the sympy comparisons, and the Python module's

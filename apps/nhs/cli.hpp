@@ -143,6 +143,22 @@ RunSpec<S> run_spec(const RunOptions& opts);
 /// on stderr.
 template <class S>
 int run_command(const RunOptions& opts);
+/// The size bound of `nhs animate`: samples x (bodies + contacts) at most
+/// this (about 300 bytes of data.js each; docs/animation.md, "Size").
+inline constexpr std::uint64_t kMaxAnimationItems = 2'000'000;
+
+/// `nhs animate`: the run of `opts` (run_spec, its --dt-out 1 / --fps;
+/// simulate) drawn as opts.out/index.html, data.js, three.min.js and
+/// OrbitControls.js (Scene: the bodies' poses; docs/animation.md), written
+/// under a temporary sibling name and renamed into place. UsageError (exit
+/// 2) for --out that is a file, a bad --fps, three.js missing, a system
+/// without bodies, or more than kMaxAnimationItems body-samples (before
+/// the run); IoError (exit 5) when the folder cannot be written. A run that
+/// stops (a singular set: exit 3) writes what it integrated, with the
+/// reason on the page, then throws its error. `command` is quoted in data.js.
+template <class S>
+int animate_command(const AnimateOptions& opts, const std::string& command);
+
 int verify_command(const VerifyOptions& opts);
 int findings_command(const FindingsOptions& opts);
 

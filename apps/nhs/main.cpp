@@ -1,6 +1,6 @@
 // nhs: the command-line tool. Parses the command line with CLI11 and
 // dispatches to the commands (list.cpp, accel.cpp, run.cpp, verify.cpp,
-// check_report.cpp, sweep.cpp, equations.cpp, worksheet.cpp);
+// check_report.cpp, sweep.cpp, equations.cpp, worksheet.cpp, animate.cpp);
 // maps the library's typed errors to exit codes with one line on stderr.
 #include "cli.hpp"
 #include "sweep.hpp"
@@ -107,6 +107,7 @@ struct CommandOptions {
   std::string list_system;
   AccelOptions accel;
   RunOptions run;
+  AnimateOptions animate;
   VerifyOptions verify;
   VerifyOptions check;
   FindingsOptions findings;
@@ -137,9 +138,8 @@ Command add_accel_command(CLI::App& app, CommandOptions& o) {
   return {cmd, [&o] { return with_scalar(o.accel.precision, [&]<class S>() { return accel_command<S>(o.accel); }); }};
 }
 
-Command add_run_command(CLI::App& app, CommandOptions& o) {
-  RunOptions& run = o.run;
-  auto* cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
+// The options of a run that `run` and `animate` share (all but --dt-out and --out).
+void add_run_options(CLI::App* cmd, RunOptions& run) {
   add_state_options(cmd, run);
   run.t_option = "--t0";
   cmd->add_option("--t0", run.t,
@@ -149,7 +149,6 @@ Command add_run_command(CLI::App& app, CommandOptions& o) {
   cmd->add_option("--motion", run.motion,
                   "run a special motion (`nhs list SYSTEM` names them; name or 1-based number): its "
                   "parameters, initial state and t_end, with the CSV column error against it");
-  cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
   cmd->add_option("--rtol", run.rtol,
                   "relative tolerance (default: 1e-12 double, 1e-15 long-double, 1e-30 float128, "
                   "1e-45 mp50, 1e-95 mp100)");
@@ -171,11 +170,37 @@ Command add_run_command(CLI::App& app, CommandOptions& o) {
                   "refuse (exit 2), before running, a grid of more output rows than this "
                   "(t-end / dt-out + 1; docs/cli.md, \"Output budget\")")
       ->capture_default_str();
-  auto* out = cmd->add_option("--out", run.out, "CSV file (default: stdout)");
   cmd->add_flag("--project", run.project, "project qdot back onto C after every accepted step (positions kept)");
+}
+
+Command add_run_command(CLI::App& app, CommandOptions& o) {
+  RunOptions& run = o.run;
+  auto* cmd = app.add_subcommand("run", "integrate a motion; CSV to stdout or --out");
+  add_run_options(cmd, run);
+  cmd->add_option("--dt-out", run.dt_out, "output spacing")->capture_default_str();
+  auto* out = cmd->add_option("--out", run.out, "CSV file (default: stdout)");
+  cmd->add_flag("--poses", run.poses,
+                "also the bodies' poses (<body>_x, _y, _z, <body>_R11 ... _R33) and the contact points "
+                "(<contact>_point_x, ...) as columns (docs/animation.md)");
   return {cmd, [&run, out] {
             run.out_given = out->count() > 0;
             return with_scalar(run.precision, [&]<class S>() { return run_command<S>(run); });
+          }};
+}
+
+Command add_animate_command(CLI::App& app, CommandOptions& o) {
+  AnimateOptions& a = o.animate;
+  auto* cmd = app.add_subcommand(
+      "animate", "run a motion and write it as a 3-D animation that opens offline in a browser: DIR/index.html "
+                 "with three.js (docs/animation.md)");
+  add_run_options(cmd, a);
+  cmd->add_option("--out", a.out, "the directory to write: index.html, data.js, three.min.js, OrbitControls.js")
+      ->required();
+  cmd->add_option("--fps", a.fps, "samples per unit of simulated time")->capture_default_str();
+  cmd->add_option("--three", a.three, "three.js r111's directory (three.min.js, examples/js/controls/)")
+      ->capture_default_str();
+  return {cmd, [&o] {
+            return with_scalar(o.animate.precision, [&]<class S>() { return animate_command<S>(o.animate, o.line); });
           }};
 }
 
@@ -361,7 +386,7 @@ int run_main(int argc, char** argv) {
       add_list_command(app, o),      add_accel_command(app, o),     add_run_command(app, o),
       add_verify_command(app, o),    add_check_command(app, o),     add_findings_command(app, o),
       add_equations_command(app, o), add_worksheet_command(app, o), add_linearize_command(app, o),
-      add_stability_command(app, o), add_sweep_command(app, o)};
+      add_stability_command(app, o), add_sweep_command(app, o),     add_animate_command(app, o)};
 
   std::vector<std::string> args = glue_negative_values(argc, argv);
   if (!args.empty() && !args[0].empty() && args[0][0] != '-') {

@@ -79,6 +79,16 @@ struct RunOptions : StateOptions {
   std::string out;            ///< CSV file; empty: stdout
   bool out_given = false;     ///< --out was given (an empty name is refused)
   bool project = false;       ///< IntegrationOptions::project (--project)
+  /// --poses: the bodies' poses and the contact points as more CSV columns
+  /// (Scene, scene.hpp; docs/animation.md).
+  bool poses = false;
+};
+
+/// `nhs animate`: a run's options (its --dt-out replaced by 1 / --fps),
+/// the folder written and where three.js is copied from (docs/animation.md).
+struct AnimateOptions : RunOptions {
+  std::string fps = "30";  ///< samples per unit of simulated time, > 0
+  std::string three = "/usr/share/javascript/three";  ///< three.js r111 (Debian's libjs-three)
 };
 
 struct VerifyOptions {

@@ -7,6 +7,7 @@
 #include "cli.hpp"
 #include "clock.hpp"
 #include "interrupt.hpp"
+#include "scene.hpp"
 
 #include "nhs/session/simulate.hpp"
 #include "nhs/studies/verification.hpp"
@@ -164,6 +165,7 @@ int run_command(const RunOptions& opts) {
   if (!opts.out.empty() && is_system_file_name(opts.study)) refuse_overwriting(opts.study, opts.out, "--out");
   std::unique_ptr<std::FILE, FileCloser> file;
   std::optional<CsvRecorder<S>> csv;
+  std::optional<Scene<S>> scene;  // --poses
   std::optional<RunProgress> progress;
   std::optional<InterruptGuard> sigint;  // SIGINT stops the run at the next step
   // The figures so far, for the progress line and an interruption's
@@ -180,6 +182,11 @@ int run_command(const RunOptions& opts) {
     }
     csv.emplace(plan.problem.sys, reference, out,
                 opts.out.empty() ? std::string("standard output") : "'" + opts.out + "'");
+    if (opts.poses) {
+      scene.emplace(plan.problem);
+      csv->append_columns(scene->columns(csv->columns()),
+                          [&](const Sample<S>& sample) { return scene->values(sample.q, sample.qdot); });
+    }
     progress.emplace(out, to_double(plan.options.t_end));
     sigint.emplace();
   };

@@ -120,6 +120,7 @@ std::shared_ptr<const SystemFile> Loader::load(const std::string& text) {
   read_initial();
   read_bodies();
   read_gravity();
+  read_scene();
   read_invariants();
   read_singular();
   read_exact();

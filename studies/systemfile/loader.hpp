@@ -196,6 +196,12 @@ class Loader : TomlReader {
   frames::ContactPoint<codegen::Expr> contact_of(int k, Program& p, bool rates, Placements& done, bool lift);
   // A 3-vector of expressions of q and the parameters (string nodes of array node `n`).
   Vector3<codegen::Expr> vector_in(const toml::node& n, const std::string& what, Program& p);
+  // --- read_scene.cpp: SystemFile::scene, after [[bodies]] and [[rolling]]
+  void read_scene();
+  // Body `body`'s shape in frame `frame` (the first [[rolling]] surface fixed in it, else a box from
+  // entry `b`'s inertia), its sizes appended to `p`; `centre`: its centre of mass in the frame.
+  void scene_shape(FileSceneBody& body, int frame, const Vector3<codegen::Expr>& centre, const toml::node& b,
+                   const std::string& what, Program& p);
   // --- body_checks.cpp
   // The value of string node `n` at the default parameters; nullopt when it
   // names anything but parameters.

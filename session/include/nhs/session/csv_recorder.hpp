@@ -44,12 +44,26 @@ class CsvRecorder : public MotionTable<S> {
               std::string destination = "the CSV output")
       : CsvRecorder(sys, reference.invariants, out, reference.exact, std::move(destination), bool(reference.power)) {}
 
-  /// Writes the row of sample s (values(s); a NaN, only an invariant's, as
-  /// an empty cell).
+  /// Appends the columns `names` after the table's own, their values at
+  /// each sample given by `extra` (names.size() of them, finite: `nhs run
+  /// --poses`). Before the first row only (UsageError otherwise).
+  void append_columns(const std::vector<std::string>& names,
+                      std::function<std::vector<S>(const Sample<S>&)> extra) {
+    if (header_.empty()) throw UsageError("CsvRecorder::append_columns after the first row");
+    for (const auto& n : names) header_ += "," + n;
+    extra_ = std::move(extra);
+  }
+
+  /// Writes the row of sample s (values(s), then the appended columns'; a
+  /// NaN, only an invariant's, as an empty cell).
   void operator()(const Sample<S>& s) {
     using boost::multiprecision::isnan;
     using std::isnan;
-    const std::vector<S> row = this->values(s);
+    std::vector<S> row = this->values(s);
+    if (extra_) {
+      const std::vector<S> more = extra_(s);
+      row.insert(row.end(), more.begin(), more.end());
+    }
     if (!out_) return;
     if (!header_.empty()) {
       write_line(header_);
@@ -74,6 +88,7 @@ class CsvRecorder : public MotionTable<S> {
   std::FILE* out_;
   std::string destination_;  ///< for messages
   std::string header_;       ///< not yet written
+  std::function<std::vector<S>(const Sample<S>&)> extra_;  ///< append_columns'
 };
 
 }  // namespace nhs

@@ -87,6 +87,52 @@ struct FileDomainCondition {
   std::string name;     ///< "margin_domain_<k>"
 };
 
+/// One drawable body of a file's scene (FileScene; docs/animation.md): a
+/// [[bodies]] entry, in the file's order. `pose` is the index of its first
+/// output in FileScene::program: its centre of mass in space (3), then its
+/// frame's rotation matrix R (9, row-major; space = R * frame; the identity
+/// for a body given by its position, which has no orientation). A planar
+/// body's centre is (x, y, 0). Its shape's outputs start at `size`:
+///   Sphere: radius, offset (3);  Disc: radius, offset (3), unit axis (3);
+///   Torus: radius, crown, offset (3), unit axis (3);
+///   Ellipsoid: semi-axes (3), offset (3);
+///   Box: mass, J11, J22, J33 (the central inertia's diagonal in the frame);
+///   Point: mass;
+/// offsets and axes in the body's frame, offset = the surface's centre minus
+/// the centre of mass. The shape is the first [[rolling]] surface fixed in
+/// the body's frame, else a Box for a body in a frame, else a Point.
+struct FileSceneBody {
+  enum class Shape { Sphere, Disc, Torus, Ellipsoid, Box, Point };
+  Shape shape = Shape::Point;
+  std::string name;   ///< its frame's name ("_2", "_3" for more bodies in it), or "body<k>" (k from 1)
+  std::string frame;  ///< its frame, or "" for a body given by its position
+  int pose = 0;
+  int size = 0;
+};
+
+/// One [[rolling]] contact of a file's scene: its lowest point in space (3
+/// outputs of FileScene::program from `point`) and, when the plane turns
+/// (plane_rate given), the output of that rate (else -1).
+struct FileSceneContact {
+  std::string name;
+  int point = 0;
+  int plane_rate = -1;
+};
+
+/// What `nhs animate` and `nhs run --poses` draw of a file with [[bodies]]
+/// (studies/systemfile/read_scene.cpp): one program over input array 0 = q
+/// (t through the clock coordinate of a rheonomic file) and the parameters,
+/// whose outputs FileSceneBody and FileSceneContact index, built from the
+/// frames' placements (heights derived by the contacts included) and the
+/// contacts' points as the constraints are.
+struct FileScene {
+  expression::Program program;
+  std::vector<FileSceneBody> bodies;      ///< the [[bodies]] but the clock's, in order
+  std::vector<FileSceneContact> contacts; ///< the [[rolling]] entries, in order
+  int up_axis = 2;  ///< the file's `up`: 0 x, 1 y, 2 z
+  int up_sign = 1;  ///< +1 or -1
+};
+
 /// A parsed and checked system file (load_system_file). Every program's
 /// inputs and names are as docs/system-files.md lists them: q (array 0)
 /// and qdot (array 1) as <coordinate> and <coordinate>_dot, z (array 1 in
@@ -142,6 +188,8 @@ struct SystemFile {
   std::optional<expression::Program> domain;
   std::optional<expression::Program> bodies;                   ///< see FileBody, (q, qdot)
   std::vector<FileBody> body_layout;
+  /// The scene drawn of the bodies (FileScene); empty without [[bodies]].
+  std::optional<FileScene> scene;
   expression::Program initial_q;                               ///< n outputs, parameters only
   /// Formulations that cannot follow the default motion (Study::default_run_excluded).
   std::map<std::string, std::string> initial_excluded;
