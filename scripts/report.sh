@@ -119,7 +119,7 @@ while read -r name system t_end still; do
 done <<'LIST'
 rolling-disc examples/bodies/rolling-disc.toml 10 5
 rattleback examples/bodies/rattleback.toml 20 8
-bicycle examples/bicycle/whipple-bicycle-bodies.toml 5 2
+bicycle examples/bicycle/whipple-bicycle.toml 5 2
 chaplygin-sphere examples/bodies/chaplygin-sphere.toml 10 5
 LIST
 /usr/bin/python3 scripts/report.py --reports "$out" --verify-dir "$verify_dir" --command "$what" ||

@@ -68,7 +68,7 @@ PY
 # R a rotation (R^T R = I, det R = 1), both contact points on the floor z =
 # 0, each wheel's centre a radius (0.3 m rear, 0.35 m front) from its
 # contact point and above the floor, at every row.
-"$nhs" run "$src/examples/bicycle/whipple-bicycle-bodies.toml" --t-end 2 --dt-out 0.1 --poses --out "$tmp/bike.csv" \
+"$nhs" run "$src/examples/bicycle/whipple-bicycle.toml" --t-end 2 --dt-out 0.1 --poses --out "$tmp/bike.csv" \
   2>/dev/null || fail "nhs run --poses of the bicycle exited $?"
 python3 - "$tmp/bike.csv" <<'PY'
 import csv, sys

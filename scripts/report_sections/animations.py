@@ -6,7 +6,7 @@ import os
 ANIMATIONS = [
     ("rolling-disc", "examples/bodies/rolling-disc.toml", "--t-end 10"),
     ("rattleback", "examples/bodies/rattleback.toml", "--t-end 20"),
-    ("bicycle", "examples/bicycle/whipple-bicycle-bodies.toml", "--t-end 5"),
+    ("bicycle", "examples/bicycle/whipple-bicycle.toml", "--t-end 5"),
     ("chaplygin-sphere", "examples/bodies/chaplygin-sphere.toml", "--t-end 10"),
 ]
 
