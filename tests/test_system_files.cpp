@@ -1262,6 +1262,79 @@ TEST(SystemFileRolling, TheRubberBallsNoSpinIsTheHandWrittenConstraint) {
   expect_close_accelerations<mp50>(hand, body, mp50("1e-45"));
 }
 
+// The rubber Chaplygin ball (examples/bodies/rubber-ball.toml: unequal
+// moments, the centre of mass at the centre, no_spin = true, x, y and psi
+// dependent, psi derived) has the accelerations of the same ball written by hand:
+// T = m/2 (x_dot^2 + y_dot^2) + (A w1^2 + B w2^2 + C w3^2)/2 with the
+// file's body-frame omega (its [let]), and the constraints v = omega x
+// (rho e_z) and omega_z = psi_dot + theta_dot sin(phi) = 0 written out in
+// space components, and the same ball as a space-frame [[bodies]] entry
+// (omega and R diag(A, B, C) R^T written out, for Gibbs-Appell); at the
+// file's state and at a generic one (every angle and rate nonzero), in
+// every formulation, 1e-14 double, 1e-45 mp50. The hand ball with A and B
+// swapped differs from the file's (the test can fail).
+TEST(SystemFileRolling, TheRubberChaplyginBallIsTheHandWrittenBall) {
+  const auto text = [](const std::string& path) {
+    std::ifstream in(std::string(NHS_SOURCE_DIR) + path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string body = text("/examples/bodies/rubber-ball.toml");
+  std::string hand = body;
+  const auto frames = hand.find("[[frames]]"), lets = hand.find("[let]");
+  ASSERT_TRUE(frames != std::string::npos && lets != std::string::npos && frames < lets);
+  hand.erase(frames, lets - frames);
+  hand = edit(hand, "gravity = [\"0\", \"0\", \"-g\"]\n", "");
+  hand = edit(hand, "[invariants]",
+              "[dynamics]\nkinetic_energy = \"m/2*(x_dot^2 + y_dot^2) + (A*w1^2 + B*w2^2 + C*w3^2)/2\"\n\n"
+              "[constraints]\n"
+              "C1 = \"x_dot - rho*(phi_dot*sin(psi) + theta_dot*cos(psi)*cos(phi))\"\n"
+              "C2 = \"y_dot + rho*(phi_dot*cos(psi) - theta_dot*sin(psi)*cos(phi))\"\n"
+              "C3 = \"psi_dot + theta_dot*sin(phi)\"\n\n"
+              // The same ball as a space-frame body (for Gibbs-Appell): the centre, omega in space
+              // components and R diag(A, B, C) R^T, with R = Rz(psi) Rx(phi) Ry(theta) written out.
+              "[[bodies]]\nmass = \"m\"\nposition = [\"x\", \"y\", \"rho\"]\n"
+              "angular_velocity = [\"phi_dot*cos(psi) - theta_dot*sin(psi)*cos(phi)\", "
+              "\"phi_dot*sin(psi) + theta_dot*cos(psi)*cos(phi)\", \"psi_dot + theta_dot*sin(phi)\"]\n"
+              "inertia = [[\"J11\", \"J12\", \"J13\"], [\"J12\", \"J22\", \"J23\"], [\"J13\", \"J23\", \"J33\"]]\n\n"
+              "[invariants]");
+  std::string rotation =
+      "[let]\n"
+      "r11 = \"cos(psi)*cos(theta) - sin(psi)*sin(phi)*sin(theta)\"\nr12 = \"-sin(psi)*cos(phi)\"\n"
+      "r13 = \"cos(psi)*sin(theta) + sin(psi)*sin(phi)*cos(theta)\"\n"
+      "r21 = \"sin(psi)*cos(theta) + cos(psi)*sin(phi)*sin(theta)\"\nr22 = \"cos(psi)*cos(phi)\"\n"
+      "r23 = \"sin(psi)*sin(theta) - cos(psi)*sin(phi)*cos(theta)\"\n"
+      "r31 = \"-cos(phi)*sin(theta)\"\nr32 = \"sin(phi)\"\nr33 = \"cos(phi)*cos(theta)\"\n";
+  for (const char* ij : {"11", "12", "13", "22", "23", "33"}) {
+    const std::string i(1, ij[0]), j(1, ij[1]);
+    rotation += "J" + std::string(ij) + " = \"A*r" + i + "1*r" + j + "1 + B*r" + i + "2*r" + j + "2 + C*r" + i +
+                "3*r" + j + "3\"\n";
+  }
+  hand = edit(hand, "[let]\n", rotation);
+  const auto generic = [](const std::string& t) {
+    return edit(t,
+                "q = [\"0\", \"0\", \"0\", \"0\", \"0\"]\n"
+                "qdot = [\"rho*0.7\", \"-rho*0.4\", \"0\", \"0.4\", \"0.7\"]",
+                "q = [\"0.1\", \"-0.2\", \"0.3\", \"0.4\", \"0.5\"]\n"
+                "qdot = [\"rho*(0.4*sin(0.3) + 0.7*cos(0.3)*cos(0.4))\", "
+                "\"-rho*(0.4*cos(0.3) - 0.7*sin(0.3)*cos(0.4))\", \"-0.7*sin(0.4)\", \"0.4\", \"0.7\"]");
+  };
+  expect_close_accelerations<double>(hand, body, 1e-14);
+  expect_close_accelerations<mp50>(hand, body, mp50("1e-45"));
+  expect_close_accelerations<double>(generic(hand), generic(body), 1e-14);
+  expect_close_accelerations<mp50>(generic(hand), generic(body), mp50("1e-45"));
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_rubber_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.toml") << generic(body);
+  std::ofstream(dir / "b.toml") << edit(edit(generic(hand), "A = { default = \"0.3\"", "A = { default = \"0.4\""),
+                                        "B = { default = \"0.4\"", "B = { default = \"0.3\"");
+  const auto a = accelerations_of<double>(load_system_file((dir / "a.toml").string()));
+  const auto b = accelerations_of<double>(load_system_file((dir / "b.toml").string()));
+  std::filesystem::remove_all(dir);
+  ASSERT_FALSE(a.empty());
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_GT(relative_difference<double>(a[0].second, b[0].second), 1e-3);
+}
+
 // The bundled Whipple bicycle, written as bodies (examples/bicycle/
 // whipple-bicycle.toml: five frames, four inertias, two rolling knife-edges,
 // psi derived) against the file generated by sympy (whipple-bicycle-
