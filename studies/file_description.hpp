@@ -205,9 +205,31 @@ struct FileDescription {
   }
 };
 
+/// The sizes of a file's rolling surfaces at the parameters `values`
+/// (SystemFile::sizes): UsageError naming the table, the key, its position
+/// and its value when a radius or semi-axis is not > 0 or a crown is < 0
+/// (or NaN). In the scalar types only (the tracing scalar's values are
+/// symbols; a traced system is built from parameters checked in S).
+template <class S>
+void require_sizes(const SystemFile& f, const std::vector<S>& values) {
+  if constexpr (requires { ScalarName<S>::value; }) {
+    if (!f.sizes) return;
+    const Constants<S> c = constants_of<S>(*f.sizes);
+    std::vector<S> out(f.sizes->outputs.size());
+    evaluate(*f.sizes, c, Params<S>(values), {}, out.data());
+    for (std::size_t k = 0; k < out.size(); ++k) {
+      const FileSizeCondition& s = f.size_conditions[k];
+      if (out[k] > 0 || (s.zero_allowed && out[k] == 0)) continue;
+      throw UsageError(s.where + ": " + s.what + " = " + to_string<S>(out[k]) + " at the parameters given: it must be " +
+                       (s.zero_allowed ? ">= 0" : "> 0"));
+    }
+  }
+}
+
 template <class S>
 System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values,
                       AdBinding binding = AdBinding::fastest) {
+  require_sizes<S>(*file, values);
   FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
   return describe<S>(d, values, file->info, binding);
 }

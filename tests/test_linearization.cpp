@@ -250,6 +250,32 @@ TYPED_TEST(Linearization, CrossingOfARealEigenvalue) {
   EXPECT_EQ(c[0].unstable_after, 1);
 }
 
+TYPED_TEST(Linearization, TwoCrossingsInOneGridCellAreBothFound) {
+  using S = TypeParam;
+  // A complex pair (2/5 - mu) +- 2i leaves at mu = 2/5 and a real
+  // eigenvalue mu - 7/10 enters at 7/10, both between the grid points 0
+  // and 1: the count goes 2 -> 1, which no single crossing does. Both are
+  // reported (the bicycle's weave and capsize speeds on a coarse grid).
+  const std::function<Mat<S>(const S&)> D = [](const S& mu) {
+    Mat<S> M = Mat<S>::Zero(3, 3);
+    M(0, 0) = M(1, 1) = S(2) / 5 - mu;
+    M(0, 1) = S(2);
+    M(1, 0) = S(-2);
+    M(2, 2) = mu - S(7) / 10;
+    return M;
+  };
+  const auto c = find_crossings<S>(D, grid<S>(S(0), S(1), 2));
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0].kind, "complex pair");
+  EXPECT_TRUE(near<S>(c[0].at, S(2) / 5, tight<S>()));
+  EXPECT_EQ(c[0].unstable_before, 2);
+  EXPECT_EQ(c[0].unstable_after, 0);
+  EXPECT_EQ(c[1].kind, "real");
+  EXPECT_TRUE(near<S>(c[1].at, S(7) / 10, tight<S>()));
+  EXPECT_EQ(c[1].unstable_before, 0);
+  EXPECT_EQ(c[1].unstable_after, 1);
+}
+
 TYPED_TEST(Linearization, CrossingOnAGridPoint) {
   using S = TypeParam;
   // The root 1/2 is the grid's middle point: found exactly there (a count
@@ -450,7 +476,18 @@ TYPED_TEST(Linearization, NoCrossingIsBracketedByAnUndecidedValue) {
     EXPECT_EQ(c[0].unstable_after, 1);
     EXPECT_EQ(undecided, std::vector<S>{S(1) / 2});
   } else {
-    EXPECT_EQ(c[0].unstable_after, 4);  // mp50 decides the block at 1/2: three more unstable there
+    // mp50 decides the block at 1/2, where three more eigenvalues are
+    // unstable: 0 -> 4 in one cell is not one crossing, so the cell is
+    // split: the real eigenvalue's crossing at 3/10 (0 -> 1), then the
+    // block's jump at 1/2 (1 -> 4), and its return just after (4 -> 1).
+    ASSERT_EQ(c.size(), 3u);
+    EXPECT_EQ(c[0].unstable_after, 1);
+    EXPECT_TRUE(near<S>(c[1].at, S(1) / 2, tight<S>()));
+    EXPECT_EQ(c[1].unstable_before, 1);
+    EXPECT_EQ(c[1].unstable_after, 4);
+    EXPECT_TRUE(near<S>(c[2].at, S(1) / 2, tight<S>()));
+    EXPECT_EQ(c[2].unstable_before, 4);
+    EXPECT_EQ(c[2].unstable_after, 1);
     EXPECT_TRUE(undecided.empty());
   }
 }

@@ -4,7 +4,9 @@
 // the triangle inequality (A + B >= C for each ordering: the moments of a
 // rigid body, Goldstein, Poole and Safko, Classical Mechanics, 3rd ed., ch.
 // 5); a rolling surface's radius, crown and semi-axes must be positive (a
-// crown may be 0). Each error names the table, the key and the values.
+// crown may be 0). Each error names the table, the key and the values. The
+// sizes are kept (SystemFile::sizes) so that every build checks them again
+// at its own parameters (--param).
 #include "loader.hpp"
 
 #include "nhs/scalar.hpp"
@@ -66,7 +68,12 @@ void Loader::check_inertia(const toml::node& Jn, const std::string& what,
 
 void Loader::check_size(const toml::node& n, const std::string& what, bool zero_allowed) {
   const auto v = at_defaults(n, what);
-  if (!v || *v > 0 || (zero_allowed && *v == 0)) return;
+  if (!v) return;
+  // Kept for every build's parameters (file_description.hpp, require_sizes).
+  if (!f_.sizes) f_.sizes.emplace();
+  expression_into(n, what, bind({}), *f_.sizes);
+  f_.size_conditions.push_back({what, where(n), zero_allowed});
+  if (*v > 0 || (zero_allowed && *v == 0)) return;
   std::ostringstream at;
   at.precision(17);
   at << what << " = " << *v << " at the default parameters: it must be " << (zero_allowed ? ">= 0" : "> 0");

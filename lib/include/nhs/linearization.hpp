@@ -441,6 +441,50 @@ Crossing<S> refine_crossing(const std::function<Mat<S>(const S&)>& D, const S& a
   return c;
 }
 
+/// True when the change of the unstable count between `left` and `right`
+/// is what one crossing of the k-th eigenvalue at the unstable end makes: 2
+/// for a complex pair, 1 for a real eigenvalue. Else (a pair leaving and a
+/// real eigenvalue entering in one grid cell: the bicycle's weave and
+/// capsize speeds close together, 2 -> 1) the cell holds more crossings.
+template <class S>
+bool one_crossing(const CrossingPoint<S>& left, const CrossingPoint<S>& right) {
+  using std::abs;
+  const int k = std::min(left.spectrum.unstable, right.spectrum.unstable);
+  const Spectrum<S>& unstable_end = left.spectrum.unstable > right.spectrum.unstable ? left.spectrum : right.spectrum;
+  const auto kk = static_cast<std::size_t>(k);
+  const bool complex = abs(unstable_end.eigenvalues[kk].second) > unstable_end.bounds[kk];
+  return std::abs(left.spectrum.unstable - right.spectrum.unstable) == (complex ? 2 : 1);
+}
+
+/// The crossings between decided points a < b whose counts differ: one
+/// (refine_crossing) when the change is one crossing's (one_crossing),
+/// else those of [a, m] and [m, b] with m the midpoint (or, where an
+/// eigenvalue is undecided there, as at a crossing itself, the point
+/// 0.382 of the way), splitting at most `depth` times; no decided split
+/// point, or no depth left, gives one crossing for the whole bracket, as
+/// refine_crossing finds it.
+template <class S>
+void crossings_between(const std::function<Mat<S>(const S&)>& D, const S& a, const S& b,
+                       const CrossingPoint<S>& left, const CrossingPoint<S>& right, int depth,
+                       std::vector<Crossing<S>>& out) {
+  if (one_crossing<S>(left, right) || depth == 0) {
+    out.push_back(refine_crossing<S>(D, a, b, left, right));
+    return;
+  }
+  S m = (a + b) / 2;
+  CrossingPoint<S> mid = crossing_point<S>(D(m));
+  if (mid.spectrum.undecided > 0) {
+    m = a + (b - a) * S(382) / S(1000);
+    mid = crossing_point<S>(D(m));
+  }
+  if (mid.spectrum.undecided > 0) {
+    out.push_back(refine_crossing<S>(D, a, b, left, right));
+    return;
+  }
+  if (mid.spectrum.unstable != left.spectrum.unstable) crossings_between<S>(D, a, m, left, mid, depth - 1, out);
+  if (mid.spectrum.unstable != right.spectrum.unstable) crossings_between<S>(D, m, b, mid, right, depth - 1, out);
+}
+
 }  // namespace detail
 
 /// The crossings of the matrices D(mu) on a grid (increasing, >= 2 values).
@@ -468,8 +512,12 @@ Crossing<S> refine_crossing(const std::function<Mat<S>(const S&)>& D, const S& a
 ///    method "bisection of the unstable count", which stops at a midpoint
 ///    where an eigenvalue is undecided.
 /// Where the function is exactly 0 at a grid point, the crossing is that
-/// point. A crossing and its return between two grid points are not seen:
-/// the grid sets the resolution. Throws what D throws.
+/// point. A bracket whose change of count is not one crossing's (a complex
+/// pair leaving and a real eigenvalue entering between two grid points,
+/// 2 -> 1) is halved until each part holds one (detail::crossings_between,
+/// at most digits(S) halvings), so both are reported. A crossing and its
+/// return between two grid points (no change of count) are not seen: the
+/// grid sets the resolution. Throws what D throws.
 template <class S>
 std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D, const std::vector<S>& grid,
                                         std::vector<S>* undecided = nullptr) {
@@ -483,7 +531,7 @@ std::vector<Crossing<S>> find_crossings(const std::function<Mat<S>(const S&)>& D
       continue;
     }
     if (left && left->spectrum.unstable != right.spectrum.unstable)
-      out.push_back(detail::refine_crossing<S>(D, left_mu, mu, *left, right));
+      detail::crossings_between<S>(D, left_mu, mu, *left, right, std::numeric_limits<S>::digits, out);
     left = std::move(right);
     left_mu = mu;
   }

@@ -71,6 +71,17 @@ struct FileBody {
 /// the margin's CSV-friendly name "margin_<key>" and the condition that
 /// SingularState and the messages name ("meaning", or a default text naming
 /// the key and its expression).
+/// One size of a [[rolling]] surface that depends on the parameters only
+/// (SystemFile::sizes): a radius or semi-axis must be > 0, a crown >= 0,
+/// at the parameters of every build, not only at the defaults (where the
+/// loader checks them): `what` names the table and key, `where` its
+/// position in the file.
+struct FileSizeCondition {
+  std::string what;
+  std::string where;
+  bool zero_allowed = false;
+};
+
 struct FileSingularSet {
   std::string name;       ///< "margin_<key>", e.g. "margin_sin_theta"
   std::string condition;  ///< e.g. "Euler-angle chart singular (sin theta = 0)"
@@ -188,6 +199,11 @@ struct SystemFile {
   std::optional<expression::Program> domain;
   std::optional<expression::Program> bodies;                   ///< see FileBody, (q, qdot)
   std::vector<FileBody> body_layout;
+  /// The sizes of the rolling surfaces (FileSizeCondition), one output
+  /// each, parameters only; checked by every build at its parameters
+  /// (file_description.hpp, require_sizes).
+  std::optional<expression::Program> sizes;
+  std::vector<FileSizeCondition> size_conditions;
   /// The scene drawn of the bodies (FileScene); empty without [[bodies]].
   std::optional<FileScene> scene;
   expression::Program initial_q;                               ///< n outputs, parameters only
