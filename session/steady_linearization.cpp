@@ -172,9 +172,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   // dependent coordinates solved for), the tangent's dependent rows from
   // G dq = 0, and the gradients G (h x n) handed to the linearization.
   Mat<S> G(0, n + m);
-  std::vector<std::string> holonomic_names;
   if (study.holonomic) {
-    holonomic_names = study.holonomic->names;
     const HolonomicConstraints<S>& hol = *study.holonomic;
     admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
     Mat<S> Gq;
@@ -223,7 +221,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   const FieldJacobian<S> fj = field_jacobian_at_state<S>(spec.system, spec.formulation, sys, out.x, context, spec.names.jacobian);
   out.state = fj.state;
   out.lin = linearize<S>(fj.J, fj.f, dependence<S>(spec, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G,
-                         holonomic_names);
+                         study.holonomic ? study.holonomic->names : std::vector<std::string>{});
   require_finite_linearization<S>(out.lin, context);
   return out;
 }
