@@ -81,17 +81,6 @@ Mat2<S> inverse(const Mat2<S>& a) {
 
 class LinearizeTorusBicycle : public CliProcessTest {
  protected:
-  nlohmann::json json_of(const std::vector<std::string>& args) {
-    const auto r = nhs(args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    try {
-      return nlohmann::json::parse(r.out);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what() << "\n" << r.out;
-      return {};
-    }
-  }
-
   /// The crossings (weave, capsize) of `nhs stability FILE --steady upright`
   /// over 4-6.5 m/s (the grid of BicycleAsBodiesHasMeijaardsSpeeds), at the
   /// crown radii given (none for the knife-edge file).

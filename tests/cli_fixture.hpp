@@ -7,6 +7,7 @@
 #include "process.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <filesystem>
@@ -43,6 +44,19 @@ class CliProcessTest : public ::testing::Test {
   }
   void TearDown() override {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+
+  /// `nhs args...` expected to exit 0 with JSON on stdout: the parsed
+  /// JSON, or a test failure (the exit code, stderr, the parse error) and {}.
+  nlohmann::json json_of(const std::vector<std::string>& args) {
+    const auto r = nhs(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    try {
+      return nlohmann::json::parse(r.out);
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << e.what() << "\n" << r.out;
+      return {};
+    }
   }
 
   /// Runs `nhs args...` (no shell), capturing stdout and stderr through

@@ -83,17 +83,6 @@ S coin_k(const S& V) {
 
 class Linearize : public CliProcessTest {
  protected:
-  nlohmann::json json_of(const std::vector<std::string>& args) {
-    const auto r = nhs(args);
-    EXPECT_EQ(r.code, 0) << r.err;
-    try {
-      return nlohmann::json::parse(r.out);
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << e.what() << "\n" << r.out;
-      return {};
-    }
-  }
-
   template <class S>
   void coin_spectrum(const std::string& formulation, const std::string& V) {
     const auto j = json_of(std::vector<std::string>{"linearize", kCoin, "--steady", "upright", "--at", "V=" + V,
