@@ -349,6 +349,7 @@ struct Compiler {
       case Kind::Name: {
         if (const auto it = bindings.find(a.text); it != bindings.end()) {
           if (it->second.let) return let(a, *it->second.let);
+          if (it->second.node >= 0) return it->second.node;
           return graph().input(it->second.array + 1, it->second.index);  // parameters: array 0
         }
         if (a.text == "pi") return graph().pi();

@@ -39,7 +39,7 @@ inline const std::string kClock = "time";
 inline const std::string kClockConstraint = "clock";
 
 // The surfaces of [[rolling]] (read_rolling.cpp).
-enum class RollingSurface { Sphere, Disc, Torus, Ellipsoid };
+enum class RollingSurface { Sphere, Disc, Torus, Ellipsoid, Support };
 
 /// Loads the system file named `name` (its path, or load_system_text's name)
 /// from its text, once: FileError "name:line:column: reason" for every
@@ -129,10 +129,11 @@ class Loader : TomlReader {
     Surface surface = Surface::Sphere;
     const toml::node* entry = nullptr;
     const toml::node *centre = nullptr, *radius = nullptr, *axis = nullptr, *crown = nullptr,
-                     *semi_axes = nullptr, *plane_rate = nullptr;
+                     *semi_axes = nullptr, *plane_rate = nullptr, *support = nullptr;
     int solve_for = -1;  // the coordinate solved for the contact condition; -1: the height is derived
     bool no_spin = false;
     bool affine = false;  // plane_rate is not identically 0
+    double support_scale = 1;  // support: the smallest radius of curvature over check_support's directions
   };
   std::vector<RollingSpec> rolling_;
   // The root frame whose height a contact derives -> that contact.
@@ -170,6 +171,13 @@ class Loader : TomlReader {
   // moved along the vertical so that the contact touches the plane.
   const frames::Placement<codegen::Expr>& placement_of(int f, Program& p, bool rates, Placements& done,
                                                        bool lift = true);
+  // The three coordinates (in the order the rotations turn by them) that make frame f's orientation,
+  // its rotations and its parents', an Euler-angle chart: each the whole angle of one rotation, the
+  // other angles functions of the parameters only; empty when the orientation is not such a chart.
+  std::vector<int> chart_coordinates(int f) const;
+  // margin_chart_<frame>: |det d omega / d (its chart's coordinate rates)| of each frame whose
+  // orientation is an Euler-angle chart (0 at gimbal lock), appended to `singular`.
+  void add_chart_margins(Program& singular);
   // A [[bodies]] entry with a `frame`: mass, centre and central inertia in
   // that frame; its space-frame outputs (centre, omega, R J R^T) appended.
   FileBody read_frame_body(const toml::node& b, const std::string& what, const BodyBindings& names, Program& p,
@@ -187,7 +195,8 @@ class Loader : TomlReader {
   void add_no_slip();
   // The contact conditions solved for a coordinate: holonomic, after [holonomic].
   void add_contact_conditions();
-  // One singular margin per contact whose lowest point can stop being unique (disc, torus).
+  // One singular margin per contact whose lowest point can stop being unique (disc, torus), or
+  // whose surface can stop being strictly convex there (support: the smallest radius of curvature).
   void add_contact_margins(Program& singular);
   // V of `gravity` (a vector in space): -sum_b m_b g . r_b, plus [dynamics] potential.
   void read_gravity();
@@ -196,6 +205,24 @@ class Loader : TomlReader {
   frames::ContactPoint<codegen::Expr> contact_of(int k, Program& p, bool rates, Placements& done, bool lift);
   // A 3-vector of expressions of q and the parameters (string nodes of array node `n`).
   Vector3<codegen::Expr> vector_in(const toml::node& n, const std::string& what, Program& p);
+  // --- read_support.cpp: a surface given by its support function h(u) (docs/bodies.md)
+  // h, grad h and (with `hessian`) its Hessian at the body-frame direction u (nodes of p): h compiled
+  // with ux, uy, uz bound to fresh nodes equal to u's, differentiated with respect to them
+  // (codegen::gradient_nodes), so that h depends on q only through u.
+  struct SupportAt {
+    codegen::Expr h;
+    Vector3<codegen::Expr> gradient;
+    Matrix3<codegen::Expr> hessian;
+  };
+  SupportAt support_at(const RollingSpec& s, const Vector3<codegen::Expr>& u, Program& p, bool hessian);
+  // Contact k's smallest radius of curvature at the contact (a support surface) over its
+  // support_scale, built in p: a margin of unit scale, as the other margins (>= about 1 at the
+  // default parameters; 0 where the surface stops being strictly convex).
+  codegen::Expr support_margin(int k, Program& p);
+  // Reads `support` (names: the parameters, the lets, ux, uy, uz) and checks h at the default
+  // parameters over a fixed set of directions: finite, 1-homogeneous, radii of curvature > 0; sets
+  // s.support_scale.
+  void check_support(RollingSpec& s, const toml::node& n);
   // --- read_scene.cpp: SystemFile::scene, after [[bodies]] and [[rolling]]
   void read_scene();
   // Body `body`'s shape in frame `frame` (the first [[rolling]] surface fixed in it, else a box from

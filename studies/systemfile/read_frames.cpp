@@ -9,6 +9,8 @@
 // bodies' program), from which T follows as for any body.
 #include "loader.hpp"
 
+#include "nhs/codegen/differentiate.hpp"
+
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -177,6 +179,65 @@ FileBody Loader::read_frame_body(const toml::node& b, const std::string& what, c
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) p.outputs.push_back(J(i, j).id());
   return body;
+}
+
+}  // namespace nhs::systemfile
+
+namespace nhs::systemfile {
+
+std::vector<int> Loader::chart_coordinates(int f) const {
+  const auto& q = f_.info.coordinates;
+  std::vector<int> out;
+  for (int g = f; g >= 0; g = frames_[static_cast<std::size_t>(g)].parent) {
+    const FrameSpec& s = frames_[static_cast<std::size_t>(g)];
+    for (std::size_t i = 0; i < s.rotations.size(); ++i) {
+      const std::string text = string_of(*s.rotations[i].second, s.what + " rotation");
+      const std::size_t offset = s.angle_offsets[i];
+      const expression::Ast angle = expression::parse(text.substr(offset, text.find_last_of(')') - offset));
+      const auto c = std::find(q.begin(), q.end(), angle.text);
+      if (angle.kind == expression::Kind::Name && c != q.end()) {
+        out.push_back(static_cast<int>(c - q.begin()));
+        continue;
+      }
+      for (const std::string& name : expression::names_in(angle))  // a constant rotation: parameters only
+        if (std::none_of(f_.info.parameters.begin(), f_.info.parameters.end(),
+                         [&](const Parameter& p) { return p.name == name; }) && name != "pi")
+          return {};
+    }
+  }
+  std::vector<int> sorted = out;
+  std::sort(sorted.begin(), sorted.end());
+  if (out.size() != 3 || std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) return {};
+  return out;
+}
+
+void Loader::add_chart_margins(Program& singular) {
+  const int n = static_cast<int>(f_.info.coordinates.size());
+  for (std::size_t f = 0; f < frames_.size(); ++f) {
+    const FrameSpec& s = frames_[f];
+    const std::vector<int> c = chart_coordinates(static_cast<int>(f));
+    // Only the frame whose own rotations complete the chart: its descendants with constant
+    // rotations share it (their parent has the same chart coordinates).
+    if (c.empty() || (s.parent >= 0 && chart_coordinates(s.parent) == c)) continue;
+    const std::string name = "margin_chart_" + s.name;
+    if (std::any_of(f_.singular_sets.begin(), f_.singular_sets.end(), [&](const FileSingularSet& x) { return x.name == name; }))
+      fail(*frames_[f].rotations.front().second,
+           s.what + ": its Euler-angle chart's singular set " + name + " is already declared in [singular]");
+    const codegen::Recording recording(singular.graph);
+    Placements done;
+    const frames::Placement<Expr>& P = placement_of(static_cast<int>(f), singular, true, done, false);
+    // d omega / d qdot (graph array 2: qdot), the columns of the chart's three coordinates.
+    const std::vector<int> J = codegen::jacobian_nodes(singular.graph, {P.omega(0).id(), P.omega(1).id(), P.omega(2).id()}, 2, n);
+    Matrix3<Expr> M;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) M(i, j) = Expr::from_id(J[static_cast<std::size_t>(i * n + c[static_cast<std::size_t>(j)])]);
+    singular.outputs.push_back(abs(M.determinant()).id());
+    std::string angles;
+    for (const int k : c) angles += (angles.empty() ? "" : ", ") + f_.info.coordinates[static_cast<std::size_t>(k)];
+    f_.singular_sets.push_back({name, "frame " + s.name + ": its Euler-angle chart (" + angles +
+                                          ") degenerates (gimbal lock: the rates of its angles do not "
+                                          "determine its angular velocity)"});
+  }
 }
 
 }  // namespace nhs::systemfile

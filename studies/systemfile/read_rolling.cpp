@@ -9,6 +9,8 @@
 // vertical), or it is a holonomic constraint solved for a coordinate.
 #include "loader.hpp"
 
+#include "nhs/scalar.hpp"
+
 #include <algorithm>
 
 namespace nhs::systemfile {
@@ -26,6 +28,7 @@ std::vector<std::string> surface_keys(Surface s) {
     case Surface::Disc: return {"centre", "radius", "axis"};
     case Surface::Torus: return {"centre", "radius", "axis", "crown"};
     case Surface::Ellipsoid: return {"centre", "semi_axes"};
+    case Surface::Support: return {"centre", "support"};
   }
   return {};
 }
@@ -94,6 +97,11 @@ frames::ContactPoint<Expr> Loader::contact_of(int k, Program& p, bool rates, Pla
       return frames::support_contact(
           at_centre, [&](const Vector3<Expr>& u) { return frames::ellipsoid_support_gradient(semi, u); }, e_up);
     }
+    case Surface::Support: {
+      const frames::Placement<Expr> at_centre{P.rotation, centre, P.omega};
+      return frames::support_contact(
+          at_centre, [&](const Vector3<Expr>& u) { return support_at(s, u, p, false).gradient; }, e_up);
+    }
   }
   return {};
 }
@@ -153,10 +161,11 @@ Loader::RollingSpec Loader::rolling_spec(const toml::node& entry, int k) {
   const toml::node& sn = *required(t, "surface", s.what, entry);
   const std::string surface = string_of(sn, s.what + " surface");
   static const std::map<std::string, Surface> surfaces = {
-      {"sphere", Surface::Sphere}, {"disc", Surface::Disc}, {"torus", Surface::Torus}, {"ellipsoid", Surface::Ellipsoid}};
+      {"sphere", Surface::Sphere},       {"disc", Surface::Disc},       {"torus", Surface::Torus},
+      {"ellipsoid", Surface::Ellipsoid}, {"support", Surface::Support}};
   const auto found = surfaces.find(surface);
   if (found == surfaces.end())
-    fail(sn, s.what + " surface '" + surface + "': expected sphere, disc, torus or ellipsoid");
+    fail(sn, s.what + " surface '" + surface + "': expected sphere, disc, torus, ellipsoid or support");
   s.surface = found->second;
   std::vector<std::string> keys = {"name", "frame", "surface", "height", "no_spin", "plane_rate"};
   const auto own = surface_keys(s.surface);
@@ -174,6 +183,8 @@ Loader::RollingSpec Loader::rolling_spec(const toml::node& entry, int k) {
   s.crown = t.get("crown");
   s.semi_axes = t.get("semi_axes");
   s.plane_rate = t.get("plane_rate");
+  s.support = t.get("support");
+  if (s.support) check_support(s, *s.support);
   if (const toml::node* b = t.get("no_spin")) {
     if (!b->is_boolean()) fail(*b, s.what + " no_spin must be true or false");
     s.no_spin = **b->as_boolean();
@@ -260,11 +271,19 @@ void Loader::add_contact_conditions() {
 void Loader::add_contact_margins(Program& singular) {
   for (std::size_t k = 0; k < rolling_.size(); ++k) {
     const RollingSpec& s = rolling_[k];
-    if (s.surface != Surface::Disc && s.surface != Surface::Torus) continue;
+    if (s.surface != Surface::Disc && s.surface != Surface::Torus && s.surface != Surface::Support) continue;
     const std::string name = "margin_" + s.name;
     if (std::any_of(f_.singular_sets.begin(), f_.singular_sets.end(), [&](const FileSingularSet& x) { return x.name == name; }))
       fail(*s.entry, s.what + ": its singular set " + name + " is already declared in [singular]");
     const codegen::Recording recording(singular.graph);
+    if (s.surface == Surface::Support) {
+      singular.outputs.push_back(support_margin(static_cast<int>(k), singular).id());
+      f_.singular_sets.push_back({name, "rolling contact " + s.name + ": the smallest radius of curvature of its "
+                                        "support surface at the contact (in units of its smallest over the surface "
+                                        "at the default parameters, " + to_string<double>(s.support_scale) +
+                                        ") is not positive: not strictly convex there"});
+      continue;
+    }
     Placements done;
     singular.outputs.push_back(contact_of(static_cast<int>(k), singular, false, done, true).margin.id());
     f_.singular_sets.push_back(

@@ -29,7 +29,10 @@ void Loader::scene_shape(FileSceneBody& body, int frame, const Vector3<Expr>& ce
     return Expr::from_id(node_in(n, 0, std::string::npos, item, qonly, p));
   };
   body.size = static_cast<int>(p.outputs.size());
-  const auto rolling = std::find_if(rolling_.begin(), rolling_.end(), [&](const RollingSpec& s) { return s.frame == frame; });
+  // The first drawable surface in the frame (a support surface is not drawn yet: docs/animation.md).
+  const auto rolling = std::find_if(rolling_.begin(), rolling_.end(), [&](const RollingSpec& s) {
+    return s.frame == frame && s.surface != RollingSurface::Support;
+  });
   if (rolling == rolling_.end()) {  // a box from the inertia's diagonal
     body.shape = FileSceneBody::Shape::Box;
     const toml::table& t = *b.as_table();
@@ -71,6 +74,8 @@ void Loader::scene_shape(FileSceneBody& body, int frame, const Vector3<Expr>& ce
       push3(p, vector_in(*s.semi_axes, s.what + " semi_axes", p));
       push3(p, offset);
       return;
+    case RollingSurface::Support:
+      return;  // not found above
   }
 }
 

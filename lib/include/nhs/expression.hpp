@@ -113,11 +113,15 @@ PowerEvaluation power_evaluation(const Ast& exponent, int* k = nullptr);
 /// of the syntax tree *let, compiled with the same bindings as the
 /// expression that uses it, once per Program (one node of its graph however
 /// often it is used: Program::let_nodes), never substituted as text. The
-/// tree must outlive the compilation (add, add_derivative_along).
+/// tree must outlive the compilation (add, add_derivative_along). When
+/// `node` is set (>= 0), the name stands for that node of the Program's own
+/// graph: a value the caller built there (the direction u of a support
+/// function h(u), docs/bodies.md), valid for that Program only.
 struct Binding {
   int array = -1;
   int index = -1;
   const Ast* let = nullptr;
+  int node = -1;
 };
 using Bindings = std::map<std::string, Binding, std::less<>>;
 

@@ -70,7 +70,7 @@ ContactPoint<T> torus_contact(const Vector3<T>& centre, const Vector3<T>& axis, 
 /// ed., CUP 2014, Cor. 1.7.3), in space origin + R grad h(u). `gradient`:
 /// (const Vector3<T>& u) -> Vector3<T>, the body-frame grad h. Margin 1:
 /// the curvature's margin (the smallest radius of curvature) is the
-/// caller's, from h's Hessian.
+/// caller's, from h's Hessian (principal_radii).
 template <class T, class Gradient>
 ContactPoint<T> support_contact(const Placement<T>& body, const Gradient& gradient, const Vector3<T>& up) {
   const Vector3<T> u = -(body.rotation.transpose() * up);
@@ -87,6 +87,39 @@ Vector3<T> ellipsoid_support_gradient(const Vector3<T>& semi_axes, const Vector3
   const Vector3<T> au(semi_axes(0) * semi_axes(0) * u(0), semi_axes(1) * semi_axes(1) * u(1),
                       semi_axes(2) * semi_axes(2) * u(2));
   return au / sqrt(u.dot(au));
+}
+
+/// The principal radii of curvature (r_min, r_max) of a smooth convex body
+/// at its boundary point with outer unit normal u, from the Hessian H
+/// (3 x 3, symmetric) of its 1-homogeneous support function h at u: H u = 0,
+/// and the other two eigenvalues of H, those of its restriction to u's
+/// orthogonal plane, are the radii (Schneider, Convex Bodies: the
+/// Brunn-Minkowski Theory, 2nd ed., CUP 2014, Section 2.5: the radii of
+/// curvature as eigenvalues of the differential of grad h). In floating
+/// point H u is not exactly 0: its eigenvalue along u is d = u . H u (a
+/// rounding residue of the size of eps |h|, which would otherwise enter
+/// r_min r_max through H's 2 x 2 minors). With the third eigenvalue d,
+/// r_min + r_max = tr H - d and r_min r_max = sigma_2(H) - d (tr H - d),
+/// sigma_2 the sum of H's principal 2 x 2 minors; then r_max = (t +
+/// sqrt|t^2 - 4 p|)/2 and r_min = p / r_max (the stable root, without t -
+/// sqrt's cancellation; the discriminant (r_max - r_min)^2 >= 0 in absolute
+/// value against round-off where the radii are equal), with no basis of u's
+/// plane. The body is strictly convex and smooth at that point iff r_min >
+/// 0: the curvature margin of a rolling support surface (docs/bodies.md).
+/// r_max = 0 (both radii 0) gives r_min NaN, which every margin test
+/// refuses. Precondition: u is a unit vector (H at a non-unit u scales as
+/// 1/|u|).
+template <class T>
+std::pair<T, T> principal_radii(const Matrix3<T>& H, const Vector3<T>& u) {
+  using std::abs;
+  using std::sqrt;
+  const T along = u.dot(H * u);
+  const T trace = H(0, 0) + H(1, 1) + H(2, 2);
+  const T sigma2 = (H(0, 0) * H(1, 1) - H(0, 1) * H(1, 0)) + (H(0, 0) * H(2, 2) - H(0, 2) * H(2, 0)) +
+                   (H(1, 1) * H(2, 2) - H(1, 2) * H(2, 1));
+  const T sum = trace - along, product = sigma2 - along * sum;
+  const T r_max = (sum + sqrt(abs(sum * sum - product * 4))) / 2;
+  return {product / r_max, r_max};
 }
 
 /// The velocity of the body's material point that is at `point` now:

@@ -3,6 +3,7 @@
 
 #include "nhs/errors.hpp"
 
+#include <map>
 #include <string>
 
 namespace nhs::codegen {
@@ -16,8 +17,18 @@ class Differentiator {
   // other outputs too (and the derivatives of earlier calls), whose
   // derivatives would be made for nothing, and would be differentiated
   // again by the next call.
-  Differentiator(Graph& g, int array, int count, const std::vector<int>& roots)
+  // With `seeds`, node seeds[j] is variable j (array is then unused) and
+  // the cone below a seed is not differentiated.
+  Differentiator(Graph& g, int array, int count, const std::vector<int>& roots, const std::vector<int>& seeds = {})
       : g_(g), array_(array), count_(count), needed_(static_cast<std::size_t>(g.size()), false) {
+    for (std::size_t j = 0; j < seeds.size(); ++j) {
+      const int s = seeds[j];
+      if (s < 0 || s >= g_.size()) throw TracingError("codegen: a derivative with respect to a node that is not in the graph");
+      const Op op = g_.node(s).op;
+      if (op == Op::Constant || op == Op::Literal || op == Op::Epsilon || op == Op::Decimal || op == Op::Pi ||
+          op == Op::Input || !seeds_.emplace(s, static_cast<int>(j)).second)
+        throw TracingError("codegen: the seeds of a derivative must be distinct operation nodes");
+    }
     std::vector<int> stack;
     for (const int r : roots) {
       if (r < 0 || r >= g_.size()) throw TracingError("codegen: a Jacobian of a node that is not in the graph");
@@ -28,6 +39,7 @@ class Differentiator {
       stack.pop_back();
       if (needed_[static_cast<std::size_t>(k)]) continue;
       needed_[static_cast<std::size_t>(k)] = true;
+      if (seeds_.count(k)) continue;  // a variable: its operands are not differentiated
       const Node& n = g_.node(k);
       if (n.a >= 0) stack.push_back(n.a);
       if (n.b >= 0) stack.push_back(n.b);
@@ -58,6 +70,10 @@ class Differentiator {
   std::vector<int> rule(int k) {
     const Node n = g_.node(k);  // a copy: apply() may grow the node vector
     std::vector<int> out(static_cast<std::size_t>(count_), -1);
+    if (const auto seed = seeds_.find(k); seed != seeds_.end()) {
+      out[static_cast<std::size_t>(seed->second)] = c(1);
+      return out;
+    }
     switch (n.op) {
       case Op::Constant:
       case Op::Literal:
@@ -183,13 +199,15 @@ class Differentiator {
   Graph& g_;
   int array_, count_;
   std::vector<bool> needed_;  // per node of the graph as it was: a root depends on it
+  std::map<int, int> seeds_;  // seed node -> its variable's index
   std::vector<std::vector<int>> d_;
 };
 
 }  // namespace
 
-std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count) {
-  Differentiator d(graph, array, count, outputs);
+namespace {
+
+std::vector<int> entries_of(Graph& graph, Differentiator& d, const std::vector<int>& outputs, int count) {
   std::vector<int> entries;
   entries.reserve(outputs.size() * static_cast<std::size_t>(count));
   for (const int o : outputs) {
@@ -197,6 +215,19 @@ std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, i
     for (const int e : row) entries.push_back(e < 0 ? graph.constant(0) : e);
   }
   return entries;
+}
+
+}  // namespace
+
+std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count) {
+  Differentiator d(graph, array, count, outputs);
+  return entries_of(graph, d, outputs, count);
+}
+
+std::vector<int> gradient_nodes(Graph& graph, const std::vector<int>& outputs, const std::vector<int>& seeds) {
+  const int count = static_cast<int>(seeds.size());
+  Differentiator d(graph, -1, count, outputs, seeds);
+  return entries_of(graph, d, outputs, count);
 }
 
 TracedFormulation field_jacobian(TracedFormulation traced) {

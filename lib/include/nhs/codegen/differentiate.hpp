@@ -32,6 +32,19 @@ namespace nhs::codegen {
 /// is not a node of `graph`.
 std::vector<int> jacobian_nodes(Graph& graph, const std::vector<int>& outputs, int array, int count);
 
+/// Appends to `graph` the derivatives of the nodes `outputs` (size k) with
+/// respect to the nodes `seeds` (size s), each seed taken as an independent
+/// variable: the seeds' own operands are not differentiated through. Entry
+/// i * s + j of the result is d outputs[i] / d seeds[j] (the constant 0
+/// where identically 0). This is the partial derivative of a function of
+/// the seeds when the outputs depend on the graph's inputs only through the
+/// seeds (a support function h(u) compiled with u bound to the nodes of
+/// u = -R^T up, say: docs/bodies.md); the caller guarantees it. The seeds
+/// must be distinct nodes that are not leaves (append a fresh node for
+/// each); TracingError otherwise, and for an output or seed that is not a
+/// node of `graph`.
+std::vector<int> gradient_nodes(Graph& graph, const std::vector<int>& outputs, const std::vector<int>& seeds);
+
 /// The Jacobian of a traced formulation's first-order field x' = f(x) with
 /// respect to its state x (array 1, size N = traced.inputs): x = (q, qdot)
 /// with f = (qdot, qddot) for the second kind; x = (q, z) with f = (qdot,
