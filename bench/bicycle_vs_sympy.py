@@ -66,10 +66,12 @@ a compiled field compiles it: ~15 s per formulation). The sympy build is
 always made (1-2 minutes, most of it in lambdify).
 """
 import argparse
+import itertools
 import json
 import math
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -691,13 +693,41 @@ def candidates(system, S, qn, qdn, rep, no_compiled):
                 cands.append(("nhs field %s accel_batch per row" % fname, "cpp",
                               (lambda f: lambda k: timeit.timeit(lambda: f.accel_batch(Q, Qd), number=max(1, k // rows))
                                / (max(1, k // rows) * rows))(fld)))
+    states = accel_states(system, qn)
     for formulation in (None, "first-kind"):
         name = formulation or "second-kind"
-        cands.append(("nhs System.accel %s from Python" % name, "py",
+        cands.append(("nhs System.accel %s from Python, one state repeated" % name, "py",
                       (lambda f: lambda: system.accel(q=q_list, qdot=qd_list, formulation=f))(formulation)))
-        cands.append(("nhs System.accel %s C++ loop (_bench_accel)" % name, "cpp",
+        cands.append(("nhs System.accel %s from Python, %d states in turn" % (name, len(states)), "py",
+                      (lambda f: accel_in_turn(system, states, f))(formulation)))
+        cands.append(("nhs System.accel %s C++ loop (_bench_accel), one state repeated" % name, "cpp",
                       (lambda f: lambda k: system._bench_accel(k, q_list, qd_list, f))(formulation)))
     return cands
+
+
+def accel_states(system, qn, count=20):
+    """count states on C near qn (seeded: q + 0.05 N(0, 1), z ~ N(0, 1)), as System.accel
+    admits them: (q, qdot) lists."""
+    rng = random.Random(61)
+    out = []
+    while len(out) < count:
+        try:
+            a = system.accel(q=[v + 0.05 * rng.gauss(0, 1) for v in qn], z=[rng.gauss(0, 1) for _ in STATE_Z])
+        except nhs.Error:
+            continue
+        out.append(([float(v) for v in a.q], [float(v) for v in a.qdot]))
+    return out
+
+
+def accel_in_turn(system, states, formulation):
+    """A callable: System.accel at the next of `states` on each call (every call a new
+    state: nothing of the last one's is reused)."""
+    it = itertools.cycle(states)
+
+    def call():
+        q, qd = next(it)
+        return system.accel(q=q, qdot=qd, formulation=formulation)
+    return call
 
 
 def runs_inside(system, args):

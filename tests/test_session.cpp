@@ -290,7 +290,7 @@ TYPED_TEST(ProblemReuse, OneModelAnswersEveryStateAsAFreshProblem) {
   const S margin = regularity_tolerance<S>();
   for (const std::string system : {"whipple-bicycle", "rolling-disc"})
     for (const std::string formulation : {"second-kind", "first-kind"}) {
-      ProblemSpec<S> base{.system = system, .formulation = formulation, .names = cli_input_names()};
+      ProblemSpec<S> base{.system = system, .formulation = formulation, .names = cli::cli_input_names()};
       base.precision = std::is_same_v<S, double> ? "double" : "mp50";
       Problem<S> model = make_problem_model<S>(checked_problem_request<S>(base));
       share_state_derivations(model);
