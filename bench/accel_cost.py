@@ -29,10 +29,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BICYCLE = os.path.join(ROOT, "examples", "bicycle", "whipple-bicycle.toml")
 
 
-def seeded_states(system, count):
-    """count states on C near the default one, as System.accel admits them."""
+def seeded_states(system, count, q0=None):
+    """count states on C near q0 (default: the default state's q), seeded: q0 + 0.05 N(0, 1)
+    and z ~ N(0, 1), as System.accel admits them: (q, qdot) lists."""
     rng = random.Random(61)
-    q0 = [float(v) for v in system.accel().q]
+    q0 = q0 or [float(v) for v in system.accel().q]
     m = len(system.quasi_velocities)
     out = []
     while len(out) < count:
@@ -41,6 +42,32 @@ def seeded_states(system, count):
         except nhs.Error:
             continue
         out.append(([float(v) for v in a.q], [float(v) for v in a.qdot]))
+    return out
+
+
+def accel_in_turn(system, states, formulation=None):
+    """A callable: System.accel at the next of `states` on each call (every call a new
+    state: nothing of the last one's is reused)."""
+    it = itertools.cycle(states)
+
+    def call():
+        q, qd = next(it)
+        return system.accel(q=q, qdot=qd, formulation=formulation)
+    return call
+
+
+def ratios_over_traced_field(T):
+    """System.accel (from Python and its C++ loop) and every field's C++ loop, each over the
+    traced second kind's field in its C++ loop (issue 61: accel <= 30x, the first kind's
+    Field <= the second kind's), from bicycle_vs_sympy.py's timings T of one run."""
+    field = [k for k in T if k.startswith("nhs field second-kind (traced)") and k.endswith("C++ loop")]
+    if not field:
+        return {}
+    ref = T[field[0]]["median_s"]
+    out = {"traced_field_cpp_s": ref, "goal_accel": 30.0}
+    for k, r in T.items():
+        if k.startswith("nhs System.accel") or (k.startswith("nhs field") and "C++ loop" in k):
+            out[k] = {"median_s": r["median_s"], "over_traced_field": r["median_s"] / ref}
     return out
 
 
@@ -59,14 +86,10 @@ def main():
     args = ap.parse_args()
     system = nhs.System(BICYCLE)
     states = seeded_states(system, 20)
-    turn = itertools.cycle(states)
+    in_turn = accel_in_turn(system, states)
     q, qd = states[0]
     field = system.field()
     x = np.array(q + qd)
-
-    def in_turn():
-        s = next(turn)
-        system.accel(q=s[0], qdot=s[1])
 
     samples = {"accel_in_turn_s": [], "accel_repeated_s": [], "traced_field_cpp_s": []}
     for _ in range(args.rounds):

@@ -66,12 +66,10 @@ a compiled field compiles it: ~15 s per formulation). The sympy build is
 always made (1-2 minutes, most of it in lambdify).
 """
 import argparse
-import itertools
 import json
 import math
 import os
 import platform
-import random
 import statistics
 import subprocess
 import sys
@@ -88,6 +86,8 @@ except ImportError as e:  # exit 77: ctest's SKIP_RETURN_CODE
     sys.exit(77)
 
 import nhs
+
+import accel_cost  # bench/accel_cost.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -693,41 +693,16 @@ def candidates(system, S, qn, qdn, rep, no_compiled):
                 cands.append(("nhs field %s accel_batch per row" % fname, "cpp",
                               (lambda f: lambda k: timeit.timeit(lambda: f.accel_batch(Q, Qd), number=max(1, k // rows))
                                / (max(1, k // rows) * rows))(fld)))
-    states = accel_states(system, qn)
+    states = accel_cost.seeded_states(system, 20, [float(v) for v in qn])
     for formulation in (None, "first-kind"):
         name = formulation or "second-kind"
         cands.append(("nhs System.accel %s from Python, one state repeated" % name, "py",
                       (lambda f: lambda: system.accel(q=q_list, qdot=qd_list, formulation=f))(formulation)))
         cands.append(("nhs System.accel %s from Python, %d states in turn" % (name, len(states)), "py",
-                      (lambda f: accel_in_turn(system, states, f))(formulation)))
+                      (lambda f: accel_cost.accel_in_turn(system, states, f))(formulation)))
         cands.append(("nhs System.accel %s C++ loop (_bench_accel), one state repeated" % name, "cpp",
                       (lambda f: lambda k: system._bench_accel(k, q_list, qd_list, f))(formulation)))
     return cands
-
-
-def accel_states(system, qn, count=20):
-    """count states on C near qn (seeded: q + 0.05 N(0, 1), z ~ N(0, 1)), as System.accel
-    admits them: (q, qdot) lists."""
-    rng = random.Random(61)
-    out = []
-    while len(out) < count:
-        try:
-            a = system.accel(q=[v + 0.05 * rng.gauss(0, 1) for v in qn], z=[rng.gauss(0, 1) for _ in STATE_Z])
-        except nhs.Error:
-            continue
-        out.append(([float(v) for v in a.q], [float(v) for v in a.qdot]))
-    return out
-
-
-def accel_in_turn(system, states, formulation):
-    """A callable: System.accel at the next of `states` on each call (every call a new
-    state: nothing of the last one's is reused)."""
-    it = itertools.cycle(states)
-
-    def call():
-        q, qd = next(it)
-        return system.accel(q=q, qdot=qd, formulation=formulation)
-    return call
 
 
 def runs_inside(system, args):
@@ -753,21 +728,6 @@ def runs_inside(system, args):
     return runs
 
 
-def accel_ratios(T):
-    """System.accel (from Python and its C++ loop) and the first kind's Field, each over the
-    traced second kind's Field in a C++ loop (issue 61: accel <= 30x, the first kind's Field
-    <= the second kind's), from the timings T of one run."""
-    field = [k for k in T if k.startswith("nhs field second-kind (traced)") and k.endswith("C++ loop")]
-    if not field:
-        return {}
-    ref = T[field[0]]["median_s"]
-    out = {"traced_field_cpp_s": ref, "goal_accel": 30.0}
-    for k, r in T.items():
-        if k.startswith("nhs System.accel") or (k.startswith("nhs field") and "C++ loop" in k):
-            out[k] = {"median_s": r["median_s"], "over_traced_field": r["median_s"] / ref}
-    return out
-
-
 def headline(T):
     """The headline ratios from the timings T."""
     sl = T["sympy lambdify (numpy arrays)"]["median_s"]
@@ -778,7 +738,7 @@ def headline(T):
     nd = T[default_key]["median_s"]
     paired = statistics.median(a / b for a, b in zip(T["sympy lambdify (numpy arrays)"]["samples_s"],
                                                       T[default_key]["samples_s"]))
-    accel = accel_ratios(T)
+    accel = accel_cost.ratios_over_traced_field(T)
     return {"accel": accel, "sympy_lambdify_s": sl, "sympy_fastest_s": sp_fast, "nhs_default_key": default_key,
             "nhs_default_s": nd, "ratio": sl / nd, "ratio_paired": paired, "ratio_vs_fastest_sympy": sp_fast / nd,
             "goal_ratio": GOAL_RATIO, "goal_met": sl / nd >= GOAL_RATIO,
