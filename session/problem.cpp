@@ -12,6 +12,9 @@
 #include "nhs/studies/traced.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
+#include <mutex>
 
 namespace nhs {
 
@@ -247,27 +250,33 @@ void admit_initial_state(Problem<S>& p, const ProblemSpec<S>& spec, const S& tol
 }  // namespace
 
 template <class S>
-Problem<S> make_problem(const ProblemSpec<S>& given) {
-  Problem<S> p;
-  p.system = given.system;
-  p.study = &find_study<S>(given.system);
-  p.formulation_name = given.formulation.empty() ? default_formulation_name<S>(given.system) : given.formulation;
-  p.formulation = &find_formulation<S>(p.formulation_name);
+ProblemSpec<S> checked_problem_request(const ProblemSpec<S>& given) {
+  const Study<S>& study = find_study<S>(given.system);
+  find_formulation<S>(given.formulation.empty() ? default_formulation_name<S>(given.system) : given.formulation);
   // The state's form and sizes, checked against the study's shapes before
   // anything is built or reads it.
-  const SystemInfo& info = p.study->info;
+  const SystemInfo& info = study.info;
   require_state_form(given.q.has_value(), given.qdot.has_value(), given.z.has_value(), info, given.names);
-  const ProblemSpec<S> spec = with_time(given, info);
+  ProblemSpec<S> spec = with_time(given, info);
   const InputNames& names = spec.names;
   if (spec.q) require_input_size(*spec.q, names.q, info, info.coordinates, "n");
   if (spec.qdot) require_input_size(*spec.qdot, names.qdot, info, info.coordinates, "n");
   if (spec.z) require_input_size(*spec.z, names.z, info, info.quasi_velocities, "m");
-  const S tol = spec.manifold_tol ? *spec.manifold_tol : default_manifold_tolerance<S>();
-  if (!(tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
+  if (spec.manifold_tol && !(*spec.manifold_tol >= 0)) throw UsageError(names.manifold_tol + " must be non-negative");
+  return spec;
+}
+
+template <class S>
+Problem<S> make_problem_model(const ProblemSpec<S>& spec) {
+  Problem<S> p;
+  p.system = spec.system;
+  p.study = &find_study<S>(spec.system);
+  p.formulation_name = spec.formulation.empty() ? default_formulation_name<S>(spec.system) : spec.formulation;
+  p.formulation = &find_formulation<S>(p.formulation_name);
   // The field: the backend asked for, else the default (default_field);
   // the library's formulation stays behind it (its guards).
   p.names = spec.names;
-  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision, names)
+  if (auto field = spec.field ? requested_field<S>(spec.system, *p.formulation, *spec.field, spec.precision, spec.names)
                               : default_field<S>(spec.system, *p.formulation)) {
     p.owned_formulation = std::move(field);
     p.formulation = p.owned_formulation.get();
@@ -275,7 +284,60 @@ Problem<S> make_problem(const ProblemSpec<S>& given) {
   p.field = generated::field_backend_of(*p.formulation);
   p.sys = p.study->build(parameters_with_values(*p.study, spec.parameters));
   p.formulation->require_applicable(p.sys);
-  admit_initial_state(p, spec, tol);
+  return p;
+}
+
+template <class S>
+void admit_problem_state(Problem<S>& p, const ProblemSpec<S>& spec) {
+  p.names = spec.names;
+  admit_initial_state(p, spec, spec.manifold_tol ? *spec.manifold_tol : default_manifold_tolerance<S>());
+}
+
+namespace {
+
+/// Whether a and b hold the same numbers, sign of zero included.
+template <class S>
+bool same_values(const Vec<S>& a, const Vec<S>& b) {
+  if (a.size() != b.size()) return false;
+  using std::signbit;
+  for (Eigen::Index i = 0; i < a.size(); ++i)
+    if (!(a[i] == b[i]) || signbit(a[i]) != signbit(b[i])) return false;
+  return true;
+}
+
+/// f, keeping its last arguments (q, qdot) and answer (share_state_derivations).
+template <class S, class R>
+std::function<R(const Vec<S>&, const Vec<S>&)> last_answer_kept(std::function<R(const Vec<S>&, const Vec<S>&)> f) {
+  if (!f) return f;
+  struct Kept {
+    std::mutex mutex;
+    std::optional<std::pair<Vec<S>, Vec<S>>> at;
+    R answer;
+  };
+  return [f = std::move(f), kept = std::make_shared<Kept>()](const Vec<S>& q, const Vec<S>& qd) {
+    const std::lock_guard<std::mutex> lock(kept->mutex);
+    if (kept->at && same_values(kept->at->first, q) && same_values(kept->at->second, qd)) return kept->answer;
+    kept->at.reset();  // until the answer is in (f may throw)
+    kept->answer = f(q, qd);
+    kept->at.emplace(q, qd);
+    return kept->answer;
+  };
+}
+
+}  // namespace
+
+template <class S>
+void share_state_derivations(Problem<S>& p) {
+  auto& d = p.sys.derivations;
+  d.inertia = last_answer_kept<S>(std::move(d.inertia));
+  d.constraint_jacobians = last_answer_kept<S>(std::move(d.constraint_jacobians));
+}
+
+template <class S>
+Problem<S> make_problem(const ProblemSpec<S>& given) {
+  const ProblemSpec<S> spec = checked_problem_request(given);
+  Problem<S> p = make_problem_model(spec);
+  admit_problem_state(p, spec);
   return p;
 }
 
@@ -291,6 +353,10 @@ Problem<S> make_problem(const ProblemSpec<S>& given) {
   template ProblemSpec<S> with_time<S>(ProblemSpec<S>, const SystemInfo&);                                  \
   template void require_input_size<S>(const Vec<S>&, const std::string&, const SystemInfo&,                  \
                                       const std::vector<std::string>&, const char*);                         \
+  template ProblemSpec<S> checked_problem_request<S>(const ProblemSpec<S>&);                                  \
+  template Problem<S> make_problem_model<S>(const ProblemSpec<S>&);                                          \
+  template void admit_problem_state<S>(Problem<S>&, const ProblemSpec<S>&);                                  \
+  template void share_state_derivations<S>(Problem<S>&);                                                     \
   template Problem<S> make_problem<S>(const ProblemSpec<S>&);
 NHS_FOR_EACH_SCALAR(NHS_SESSION_PROBLEM_INSTANTIATE_)
 #undef NHS_SESSION_PROBLEM_INSTANTIATE_

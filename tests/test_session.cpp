@@ -9,9 +9,18 @@
 // closed rate -(m a V + c)/(I + m a^2) of a turn damped by -c theta_dot, and
 // a system made from the earlier version is refused, never read past its
 // parameters.
+// A problem's model made once (make_problem_model, share_state_derivations)
+// answers 20 seeded states of the Whipple bicycle (traced, holonomic) and of
+// the rolling disc (generated), second and first kind, in double and mp50,
+// exactly as a fresh make_problem of each state: every digit of q, qdot,
+// qddot, the multipliers, the reaction and Gauss's Z (to_string<S>, which
+// tells -0 from 0), or the same refusal.
 // ctest-labels: unit
 #include "../apps/nhs/names.hpp"  // the tool's names of the inputs, for its messages
 #include "nhs/errors.hpp"
+#include "nhs/format.hpp"
+#include "nhs/regularity.hpp"
+#include "nhs/session/accelerations.hpp"
 #include "nhs/session/field_jacobian.hpp"
 #include "nhs/session/motion_table.hpp"
 #include "nhs/session/precision.hpp"
@@ -25,8 +34,11 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace nhs {
@@ -253,6 +265,55 @@ TEST(SessionJacobian, FollowsAnEditedFileAndRefusesASystemOfTheEarlierVersion) {
     EXPECT_NE(std::string(e.what()).find("reads 3 parameters; the system has 4"), std::string::npos) << e.what();
   }
   std::filesystem::remove_all(dir);
+}
+
+template <class S>
+class ProblemReuse : public ::testing::Test {};
+TYPED_TEST_SUITE(ProblemReuse, SessionScalars);
+
+/// An answer as text, every digit (or the refusal's type and message).
+template <class S>
+std::string answer_text(const std::function<AccelAnswer<S>()>& answer) {
+  try {
+    const AccelAnswer<S> a = answer();
+    const auto text = [](const std::optional<Vec<S>>& v) { return v ? to_string<S>(*v) : std::string("none"); };
+    return "q " + to_string<S>(a.q) + " qdot " + to_string<S>(a.qdot) + " qddot " + to_string<S>(a.acceleration.qddot) +
+           " lambda " + text(a.acceleration.multipliers) + " reaction " + text(a.acceleration.reaction) + " Z " +
+           to_string<S>(a.gauss_z);
+  } catch (const std::exception& e) {
+    return std::string("refused: ") + e.what();
+  }
+}
+
+TYPED_TEST(ProblemReuse, OneModelAnswersEveryStateAsAFreshProblem) {
+  using S = TypeParam;
+  const S margin = regularity_tolerance<S>();
+  for (const std::string system : {"whipple-bicycle", "rolling-disc"})
+    for (const std::string formulation : {"second-kind", "first-kind"}) {
+      ProblemSpec<S> base{.system = system, .formulation = formulation, .names = cli::cli_input_names()};
+      base.precision = std::is_same_v<S, double> ? "double" : "mp50";
+      Problem<S> model = make_problem_model<S>(checked_problem_request<S>(base));
+      share_state_derivations(model);
+      const Vec<S> q0 = make_problem<S>(base).q;
+      std::mt19937 rng(61);
+      std::normal_distribution<double> normal;
+      int answered = 0;
+      for (int k = 0; k < 20; ++k) {
+        ProblemSpec<S> spec = base;
+        spec.q = q0;
+        for (Eigen::Index i = 0; i < q0.size(); ++i) (*spec.q)[i] += S(0.05 * normal(rng));
+        spec.z = Vec<S>(model.sys.m);
+        for (Eigen::Index i = 0; i < model.sys.m; ++i) (*spec.z)[i] = S(normal(rng));
+        const std::string fresh = answer_text<S>([&] { return accelerations_at<S>(make_problem<S>(spec), margin, false); });
+        const std::string reused = answer_text<S>([&] {
+          admit_problem_state<S>(model, checked_problem_request<S>(spec));
+          return accelerations_at<S>(model, margin, false);
+        });
+        EXPECT_EQ(reused, fresh) << system << " " << formulation << " state " << k;
+        answered += fresh.rfind("refused", 0) != 0;
+      }
+      EXPECT_GE(answered, 15) << system << " " << formulation << ": too few states answered to compare";
+    }
 }
 
 TEST(SessionPrecision, DispatchesEveryNameAndRefusesOthers) {

@@ -41,7 +41,13 @@ const char* const kAccelDoc = R"doc(The accelerations at a state, as `nhs accel`
         gibbs-appell (the only formulations it takes; nhs.UsageError for
         another), and .eigenvalues, the Jacobian's eigenvalues.
         Raises nhs.UsageError, nhs.InvalidState (.condition), or
-        nhs.IntegrationError where a value is not finite.)doc";
+        nhs.IntegrationError where a value is not finite.
+
+        Repeated calls reuse the admitted model (the formulation, its field
+        and the system at its parameters), one per precision, formulation and
+        field, made again when the parameters change or the system file was
+        edited: a call then costs the state's admission, the margins, the
+        field and Gauss's Z, with the same numbers as a fresh call.)doc";
 
 const char* const kFieldDoc = R"doc(The formulation's vector field at fixed parameters, as a callable.
 

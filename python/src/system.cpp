@@ -47,6 +47,74 @@ FieldHandle SystemHandle::field(const py::object& formulation, const py::object&
   return make_field(in, is_file() ? cached_system_file(name_) : nullptr);
 }
 
+namespace {
+
+/// A model of System.accel (make_problem_model) with what it was made of:
+/// reused while a call asks for the same formulation, field and parameters
+/// of the same loaded file (in the same precision: one per precision).
+template <class S>
+struct AccelModel {
+  std::string formulation;
+  std::optional<FieldBackend> field;
+  std::vector<std::pair<std::string, S>> parameters;
+  /// The file as loaded (cached_system_file) before the model was made
+  /// from it; null for a built-in study.
+  std::shared_ptr<const SystemFile> file;
+  Problem<S> problem;
+
+  bool made_of(const ProblemSpec<S>& spec, const std::shared_ptr<const SystemFile>& now) const {
+    return formulation == spec.formulation && field == spec.field && parameters == spec.parameters && file == now;
+  }
+};
+
+}  // namespace
+
+template <class S>
+AccelAnswer<S> SystemHandle::accel_answer(const ProblemSpec<S>& request, const S& margin, bool jacobian) const {
+  const ProblemSpec<S> spec = checked_problem_request<S>(request);
+  // The file as it is now, taken before a model is made from it: a model
+  // made from an older file (cached_system_file loads a changed file
+  // again) is not reused.
+  std::shared_ptr<const SystemFile> file = is_file() ? cached_system_file(name_) : nullptr;
+  // One model per precision, formulation and field asked for (a loop
+  // that alternates them keeps each); the parameters and the file are
+  // checked (made_of).
+  const std::string key = spec.precision + "|" + spec.formulation + "|" +
+                          (spec.field ? field_backend_name(*spec.field) : std::string("default"));
+  std::shared_ptr<AccelModel<S>> model;
+  {
+    // Taken out of the slot while in use: a traced field's interpreter
+    // serves one thread at a time (a concurrent call makes its own).
+    const std::lock_guard<std::mutex> lock(accel_models_->mutex);
+    std::shared_ptr<void>& slot = accel_models_->kept[key];
+    if (auto kept = std::static_pointer_cast<AccelModel<S>>(slot); kept && kept->made_of(spec, file)) {
+      model = std::move(kept);
+      slot.reset();
+    }
+  }
+  if (!model) {
+    model = std::make_shared<AccelModel<S>>(
+        AccelModel<S>{spec.formulation, spec.field, spec.parameters, std::move(file), make_problem_model<S>(spec)});
+    share_state_derivations(model->problem);
+  }
+  // Put back for the next call, also when this state is refused (the
+  // model stays valid: admit_problem_state).
+  const std::shared_ptr<AccelModels> models = accel_models_;
+  const auto put_back = [&] {
+    const std::lock_guard<std::mutex> lock(models->mutex);
+    models->kept[key] = model;
+  };
+  try {
+    admit_problem_state<S>(model->problem, spec);
+    AccelAnswer<S> answer = accelerations_at<S>(model->problem, margin, jacobian);
+    put_back();
+    return answer;
+  } catch (...) {
+    put_back();
+    throw;
+  }
+}
+
 AccelResult SystemHandle::accel(const py::object& q, const py::object& qdot, const py::object& z,
                                 const py::object& formulation, const py::object& precision, const py::object& params,
                                 const py::object& field, const py::object& manifold_tol,
@@ -63,10 +131,10 @@ AccelResult SystemHandle::accel(const py::object& q, const py::object& qdot, con
     require_singular_margin(margin, spec.names.singular_margin);
     std::optional<AccelAnswer<S>> answer;
     if constexpr (std::is_same_v<S, double>) {
-      answer.emplace(accelerations_at<S>(make_problem<S>(spec), margin, with_jacobian));
+      answer.emplace(accel_answer<S>(spec, margin, with_jacobian));
     } else {
       py::gil_scoped_release release;
-      answer.emplace(accelerations_at<S>(make_problem<S>(spec), margin, with_jacobian));
+      answer.emplace(accel_answer<S>(spec, margin, with_jacobian));
     }
     result.emplace(accel_result<S>(std::move(*answer), in.precision));
     return py::object();
@@ -82,8 +150,7 @@ double SystemHandle::bench_accel(int repeats, const py::object& q, const py::obj
   const auto t0 = Clock::now();
   double sink = 0;
   for (int k = 0; k < repeats; ++k)
-    sink += accelerations_at<double>(make_problem<double>(spec), regularity_tolerance<double>(), false)
-                .acceleration.qddot[0];
+    sink += accel_answer<double>(spec, regularity_tolerance<double>(), false).acceleration.qddot[0];
   const double s = seconds_since(t0);
   return sink == sink ? s / repeats : s / repeats;
 }

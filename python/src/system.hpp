@@ -10,6 +10,9 @@
 #include "nhs/studies/study.hpp"
 
 #include <array>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -42,10 +45,11 @@ class SystemHandle {
                     const py::object& manifold_tol, const py::object& singular_margin, const py::object& jacobian,
                     const py::object& t) const;
 
-  /// Benchmark hook (bench/python_overhead.py): seconds per call of the C++
-  /// work of System.accel on these arguments (double): the typed problem
-  /// built (make_problem) and its accelerations (accelerations_at), over
-  /// `repeats` calls: the baseline of the Python call's cost.
+  /// Benchmark hook (bench/python_overhead.py, bench/bicycle_vs_sympy.py):
+  /// seconds per call of the C++ work of System.accel on these arguments
+  /// (double), over `repeats` calls: the request checked, the kept model
+  /// (AccelModels) found, the state admitted and its accelerations
+  /// (accelerations_at): the baseline of the Python call's cost.
   double bench_accel(int repeats, const py::object& q, const py::object& qdot, const py::object& formulation) const;
 
   /// System._run: the motion as {columns, data, summary} (run_system).
@@ -78,8 +82,29 @@ class SystemHandle {
                             const py::object& csv) const;
 
  private:
+  /// The models of System.accel (make_problem_model), one per precision,
+  /// formulation and field asked for, each kept for the next call with the
+  /// same parameters and file (AccelModel in system.cpp). Shared by copies
+  /// of the handle.
+  struct AccelModels {
+    std::mutex mutex;
+    /// "precision|formulation|field" -> AccelModel<S> of that precision's S
+    std::map<std::string, std::shared_ptr<void>> kept;
+  };
+
+  /// System.accel's answer to `request` (problem_request): the request
+  /// checked (checked_problem_request), the model kept for its precision,
+  /// formulation and field reused when made of the same parameters and
+  /// file (else made: make_problem_model), the state admitted on it
+  /// (admit_problem_state) and its accelerations (accelerations_at): the
+  /// numbers of make_problem. Needs no GIL. Throws as make_problem and
+  /// accelerations_at.
+  template <class S>
+  AccelAnswer<S> accel_answer(const ProblemSpec<S>& request, const S& margin, bool jacobian) const;
+
   std::string name_;
   SystemInfo info_;
+  std::shared_ptr<AccelModels> accel_models_ = std::make_shared<AccelModels>();
 };
 
 /// nhs.System's data and commands (and the equations and classification

@@ -212,4 +212,53 @@ void require_singular_margin(const S& margin, const std::string& name) {
 template <class S>
 Problem<S> make_problem(const ProblemSpec<S>& spec);
 
+/// make_problem in its three steps, for a caller that admits many states
+/// on one model (the Python module's System.accel; docs/python.md): a
+/// Problem built once by make_problem_model answers any number of states,
+/// each admitted by admit_problem_state and evaluated by accelerations_at,
+/// with the same numbers as make_problem of each state (tests/
+/// test_problem_reuse.cpp). The model depends on spec's system,
+/// formulation, field, precision and parameters only; a caller that keeps
+/// it must make it again when any of these changes, or when the system
+/// file was loaded again (cached_system_file returns another SystemFile).
+///
+/// checked_problem_request: `given` with what needs no system checked as
+/// make_problem checks it first (the system and formulation known, the
+/// state's form and sizes, the tolerance >= 0) and the clock coordinate
+/// put in (with_time). Throws UsageError as make_problem does.
+template <class S>
+ProblemSpec<S> checked_problem_request(const ProblemSpec<S>& given);
+
+/// The model of `spec` (from checked_problem_request): make_problem without
+/// the state (q, qdot empty): the study, the formulation and its field,
+/// the system at the parameters, the formulation checked applicable. Not to
+/// be shared between threads (Problem::owned_formulation). Throws
+/// UsageError (a field that cannot be had), NotApplicable, as make_problem.
+template <class S>
+Problem<S> make_problem_model(const ProblemSpec<S>& spec);
+
+/// The state of `spec` (from checked_problem_request, with the model's
+/// system, formulation, field and parameters) admitted on the model `p`
+/// (make_problem_model): p.q, p.qdot and p.names set as make_problem sets
+/// them. Throws SingularState, InvalidState (off C) as make_problem; p
+/// stays a valid model either way (its q, qdot are then not admitted).
+template <class S>
+void admit_problem_state(Problem<S>& p, const ProblemSpec<S>& spec);
+
+/// Makes the system of the model `p` (make_problem_model) evaluate its
+/// metric and Christoffel terms (System::Derivations::inertia) and its
+/// constraint Jacobians (::constraint_jacobians) once per state: each keeps
+/// the last (q, qdot) it was asked at, compared bit for bit (value and
+/// sign), and its answer. One admitted state asks for them several times
+/// at the same (q, qdot) (admit_state, its projection, the margins, the
+/// reaction, Gauss's Z): on the Whipple bicycle the library's metric by
+/// nested AD is about 1 ms, twice per state, and the Jacobians four
+/// times. The numbers are those of the functions themselves (the same
+/// function at the same arguments). Copies of p.sys share what is kept,
+/// under a lock (safe between threads, but one thread at a time is
+/// faster). For a caller that admits many states on one model
+/// (System.accel); make_problem does not do it.
+template <class S>
+void share_state_derivations(Problem<S>& p);
+
 }  // namespace nhs
