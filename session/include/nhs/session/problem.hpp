@@ -217,7 +217,7 @@ Problem<S> make_problem(const ProblemSpec<S>& spec);
 /// Problem built once by make_problem_model answers any number of states,
 /// each admitted by admit_problem_state and evaluated by accelerations_at,
 /// with the same numbers as make_problem of each state (tests/
-/// test_problem_reuse.cpp). The model depends on spec's system,
+/// test_session.cpp, ProblemReuse). The model depends on spec's system,
 /// formulation, field, precision and parameters only; a caller that keeps
 /// it must make it again when any of these changes, or when the system
 /// file was loaded again (cached_system_file returns another SystemFile).
