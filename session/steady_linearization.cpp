@@ -123,6 +123,35 @@ std::string family_context(const SteadyFamily<S>& fam, const Vec<S>& mu) {
   return "at steady family '" + fam.name + "' (" + at + ")";
 }
 
+// linearize_steady's holonomic constraints: pt.q admitted onto f = 0 as
+// for a run (the dependent coordinates solved for), the tangent's
+// dependent rows from G dq = 0; the gradients G (h x (n + m), zero in z)
+// handed to the linearization (0 rows without holonomic constraints).
+template <class S>
+Mat<S> holonomic_gradients(const Study<S>& study, const System<S>& sys, SteadyPoint<S>& pt) {
+  const Eigen::Index n = sys.n, m = sys.m;
+  Mat<S> G(0, n + m);
+  if (study.holonomic) {
+    const HolonomicConstraints<S>& hol = *study.holonomic;
+    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
+    Mat<S> Gq;
+    (void)hol.f(sys, pt.q, &Gq);
+    if (!hol.dependent.empty()) {
+      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
+      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
+      for (Eigen::Index k = 0; k < h; ++k) {
+        const int d = hol.dependent[static_cast<std::size_t>(k)];
+        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
+      }
+      const Mat<S> step = Gd.fullPivLu().solve(rhs);
+      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
+    }
+    G = Mat<S>::Zero(Gq.rows(), n + m);
+    G.leftCols(n) = Gq;
+  }
+  return G;
+}
+
 }  // namespace
 
 template <class S>
@@ -170,28 +199,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
 
   SteadyPoint<S> pt = fam.at(sys, mu);
   const Eigen::Index n = sys.n, m = sys.m, p = mu.size();
-  // Holonomic constraints: q admitted onto f = 0 as for a run (the
-  // dependent coordinates solved for), the tangent's dependent rows from
-  // G dq = 0, and the gradients G (h x n) handed to the linearization.
-  Mat<S> G(0, n + m);
-  if (study.holonomic) {
-    const HolonomicConstraints<S>& hol = *study.holonomic;
-    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
-    Mat<S> Gq;
-    (void)hol.f(sys, pt.q, &Gq);
-    if (!hol.dependent.empty()) {
-      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
-      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
-      for (Eigen::Index k = 0; k < h; ++k) {
-        const int d = hol.dependent[static_cast<std::size_t>(k)];
-        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
-      }
-      const Mat<S> step = Gd.fullPivLu().solve(rhs);
-      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
-    }
-    G = Mat<S>::Zero(Gq.rows(), n + m);
-    G.leftCols(n) = Gq;
-  }
+  const Mat<S> G = holonomic_gradients<S>(study, sys, pt);
   Vec<S> z(m), qdot(n);
   Mat<S> dz(m, p);
   const auto context = [&] { return family_context<S>(fam, mu); };

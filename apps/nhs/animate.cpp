@@ -217,10 +217,6 @@ int animate_command(const AnimateOptions& options, const std::string& command) {
   return 0;
 }
 
-#define NHS_CLI_ANIMATE_(S, NAME) template int animate_command<S>(const AnimateOptions&, const std::string&);
-NHS_FOR_EACH_SCALAR(NHS_CLI_ANIMATE_)
-#undef NHS_CLI_ANIMATE_
-
 namespace {
 
 // The mode that --mode names (1-based, as `nhs linearize` prints the
@@ -456,6 +452,7 @@ void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const
 }
 
 #define NHS_CLI_ANIMATE_MODE_(S, NAME)                                  \
+  template int animate_command<S>(const AnimateOptions&, const std::string&); \
   template double check_mode_animation<S>(const LinearizeOptions&);      \
   template void animate_mode<S>(const LinearizeOptions&, const SteadySpec<S>&, const SteadyLinearization<S>&, \
                                 const std::string&);
