@@ -20,6 +20,10 @@
 //  - overflow (exit 4, no inf printed), huge and overflowing grids (exit 2),
 //    the wall-time budget (exit 4) and SIGINT (exit 130), the rows so far
 //    kept; the user's --to echoed; maggi refused for its own reason;
+//  - `linearize --animate` (ModeAnimation): the bicycle's weave at 4 m/s
+//    drawn at eps and eps/2 is linear in eps, its front contact's height
+//    (the holonomic constraint) O(eps^2), and `nhs run` from the drawn
+//    initial state grows by e^(Re lambda T) over the period; the refusals;
 //  - a fuzz generator of linearize/stability arguments (LinearizeFuzz:
 //    fixed seeds; LinearizeFuzzRandomSeed: a new one, labels fuzz;slow):
 //    every exit code is documented, and an exit 0 prints no NaN or inf.
@@ -480,7 +484,8 @@ TEST_F(ModeAnimation, WeaveIsTheLinearizedMotion) {
 }
 
 // The refusals (exit 2, nothing written): --mode out of range, a zero
-// eigenvalue, a system without bodies, --mode without --animate.
+// eigenvalue, a system without bodies, --mode without --animate, over the
+// size bound (2.04 s at 1e6 per second, 4 bodies and 2 contacts), a file.
 TEST_F(ModeAnimation, Refusals) {
   const std::string out = (dir_ / "mode").string();
   auto r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", out, "--mode", "5"});
@@ -500,6 +505,13 @@ TEST_F(ModeAnimation, Refusals) {
   r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--mode", "1"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--mode is an option of --animate DIR"), std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", out, "--fps", "1e6"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("2040588 samples of 6 bodies and contacts over the mode's window of 2.04058608"),
+            std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", kLeaf});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("damped-leaf.toml' exists and is not a directory"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out));
   // The disc's oscillation, drawn: eps brings the largest excursion to 0.2 rad.
   const auto j = json_of({"linearize", disc, "--steady", "upright", "--at", "V=2", "--animate", out});
