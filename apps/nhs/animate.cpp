@@ -274,13 +274,13 @@ std::pair<std::vector<Excursion>, double> excursion_kinds(const Scene<S>& scene,
     const std::vector<S> there = scene.values(moved, qdot);
     bool turns = false, moves = false;
     for (std::size_t k = 0; k < at.size(); ++k) {
-      const bool rotation = k < 12 * nb && k % 12 >= 3;
-      const bool changed = std::abs(to_double(S(there[k] - at[k]))) > 1e-10;
-      (rotation ? turns : moves) = (rotation ? turns : moves) || changed;
+      if (!(std::abs(to_double(S(there[k] - at[k]))) > 1e-10)) continue;
+      if (k < 12 * nb && k % 12 >= 3) turns = true;  // an entry of a rotation matrix
+      else moves = true;
     }
-    const Excursion e = turns ? Excursion::angle : moves ? Excursion::length : Excursion::none;
-    kinds.push_back(e == Excursion::none ? e : !frames || (e == Excursion::length && !(largest > 0))
-                                                  ? Excursion::unknown : e);
+    Excursion e = turns ? Excursion::angle : moves ? Excursion::length : Excursion::none;
+    if (e != Excursion::none && (!frames || (e == Excursion::length && !(largest > 0)))) e = Excursion::unknown;
+    kinds.push_back(e);
   }
   if (std::all_of(kinds.begin(), kinds.end(), [](Excursion e) { return e == Excursion::none; }))
     std::fill(kinds.begin(), kinds.end(), Excursion::unknown);
@@ -433,13 +433,15 @@ void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const
   const Problem<S> problem = mode_problem<S>(spec, s);
   Scene<S> scene(problem);
   scene.size_at(problem.q);
-  const bool oscillating = mode.im > s.lin.bounds[mode.index];
+  using std::abs;
+  const bool oscillating = abs(mode.im) > s.lin.bounds[mode.index];  // either of a pair: the same motion
   const ModeSamples<S> samples = mode_samples<S>(mode, oscillating, fps, scene.bodies().size() + scene.contacts().size());
   const auto [kinds, largest] = excursion_kinds<S>(scene, problem.q, problem.qdot);
   const S eps = mode_epsilon<S>(opts.epsilon, kinds, largest, samples);
   const Recorded rec = record_mode<S>(scene, problem, s, eps, samples);
-  const std::string lambda = oscillating ? fmt::format("{:.6g} ± {:.6g}i", to_double(mode.re), to_double(mode.im))
-                                         : fmt::format("{:.6g}", to_double(mode.re));
+  const std::string lambda = oscillating
+                                 ? fmt::format("{:.6g} ± {:.6g}i", to_double(mode.re), std::abs(to_double(mode.im)))
+                                 : fmt::format("{:.6g}", to_double(mode.re));
   const std::string title = fmt::format("{}: mode {} of {}, λ = {} at {}; ε = {:.3g}",
                                         problem.sys.info.title.empty() ? s.system : problem.sys.info.title,
                                         mode.index + 1, s.lin.eigenvalues.size(), lambda, mode_where<S>(s, opts),
