@@ -5,7 +5,8 @@
 // (window.NHS_ANIMATION: the bodies' poses at each sample), three.min.js and
 // OrbitControls.js copied from Debian's libjs-three (r111). The folder is
 // written beside DIR under a temporary name and renamed into place, so that
-// nothing is half-written.
+// nothing is half-written. `nhs linearize --animate DIR` (animate_mode)
+// writes the same folder for a steady motion with an eigenvector superposed.
 #include "animation_page.hpp"
 #include "cli.hpp"
 #include "interrupt.hpp"

@@ -106,8 +106,11 @@ template <class S>
 SteadySpec<S> steady_spec(const LinearizeOptions& opts);
 
 /// `nhs linearize`: linearize_steady at --at, as JSON on stdout
-/// (linearization_json, docs/cli.md). 0 on success; throws as
-/// linearize_steady.
+/// (linearization_json, docs/cli.md); with --animate DIR, animate_mode
+/// writes the mode's folder before the JSON is printed (its folder options
+/// checked before the system is built). 0 on success; throws as
+/// linearize_steady and animate_mode; UsageError for --mode or --epsilon
+/// without --animate.
 template <class S>
 int linearize_command(const LinearizeOptions& opts, const std::string& command = "");
 
