@@ -7,6 +7,7 @@
 #include "nhs/regularity.hpp"
 #include "nhs/session/field_jacobian.hpp"
 
+#include <Eigen/LU>
 #include <Eigen/QR>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <random>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 namespace nhs {
 namespace {
@@ -121,6 +123,35 @@ std::string family_context(const SteadyFamily<S>& fam, const Vec<S>& mu) {
   return "at steady family '" + fam.name + "' (" + at + ")";
 }
 
+// linearize_steady's holonomic constraints: pt.q admitted onto f = 0 as
+// for a run (the dependent coordinates solved for), the tangent's
+// dependent rows from G dq = 0; the gradients G (h x (n + m), zero in z)
+// handed to the linearization (0 rows without holonomic constraints).
+template <class S>
+Mat<S> holonomic_gradients(const Study<S>& study, const System<S>& sys, SteadyPoint<S>& pt) {
+  const Eigen::Index n = sys.n, m = sys.m;
+  Mat<S> G(0, n + m);
+  if (study.holonomic) {
+    const HolonomicConstraints<S>& hol = *study.holonomic;
+    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
+    Mat<S> Gq;
+    (void)hol.f(sys, pt.q, &Gq);
+    if (!hol.dependent.empty()) {
+      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
+      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
+      for (Eigen::Index k = 0; k < h; ++k) {
+        const int d = hol.dependent[static_cast<std::size_t>(k)];
+        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
+      }
+      const Mat<S> step = Gd.fullPivLu().solve(rhs);
+      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
+    }
+    G = Mat<S>::Zero(Gq.rows(), n + m);
+    G.leftCols(n) = Gq;
+  }
+  return G;
+}
+
 }  // namespace
 
 template <class S>
@@ -168,28 +199,7 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
 
   SteadyPoint<S> pt = fam.at(sys, mu);
   const Eigen::Index n = sys.n, m = sys.m, p = mu.size();
-  // Holonomic constraints: q admitted onto f = 0 as for a run (the
-  // dependent coordinates solved for), the tangent's dependent rows from
-  // G dq = 0, and the gradients G (h x n) handed to the linearization.
-  Mat<S> G(0, n + m);
-  if (study.holonomic) {
-    const HolonomicConstraints<S>& hol = *study.holonomic;
-    admit_holonomic<S>(hol, sys, pt.q, default_manifold_tolerance<S>());
-    Mat<S> Gq;
-    (void)hol.f(sys, pt.q, &Gq);
-    if (!hol.dependent.empty()) {
-      const auto h = static_cast<Eigen::Index>(hol.dependent.size());
-      Mat<S> Gd(h, h), rhs = Gq * pt.dq;
-      for (Eigen::Index k = 0; k < h; ++k) {
-        const int d = hol.dependent[static_cast<std::size_t>(k)];
-        for (Eigen::Index j = 0; j < h; ++j) Gd(j, k) = Gq(j, d);
-      }
-      const Mat<S> step = Gd.fullPivLu().solve(rhs);
-      for (Eigen::Index k = 0; k < h; ++k) pt.dq.row(hol.dependent[static_cast<std::size_t>(k)]) -= step.row(k);
-    }
-    G = Mat<S>::Zero(Gq.rows(), n + m);
-    G.leftCols(n) = Gq;
-  }
+  const Mat<S> G = holonomic_gradients<S>(study, sys, pt);
   Vec<S> z(m), qdot(n);
   Mat<S> dz(m, p);
   const auto context = [&] { return family_context<S>(fam, mu); };
@@ -223,6 +233,8 @@ SteadyLinearization<S> linearize_steady(const SteadySpec<S>& spec, const Vec<S>&
   out.lin = linearize<S>(fj.J, fj.f, dependence<S>(spec, sys, fj, out.x), static_cast<int>(n), tangent, fj.state, G,
                          study.holonomic ? study.holonomic->names : std::vector<std::string>{});
   require_finite_linearization<S>(out.lin, context);
+  out.holonomic = G;
+  out.coordinates = static_cast<std::size_t>(n);
   return out;
 }
 
@@ -312,12 +324,160 @@ StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& va
   return out;
 }
 
+namespace {
+
+// linearize()'s bases rebuilt from its output (nhs/linearization.hpp): K
+// (Nr x Nl) spans the level set of the holonomic constraints in the reduced
+// coordinates, Q (Nl x Nl) has the family's tangents there in its first p
+// columns, B = Q^T (K^T Jrr K) Q, whose lower right block is D.
+template <class S>
+struct DeflatedBases {
+  Mat<S> Jrr, K, Q, B;
+};
+
+template <class S>
+DeflatedBases<S> deflated_bases(const SteadyLinearization<S>& s) {
+  Linearization<S> L = s.lin;  // level_set_basis writes its residuals
+  const auto Nr = static_cast<Eigen::Index>(L.reduced.size());
+  const Eigen::Index p = L.tangent.cols();
+  DeflatedBases<S> b;
+  b.Jrr.resize(Nr, Nr);
+  Mat<S> Tr(Nr, p);
+  for (Eigen::Index a = 0; a < Nr; ++a) {
+    for (Eigen::Index c = 0; c < Nr; ++c) b.Jrr(a, c) = L.J(L.reduced[a], L.reduced[c]);
+    for (Eigen::Index c = 0; c < p; ++c) Tr(a, c) = L.tangent(L.reduced[a], c);
+  }
+  b.K = detail::level_set_basis<S>(L, s.holonomic, b.Jrr, Tr, {});
+  const Mat<S> Jl = b.K.transpose() * b.Jrr * b.K;
+  b.Q = detail::span_basis<S>(Mat<S>(b.K.transpose() * Tr), [](Eigen::Index) {
+    return std::string("steady_eigenmode: the family's tangents lost their rank");
+  });
+  b.B = b.Q.transpose() * Jl * b.Q;
+  const Eigen::Index nd = L.D.rows();
+  if (b.B.rows() != nd + p ||
+      max_abs<S>(Mat<S>(b.B.bottomRightCorner(nd, nd) - L.D)) > L.tolerance * (S(1) + max_abs<S>(L.D)))
+    throw std::logic_error("steady_eigenmode: the rebuilt bases do not give the linearization's D");
+  return b;
+}
+
+// The real form of A - (a + i b) I (A: k x k) acting on (x, y) for x + i y:
+// [A - a I, b I; -b I, A - a I] (2k x 2k).
+template <class S>
+Mat<S> shifted_real_form(const Mat<S>& A, const S& a, const S& b) {
+  const Eigen::Index k = A.rows();
+  Mat<S> M(2 * k, 2 * k);
+  const Mat<S> I = Mat<S>::Identity(k, k);
+  M << A - a * I, b * I, -b * I, A - a * I;
+  return M;
+}
+
+// An eigenvector x + i y of D for its eigenvalue a + i b, by inverse
+// iteration with the shift moved off it by sqrt(eps) (1 + |lambda|): 4
+// steps, each multiplying the other eigenvectors' parts by about sqrt(eps).
+template <class S>
+std::pair<Vec<S>, Vec<S>> eigenvector_of(const Mat<S>& D, const S& a, const S& b) {
+  using std::hypot;
+  using std::sqrt;
+  const Eigen::Index k = D.rows();
+  const S shift = sqrt(epsilon<S>()) * (S(1) + hypot(a, b));
+  const Eigen::FullPivLU<Mat<S>> lu(shifted_real_form<S>(D, S(a + shift), b));
+  Vec<S> z(2 * k);
+  for (Eigen::Index i = 0; i < 2 * k; ++i) z[i] = S(1) + S(i + 1) / S(2 * k + 1);  // not orthogonal to the mode
+  for (int it = 0; it < 4; ++it) {
+    z = lu.solve(z);
+    z /= S(z.cwiseAbs().maxCoeff());
+  }
+  return {z.head(k), z.tail(k)};
+}
+
+// (J_kk - lambda I) w_k = -J_kr w_r: the cyclic coordinates' part of the
+// eigenvector, in the real form.
+template <class S>
+void fill_cyclic(const Linearization<S>& L, const S& a, const S& b, Vec<S>& x, Vec<S>& y) {
+  const auto Nk = static_cast<Eigen::Index>(L.cyclic.size());
+  if (Nk == 0) return;
+  Mat<S> Jkk(Nk, Nk);
+  Vec<S> r = Vec<S>::Zero(2 * Nk);
+  for (Eigen::Index i = 0; i < Nk; ++i) {
+    for (Eigen::Index j = 0; j < Nk; ++j) Jkk(i, j) = L.J(L.cyclic[i], L.cyclic[j]);
+    for (const int j : L.reduced) {
+      r[i] -= L.J(L.cyclic[i], j) * x[j];
+      r[Nk + i] -= L.J(L.cyclic[i], j) * y[j];
+    }
+  }
+  const Vec<S> w = shifted_real_form<S>(Jkk, a, b).fullPivLu().solve(r);
+  for (Eigen::Index i = 0; i < Nk; ++i) {
+    x[L.cyclic[i]] = w[i];
+    y[L.cyclic[i]] = w[Nk + i];
+  }
+}
+
+// v scaled so that its entry of q largest in modulus is 1 (n: q's size).
+template <class S>
+void normalize_mode(Vec<S>& x, Vec<S>& y, Eigen::Index n) {
+  Eigen::Index top = 0;
+  for (Eigen::Index i = 1; i < n; ++i)
+    if (x[i] * x[i] + y[i] * y[i] > x[top] * x[top] + y[top] * y[top]) top = i;
+  const S m2 = x[top] * x[top] + y[top] * y[top];
+  const S cr = x[top] / m2, ci = -y[top] / m2;  // 1 / v_top
+  const Vec<S> nx = x * cr - y * ci;
+  y = x * ci + y * cr;
+  x = nx;
+}
+
+}  // namespace
+
+template <class S>
+std::size_t default_eigenmode(const Linearization<S>& lin) {
+  for (std::size_t i = 0; i < lin.eigenvalues.size(); ++i)
+    if (lin.eigenvalues[i].second > lin.bounds[i]) return i;
+  return 0;
+}
+
+template <class S>
+Eigenmode<S> steady_eigenmode(const SteadyLinearization<S>& s, std::size_t k) {
+  using std::hypot;
+  const Linearization<S>& L = s.lin;
+  Eigenmode<S> mode;
+  mode.index = k;
+  mode.re = L.eigenvalues.at(k).first;
+  mode.im = L.eigenvalues.at(k).second;
+  const S size = hypot(mode.re, mode.im);
+  if (!(size > std::max(L.bounds[k], zero_tolerance<S>(max_abs<S>(L.D)))))
+    throw UsageError("eigenvalue " + std::to_string(k + 1) + " of " + std::to_string(L.eigenvalues.size()) +
+                     " (lambda = " + to_string<S>(mode.re) + " + " + to_string<S>(mode.im) + " i) is zero within its "
+                     "bound " + to_string<S>(L.bounds[k]) + ": a neutral mode has no period nor e-folding time to show");
+  const DeflatedBases<S> b = deflated_bases<S>(s);
+  const Eigen::Index p = L.tangent.cols(), nd = L.D.rows(), N = L.J.rows();
+  const auto [ux, uy] = eigenvector_of<S>(L.D, mode.re, mode.im);
+  // The family's part c = B12 u / lambda, then w_l = Q1 c + Q2 u and w_r = K w_l.
+  const Vec<S> cr = b.B.topRightCorner(p, nd) * ux, ci = b.B.topRightCorner(p, nd) * uy;
+  const S l2 = size * size;
+  const Vec<S> xr = b.K * (b.Q.leftCols(p) * Vec<S>((cr * mode.re + ci * mode.im) / l2) + b.Q.rightCols(nd) * ux);
+  const Vec<S> yr = b.K * (b.Q.leftCols(p) * Vec<S>((ci * mode.re - cr * mode.im) / l2) + b.Q.rightCols(nd) * uy);
+  mode.v_re = Vec<S>::Zero(N);
+  mode.v_im = Vec<S>::Zero(N);
+  for (std::size_t a = 0; a < L.reduced.size(); ++a) {
+    mode.v_re[L.reduced[a]] = xr[static_cast<Eigen::Index>(a)];
+    mode.v_im[L.reduced[a]] = yr[static_cast<Eigen::Index>(a)];
+  }
+  fill_cyclic<S>(L, mode.re, mode.im, mode.v_re, mode.v_im);
+  normalize_mode<S>(mode.v_re, mode.v_im, static_cast<Eigen::Index>(s.coordinates));
+  const Vec<S> rx = L.J * mode.v_re - (mode.v_re * mode.re - mode.v_im * mode.im);
+  const Vec<S> ry = L.J * mode.v_im - (mode.v_im * mode.re + mode.v_re * mode.im);
+  const S vmax = std::max(max_abs<S>(Mat<S>(mode.v_re)), max_abs<S>(Mat<S>(mode.v_im)));
+  mode.residual = std::max(max_abs<S>(Mat<S>(rx)), max_abs<S>(Mat<S>(ry))) / ((max_abs<S>(L.J) + size) * vmax);
+  return mode;
+}
+
 #define NHS_STEADY_LINEARIZATION_INSTANTIATE_(S, NAME)                                                        \
   template Vec<S> family_values<S>(const SteadySpec<S>&, const std::string&);                                  \
   template SteadyLinearization<S> linearize_steady<S>(const SteadySpec<S>&, const Vec<S>&);                   \
   template StabilityScan<S> scan_stability<S>(const SteadySpec<S>&, const std::string&, const S&, const S&,   \
                                               std::uint64_t, const ScanObservers<S>&);                        \
-  template std::string stability_verdict<S>(const Linearization<S>&);
+  template std::string stability_verdict<S>(const Linearization<S>&);                                         \
+  template std::size_t default_eigenmode<S>(const Linearization<S>&);                                         \
+  template Eigenmode<S> steady_eigenmode<S>(const SteadyLinearization<S>&, std::size_t);
 NHS_FOR_EACH_SCALAR(NHS_STEADY_LINEARIZATION_INSTANTIATE_)
 #undef NHS_STEADY_LINEARIZATION_INSTANTIATE_
 

@@ -8,7 +8,8 @@
 # times, and reports at three sample times the poses that `nhs run --poses`
 # writes at the same t, to 1e-9 (1 + |value|). The same comparison on a
 # copy of data.js with the body shifted by 1e-6 must fail: the check can
-# tell. An animation of a 1e5-sample run must load within 600 frames of
+# tell. An eigenmode's animation (`nhs linearize --animate`: the bicycle's
+# weave) loads offline too, one object per body. An animation of a 1e5-sample run must load within 600 frames of
 # virtual time (10 s at 60 frames per second). A run stopped at a singular
 # set writes what it integrated, the reason on its page, and exits 3. Also
 # the refusals: --out a file (exit 2), a system without bodies (exit 2), an
@@ -151,6 +152,36 @@ open(sys.argv[1], "w").write("window.NHS_ANIMATION = " + json.dumps(data) + ";\n
 PY
 if compare "$tmp/shifted" 2>"$tmp/shifted.txt"; then fail "a page with a shifted body passed the comparison"; fi
 echo "shifted page refused: $(tail -1 "$tmp/shifted.txt")"
+
+# An eigenmode (`nhs linearize --animate`): the bicycle's weave at 4 m/s,
+# written as an animation is, opens offline with one scene object per body
+# and reports at t = 1 (sample 30 at 30 per second) the poses of its data.js.
+"$nhs" linearize "$src/examples/bicycle/whipple-bicycle.toml" --steady upright --at v=4 --animate "$tmp/weave" \
+  >/dev/null 2>"$tmp/weave.txt" || fail "nhs linearize --animate exited $?: $(cat "$tmp/weave.txt")"
+for f in index.html data.js three.min.js OrbitControls.js; do [ -s "$tmp/weave/$f" ] || fail "no $tmp/weave/$f"; done
+if grep -Eq '(src|href)="(https?:)?//' "$tmp/weave/index.html"; then fail "the mode's page loads something from the network"; fi
+chrome "$tmp/weave/index.html?t=1" --dump-dom >"$tmp/weave.html"
+python3 - "$tmp/weave.html" "$tmp/weave/data.js" <<'PY'
+import html, json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(open(sys.argv[2]).read().split("=", 1)[1].strip().rstrip(";"))
+body = re.search(r"<body([^>]*)>", dom).group(1)
+m = re.search(r'<pre id="nhs-poses"[^>]*>(.*?)</pre>', dom, re.S)
+if not m or 'data-nhs-ready="1"' not in body:
+    sys.exit("the weave's page reported no poses (WebGL or script failed)")
+n = re.search(r'data-nhs-bodies="(\d+)"', body)
+if not n or int(n.group(1)) != len(data["bodies"]) or len(data["bodies"]) != 4:
+    sys.exit(f"{n.group(1) if n else 'no'} scene objects for the bicycle's {len(data['bodies'])} bodies")
+page, k = json.loads(html.unescape(m.group(1))), data["t"].index(1.0)
+stride = 12 * len(data["bodies"]) + 3 * len(data["contacts"])
+for i, b in enumerate(page["bodies"]):
+    want = data["poses"][k * stride + 12 * i: k * stride + 12 * i + 12]
+    got = [b["x"], b["y"], b["z"]] + b["R"]
+    if max(abs(g - w) for g, w in zip(got, want)) > 1e-12:
+        sys.exit(f"body {b['name']} at t = 1: {got} on the page, {want} in data.js")
+print(f"the weave's page: {n.group(1)} bodies, mode {data['mode']['index']}, lambda = {data['mode']['re']} "
+      f"+- {data['mode']['im']} i, its poses at t = 1 as in data.js")
+PY
 
 # Two times, two different pictures.
 chrome "$tmp/rb/index.html?t=0.1" --window-size=640,480 --screenshot="$tmp/a.png" >/dev/null

@@ -20,6 +20,10 @@
 //  - overflow (exit 4, no inf printed), huge and overflowing grids (exit 2),
 //    the wall-time budget (exit 4) and SIGINT (exit 130), the rows so far
 //    kept; the user's --to echoed; maggi refused for its own reason;
+//  - `linearize --animate` (ModeAnimation): the bicycle's weave at 4 m/s
+//    drawn at eps and eps/2 is linear in eps, its front contact's height
+//    (the holonomic constraint) O(eps^2), and `nhs run` from the drawn
+//    initial state grows by e^(Re lambda T) over the period; the refusals;
 //  - a fuzz generator of linearize/stability arguments (LinearizeFuzz:
 //    fixed seeds; LinearizeFuzzRandomSeed: a new one, labels fuzz;slow):
 //    every exit code is documented, and an exit 0 prints no NaN or inf.
@@ -35,7 +39,9 @@
 #include <cstdio>
 #include <sstream>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <cmath>
 #include <random>
 
 using namespace nhs;
@@ -324,6 +330,194 @@ TEST_F(Linearize, Refusals) {
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("clash.toml:"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("steady[2] parameter 'm' is already in use as a name of the system"), std::string::npos) << r.err;
+}
+
+// `nhs linearize --animate DIR` (docs/animation.md, "Eigenmodes"): the
+// bicycle's weave mode at v = 4 m/s drawn as x + t f + eps Re(v e^(lambda t)).
+class ModeAnimation : public Linearize {
+ protected:
+  const std::string bike_ = kSource + "/examples/bicycle/whipple-bicycle.toml";
+
+  // window.NHS_ANIMATION of DIR/data.js.
+  static nlohmann::json data_of(const std::filesystem::path& dir) {
+    std::ifstream in(dir / "data.js");
+    const std::string text((std::istreambuf_iterator<char>(in)), {});
+    const auto eq = text.find('='), end = text.rfind(';');
+    return nlohmann::json::parse(text.substr(eq + 1, end - eq - 1));
+  }
+  // The weave at --epsilon eps: the linearization's JSON and data.js.
+  std::pair<nlohmann::json, nlohmann::json> weave(const std::string& eps) {
+    const std::filesystem::path dir = dir_ / ("weave-" + eps);
+    const auto j = json_of({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", dir.string(),
+                            "--epsilon", eps});
+    return {j, data_of(dir)};
+  }
+  // The poses of sample k (12 per body, then 3 per contact).
+  static std::vector<double> poses(const nlohmann::json& d, std::size_t k) {
+    const std::size_t stride = 12 * d["bodies"].size() + 3 * d["contacts"].size();
+    const auto& p = d["poses"];
+    std::vector<double> out;
+    for (std::size_t i = 0; i < stride; ++i) out.push_back(p[k * stride + i].get<double>());
+    return out;
+  }
+  static double max_diff(const std::vector<double>& a, const std::vector<double>& b, double scale_b = 1) {
+    double m = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, std::abs(a[i] - scale_b * b[i]));
+    return m;
+  }
+  // The largest height of a contact point above the floor (z, the file's
+  // up being -z) over the samples: the holonomic constraint's residual (the
+  // front wheel's contact height) and the rear's, 0 by construction.
+  // `nhs run` from the drawn initial state of d (data.js's mode.x0) to its
+  // window T, with the poses: |P_run(T) - P_drawn(T)|, and growth_ the
+  // ratio of the run's deviation from the steady motion d0 at T and at 0.
+  double distance_at_end(const nlohmann::json& d, const nlohmann::json& d0) {
+    const nlohmann::json& mode = d["mode"];
+    const std::size_t n = mode["coordinates"].size(), last = d["t"].size() - 1;
+    std::string q, z;
+    for (std::size_t i = 0; i < mode["x0"].size(); ++i)
+      (i < n ? q : z) += (i == 0 || i == n ? "" : ",") + mode["x0"][i].get<std::string>();
+    const std::string csv = (dir_ / "mode.csv").string(), T = mode["window"].get<std::string>();
+    const auto run = nhs({"run", bike_, "--q", q, "--z", z, "--t-end", T, "--dt-out", T, "--poses", "--rtol", "1e-12",
+                          "--atol", "1e-12", "--out", csv});
+    EXPECT_EQ(run.code, 0) << run.err;
+    const auto rows = nhs::test::lines_of(nhs::test::slurp(csv));
+    if (rows.size() < 3) {
+      ADD_FAILURE() << "no rows in " << csv;
+      return 0;
+    }
+    const auto cells = [](const std::string& line) {
+      std::vector<std::string> out;
+      std::stringstream l(line);
+      for (std::string c; std::getline(l, c, ',');) out.push_back(c);
+      return out;
+    };
+    const std::vector<std::string> header = cells(rows[0]);
+    std::vector<std::size_t> cols;  // data.js's order of the poses
+    const auto col = [&](const std::string& name) {
+      const auto it = std::find(header.begin(), header.end(), name);
+      EXPECT_NE(it, header.end()) << name;
+      cols.push_back(static_cast<std::size_t>(it - header.begin()));
+    };
+    for (const auto& b : d["bodies"]) {
+      const std::string name = b["name"].get<std::string>();
+      for (const std::string a : {"x", "y", "z"}) col(name + "_" + a);
+      for (const std::string a : {"11", "12", "13", "21", "22", "23", "31", "32", "33"}) col(name + "_R" + a);
+    }
+    for (const auto& c : d["contacts"])
+      for (const std::string a : {"x", "y", "z"}) col(c.get<std::string>() + "_point_" + a);
+    const auto row = [&](std::size_t r) {
+      const std::vector<std::string> c = cells(rows[r]);
+      std::vector<double> out;
+      for (std::size_t k : cols) out.push_back(std::stod(c.at(k)));
+      return out;
+    };
+    const auto norm = [](const std::vector<double>& a, const std::vector<double>& b) {
+      double s2 = 0;
+      for (std::size_t i = 0; i < a.size(); ++i) s2 += (a[i] - b[i]) * (a[i] - b[i]);
+      return std::sqrt(s2);
+    };
+    const std::vector<double> start = row(1), end = row(rows.size() - 1);
+    growth_ = norm(end, poses(d0, last)) / norm(start, poses(d0, 0));
+    return max_diff(end, poses(d, last));
+  }
+  double growth_ = 0;
+  static double contact_residual(const nlohmann::json& d) {
+    const std::size_t nb = d["bodies"].size();
+    double worst = 0;
+    for (std::size_t k = 0; k < d["t"].size(); ++k) {
+      const std::vector<double> p = poses(d, k);
+      for (std::size_t c = 0; c < d["contacts"].size(); ++c) worst = std::max(worst, std::abs(p[12 * nb + 3 * c + 2]));
+    }
+    return worst;
+  }
+};
+
+// The mode is the eigenvalue printed first (the weave, growing), shown over
+// one period; halving eps halves the deviation from the steady motion and
+// quarters the holonomic residual (the front contact's height: the pitch
+// solved to first order); and `nhs run` from the drawn initial state, the
+// nonlinear motion, grows over one period by e^(Re lambda T) within 1% and
+// ends within 1% of the drawn pose's deviation.
+TEST_F(ModeAnimation, WeaveIsTheLinearizedMotion) {
+  const auto [j, d] = weave("0.01");
+  const auto [jh, dh] = weave("0.005");
+  const auto [j0, d0] = weave("0");
+  const nlohmann::json& mode = d["mode"];
+  EXPECT_EQ(mode["index"], 1);
+  EXPECT_EQ(mode["re"], j["eigenvalues"][0]["re"]);
+  EXPECT_EQ(mode["im"], j["eigenvalues"][0]["im"]);
+  const double re = std::stod(mode["re"].get<std::string>()), im = std::stod(mode["im"].get<std::string>());
+  ASSERT_GT(re, 0.3);  // Meijaard et al. (2007): the weave grows at 4 m/s
+  const double T = 2 * std::acos(-1.0) / im;
+  EXPECT_NEAR(d["t"].back().get<double>(), T, 1e-14 * T);
+  EXPECT_LT(std::stod(mode["residual"].get<std::string>()), 1e-12);
+  const std::size_t last = d["t"].size() - 1;
+
+  // Linear in eps: P(eps) - P(0) = 2 (P(eps/2) - P(0)) + O(eps^2), at every sample.
+  double dev = 0, remainder = 0;
+  for (std::size_t k = 0; k <= last; ++k) {
+    const auto p = poses(d, k), ph = poses(dh, k), p0 = poses(d0, k);
+    std::vector<double> a, b;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      a.push_back(p[i] - p0[i]);
+      b.push_back(ph[i] - p0[i]);
+    }
+    dev = std::max(dev, max_diff(a, std::vector<double>(a.size(), 0.0)));
+    remainder = std::max(remainder, max_diff(a, b, 2));
+  }
+  EXPECT_GT(dev, 1e-3);
+  EXPECT_LT(remainder, 0.05 * dev) << "dev " << dev;
+  // The holonomic residual: 0 on the steady motion, O(eps^2) on the mode.
+  const double r = contact_residual(d), rh = contact_residual(dh);
+  EXPECT_LT(contact_residual(d0), 1e-12);
+  EXPECT_GT(r, 1e-9);
+  EXPECT_NEAR(r / rh, 4.0, 0.2) << r << " " << rh;
+
+  // The nonlinear motion from each drawn initial state (x0 = x + eps Re v):
+  // it grows over the period as e^(Re lambda T), and it ends at the drawn
+  // pose within O(eps^2) (halving eps quarters the distance).
+  const double e = distance_at_end(d, d0), eh = distance_at_end(dh, d0);
+  EXPECT_LT(e, 0.05 * max_diff(poses(d, last), poses(d0, last)));
+  EXPECT_NEAR(e / eh, 4.0, 0.4) << e << " " << eh;
+  EXPECT_NEAR(growth_ / std::exp(re * T), 1.0, 0.01) << "growth " << growth_ << " e^(re T) " << std::exp(re * T);
+}
+
+// The refusals (exit 2, nothing written): --mode out of range, a zero
+// eigenvalue, a system without bodies, --mode without --animate, over the
+// size bound (2.04 s at 1e6 per second, 4 bodies and 2 contacts), a file.
+TEST_F(ModeAnimation, Refusals) {
+  const std::string out = (dir_ / "mode").string();
+  auto r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", out, "--mode", "5"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--mode 5: the steady motion has 4 eigenvalues, numbered 1 to 4"), std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", out, "--mode", "0"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--mode: expected a positive integer, got '0'"), std::string::npos) << r.err;
+  // The upright disc above its threshold: 0 and +-i omega.
+  const std::string disc = kSource + "/examples/bodies/rolling-disc.toml";
+  r = nhs({"linearize", disc, "--steady", "upright", "--at", "V=2", "--animate", out, "--mode", "2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("eigenvalue 2 of 3 (lambda = 0 + 0 i) is zero within its bound"), std::string::npos) << r.err;
+  r = nhs({"linearize", kLeaf, "--steady", "rest", "--at", "h=0.7", "--animate", out});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("system 'damped-leaf' has no bodies to draw"), std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--mode", "1"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--mode is an option of --animate DIR"), std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", out, "--fps", "1e6"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("2040588 samples of 6 bodies and contacts over the mode's window of 2.04058608"),
+            std::string::npos) << r.err;
+  r = nhs({"linearize", bike_, "--steady", "upright", "--at", "v=4", "--animate", kLeaf});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("damped-leaf.toml' exists and is not a directory"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // The disc's oscillation, drawn: eps brings the largest excursion to 0.2 rad.
+  const auto j = json_of({"linearize", disc, "--steady", "upright", "--at", "V=2", "--animate", out});
+  const nlohmann::json d = data_of(out);
+  EXPECT_EQ(d["mode"]["index"], 1);
+  EXPECT_EQ(d["mode"]["im"], j["eigenvalues"][0]["im"]);
 }
 
 }  // namespace

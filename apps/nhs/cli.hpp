@@ -106,10 +106,34 @@ template <class S>
 SteadySpec<S> steady_spec(const LinearizeOptions& opts);
 
 /// `nhs linearize`: linearize_steady at --at, as JSON on stdout
-/// (linearization_json, docs/cli.md). 0 on success; throws as
-/// linearize_steady.
+/// (linearization_json, docs/cli.md); with --animate DIR, animate_mode
+/// writes the mode's folder before the JSON is printed (its folder options
+/// checked before the system is built). 0 on success; throws as
+/// linearize_steady and animate_mode; UsageError for --mode or --epsilon
+/// without --animate.
 template <class S>
-int linearize_command(const LinearizeOptions& opts);
+int linearize_command(const LinearizeOptions& opts, const std::string& command = "");
+
+/// `nhs linearize --animate DIR`'s refusals before the linearization: the
+/// folder (as `nhs animate --out`), --fps, three.js; the frames per unit of time.
+template <class S>
+double check_mode_animation(const LinearizeOptions& opts);
+
+/// `nhs linearize --animate DIR` (docs/animation.md, "Eigenmodes"): the
+/// steady motion s at x drawn as x(t) = x + t f + eps Re(v e^(lambda t))
+/// with v the eigenvector of --mode (steady_eigenmode; default_eigenmode),
+/// over one period 2 pi / |Im lambda| (one e-folding time 1 / |Re lambda|
+/// for a real eigenvalue), eps from --epsilon or the largest excursion of
+/// the coordinates (0.2 rad for an angle, 10% of the scene's largest length
+/// for a length), written as `nhs animate` writes its folder, with the mode
+/// in data.js's "mode". UsageError (exit 2): --mode out of range (naming K
+/// and the count), a zero eigenvalue, a motion that is not uniform (J f !=
+/// 0), a system without bodies, the size bound, the folder's refusals;
+/// IoError (exit 5) when the folder cannot be written. `command` is quoted
+/// in data.js; a line on stderr says what was written.
+template <class S>
+void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const SteadyLinearization<S>& s,
+                  const std::string& command);
 
 /// `nhs stability`: scan_stability on an even grid of --points values of
 /// --vary in [--from, --to]; the eigenvalues as CSV (--csv,

@@ -28,9 +28,14 @@ SteadySpec<S> steady_spec(const LinearizeOptions& opts) {
 }
 
 template <class S>
-int linearize_command(const LinearizeOptions& opts) {
+int linearize_command(const LinearizeOptions& opts, const std::string& command) {
+  if (!opts.animate.empty()) (void)check_mode_animation<S>(opts);  // before the system is built
+  else if (!opts.mode.empty() || !opts.epsilon.empty())
+    throw UsageError(std::string(opts.mode.empty() ? "--epsilon" : "--mode") + " is an option of --animate DIR");
   const SteadySpec<S> spec = steady_spec<S>(opts);
-  fmt::print("{}\n", linearization_json<S>(linearize_steady<S>(spec, family_values<S>(spec)), opts.precision));
+  const SteadyLinearization<S> s = linearize_steady<S>(spec, family_values<S>(spec));
+  if (!opts.animate.empty()) animate_mode<S>(opts, spec, s, command);
+  fmt::print("{}\n", linearization_json<S>(s, opts.precision));
   return 0;
 }
 
@@ -113,7 +118,7 @@ int stability_command(const StabilityOptions& opts) {
 
 #define NHS_CLI_LINEARIZE_(S, NAME)                                 \
   template SteadySpec<S> steady_spec<S>(const LinearizeOptions&); \
-  template int linearize_command<S>(const LinearizeOptions&);      \
+  template int linearize_command<S>(const LinearizeOptions&, const std::string&);      \
   template int stability_command<S>(const StabilityOptions&);
 NHS_FOR_EACH_SCALAR(NHS_CLI_LINEARIZE_)
 #undef NHS_CLI_LINEARIZE_

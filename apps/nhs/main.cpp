@@ -325,8 +325,17 @@ Command add_linearize_command(CLI::App& app, CommandOptions& o) {
                    "coordinates, and the eigenvalues off the family, as JSON (docs/linearization.md)");
   add_linearize_options(cmd, o.linearize);
   add_at_option(cmd, o.linearize.at, "the family's parameters, name=value (repeatable)");
+  LinearizeOptions& l = o.linearize;
+  cmd->add_option("--animate", l.animate, "also write the steady motion with an eigenvector superposed as a 3-D "
+                                          "animation in this directory (docs/animation.md)");
+  cmd->add_option("--mode", l.mode, "--animate: the eigenvalue K, 1-based as printed (default: the growing or "
+                                    "least damped oscillation)");
+  cmd->add_option("--fps", l.fps, "--animate: samples per unit of time")->capture_default_str();
+  cmd->add_option("--epsilon", l.epsilon, "--animate: the mode's amplitude (default: 0.2 rad or 10% of the "
+                                          "scene's largest length at the largest excursion)");
+  cmd->add_option("--three", l.three, "--animate: three.js r111's directory")->capture_default_str();
   return {cmd, [&o] {
-            return with_scalar(o.linearize.precision, [&]<class S>() { return linearize_command<S>(o.linearize); });
+            return with_scalar(o.linearize.precision, [&]<class S>() { return linearize_command<S>(o.linearize, o.line); });
           }};
 }
 

@@ -122,6 +122,14 @@ struct LinearizeOptions {
   std::string formulation = "first-kind";  ///< first-kind or gibbs-appell: the state (q, z) on C
   std::string precision = "double";
   std::vector<std::string> params;   ///< "name=value" parameter overrides
+  /// `nhs linearize --animate DIR`: the steady motion with an eigenvector
+  /// superposed, drawn as `nhs animate` draws a run (docs/animation.md,
+  /// "Eigenmodes"); empty: no animation. Not options of `nhs stability`.
+  std::string animate;
+  std::string mode;                  ///< --mode K: the eigenvalue, 1-based as printed; empty: the default
+  std::string fps = "30";            ///< --fps: samples per unit of time
+  std::string epsilon;               ///< --epsilon: the mode's amplitude; empty: from the excursions
+  std::string three = "/usr/share/javascript/three";  ///< --three: three.js r111
 };
 
 /// `nhs stability`: the eigenvalues along one family parameter.

@@ -57,6 +57,10 @@ struct SteadyLinearization {
   std::vector<std::string> state;                     ///< names of x (N)
   Vec<S> x;                                           ///< N
   Linearization<S> lin;
+  /// The gradients of the holonomic constraints handed to linearize() (h x
+  /// N, h = 0 without them): what steady_eigenmode rebuilds its level set from.
+  Mat<S> holonomic;
+  std::size_t coordinates = 0;  ///< n: the coordinates q, the first entries of x
 };
 
 /// The family's parameter values mu (size p, in the family's order) from
@@ -132,6 +136,46 @@ struct ScanObservers {
 template <class S>
 StabilityScan<S> scan_stability(const SteadySpec<S>& spec, const std::string& vary, const S& from, const S& to,
                                 std::uint64_t points, const ScanObservers<S>& observers = {});
+
+/// An eigenvector of a steady motion's linearization on the full state x =
+/// (q, z) (steady_eigenmode): x(t) = x + t f + eps Re(v e^(lambda t))
+/// solves the field linearized at x to first order in eps, f the field at x.
+template <class S>
+struct Eigenmode {
+  std::size_t index = 0;  ///< into Linearization::eigenvalues (0-based)
+  S re, im;               ///< lambda
+  /// v = v_re + i v_im (N each): the entry of q (the first n) largest in
+  /// modulus is 1, so that max |v_i| over q is 1.
+  Vec<S> v_re, v_im;
+  /// max |J v - lambda v| / ((max |J| + |lambda|) max |v|): round-off for
+  /// an eigenvector of J.
+  S residual;
+};
+
+/// The eigenvalue that a mode animation shows by default: the largest real
+/// part among those with |Im| above their error bound (the first of a
+/// pair, Im > 0), else the largest real part (index 0). Precondition:
+/// lin.eigenvalues not empty.
+template <class S>
+std::size_t default_eigenmode(const Linearization<S>& lin);
+
+/// The eigenvector of s.lin.eigenvalues[k] mapped back from the deflated
+/// basis of D to the full state x = (q, z) (N): rebuilding linearize()'s
+/// bases (nhs/linearization.hpp) from its output, K (N_r x N_l, Householder
+/// QR of the unit holonomic gradients G_r^T: ker G_r) and Q = [Q1 Q2] (N_l x
+/// N_l, Q1 spanning the family's tangents on the level set), with B =
+/// Q^T K^T J_rr K Q = [0 B12; 0 D], an eigenvector u of D (inverse
+/// iteration in the real form of D - lambda I) gives J_rr's on the level
+/// set w_r = K (Q1 B12 u / lambda + Q2 u), and the cyclic coordinates'
+/// w_k = (lambda I - J_kk)^-1 J_kr w_r (J block lower triangular). Since G w
+/// = 0, the dependent coordinates of the holonomic constraints are solved
+/// to first order (each f^k(q + eps v) = O(eps^2)). Throws UsageError
+/// "eigenvalue K of N (lambda = ...) is zero ..." (K 1-based) for an
+/// eigenvalue within max(its bound, zero_tolerance) of 0 (a neutral mode:
+/// no period nor e-folding time) and std::out_of_range for k >=
+/// s.lin.eigenvalues.size().
+template <class S>
+Eigenmode<S> steady_eigenmode(const SteadyLinearization<S>& s, std::size_t k);
 
 /// The verdict of a linearization: "unstable" (some eigenvalue decided
 /// unstable), "undecided" (none unstable, some undecided: decided_spectrum),
