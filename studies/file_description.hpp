@@ -205,6 +205,16 @@ struct FileDescription {
   }
 };
 
+/// Evaluates a program of parameters only (n outputs).
+template <class S>
+Vec<S> evaluate_constant(const Program& p, const std::vector<S>& values) {
+  const Constants<S> c = constants_of<S>(p);
+  const Params<S> params(values);
+  Vec<S> out(static_cast<Eigen::Index>(p.outputs.size()));
+  evaluate(p, c, params, {}, out.data());
+  return out;
+}
+
 /// The sizes of a file's rolling surfaces at the parameters `values`
 /// (SystemFile::sizes): UsageError naming the table, the key, its position
 /// and its value when a radius or semi-axis is not > 0 or a crown is < 0
@@ -214,14 +224,33 @@ template <class S>
 void require_sizes(const SystemFile& f, const std::vector<S>& values) {
   if constexpr (requires { ScalarName<S>::value; }) {
     if (!f.sizes) return;
-    const Constants<S> c = constants_of<S>(*f.sizes);
-    std::vector<S> out(f.sizes->outputs.size());
-    evaluate(*f.sizes, c, Params<S>(values), {}, out.data());
-    for (std::size_t k = 0; k < out.size(); ++k) {
+    const Vec<S> out = evaluate_constant<S>(*f.sizes, values);
+    for (std::size_t k = 0; k < f.size_conditions.size(); ++k) {
       const FileSizeCondition& s = f.size_conditions[k];
-      if (out[k] > 0 || (s.zero_allowed && out[k] == 0)) continue;
-      throw UsageError(s.where + ": " + s.what + " = " + to_string<S>(out[k]) + " at the parameters given: it must be " +
+      const S v = out[static_cast<Eigen::Index>(k)];
+      if (v > 0 || (s.zero_allowed && v == 0)) continue;
+      throw UsageError(s.where + ": " + s.what + " = " + to_string<S>(v) + " at the parameters given: it must be " +
                        (s.zero_allowed ? ">= 0" : "> 0"));
+    }
+  }
+}
+
+/// The constant inertias of a file's bodies at the parameters `values`
+/// (SystemFile::inertias): UsageError naming the body's inertia, its
+/// position and the reason (inertia_violation, in double) when one is not
+/// a rigid body's. In the scalar types only, as require_sizes.
+template <class S>
+void require_inertias(const SystemFile& f, const std::vector<S>& values) {
+  if constexpr (requires { ScalarName<S>::value; }) {
+    if (!f.inertias) return;
+    const Vec<S> out = evaluate_constant<S>(*f.inertias, values);
+    for (std::size_t k = 0; k < f.inertia_conditions.size(); ++k) {
+      Eigen::Matrix3d J;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(out[static_cast<Eigen::Index>(9 * k) + 3 * i + j]);
+      if (const std::string why = inertia_violation(J); !why.empty())
+        throw UsageError(f.inertia_conditions[k].where + ": " + f.inertia_conditions[k].what + " " + why +
+                         " at the parameters given");
     }
   }
 }
@@ -230,18 +259,9 @@ template <class S>
 System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values,
                       AdBinding binding = AdBinding::fastest) {
   require_sizes<S>(*file, values);
+  require_inertias<S>(*file, values);
   FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
   return describe<S>(d, values, file->info, binding);
-}
-
-/// Evaluates a program of parameters only (n outputs).
-template <class S>
-Vec<S> evaluate_constant(const Program& p, const std::vector<S>& values) {
-  const Constants<S> c = constants_of<S>(p);
-  const Params<S> params(values);
-  Vec<S> out(static_cast<Eigen::Index>(p.outputs.size()));
-  evaluate(p, c, params, {}, out.data());
-  return out;
 }
 
 template <class S>

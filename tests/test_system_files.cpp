@@ -1201,16 +1201,17 @@ TEST(SystemFileRolling, TheDiscAsABodyHasTheHandDerivedAccelerations) {
   expect_close_accelerations<mp50>(coin, disc, mp50("1e-45"));
   const auto file = load_system_file(std::string(NHS_SOURCE_DIR) + "/examples/bodies/rolling-disc.toml");
   EXPECT_EQ(file->info.constraint_names, (std::vector<std::string>{"contact_x", "contact_y"}));
-  ASSERT_EQ(file->singular_sets.size(), 2u);
+  ASSERT_EQ(file->singular_sets.size(), 3u);
   EXPECT_EQ(file->singular_sets[0].name, "margin_contact");
   EXPECT_EQ(file->singular_sets[1].name, "margin_chart_disc");
+  EXPECT_EQ(file->singular_sets[2].name, "margin_split");
   ASSERT_TRUE(file->singular);
   const expression::Constants<double> c = expression::constants_of<double>(*file->singular);
   std::vector<double> params = {1, 1, 9.81};
   for (const double theta : {0.0, 0.4, 1.2, -1.5}) {
     Vec<double> q(5), qdot = Vec<double>::Zero(5);
     q << 0.3, -0.2, theta, 0.7, 1.1;
-    std::array<double, 2> margin{};
+    std::array<double, 3> margin{};
     expression::evaluate(*file->singular, c, Params<double>(params), {&q, &qdot}, margin.data());
     EXPECT_NEAR(std::abs(margin[0]), std::abs(std::cos(theta)), 1e-15) << theta;
     EXPECT_NEAR(margin[1], std::abs(std::cos(theta)), 1e-15) << theta;
@@ -1398,6 +1399,40 @@ TEST(SystemFileSupport, TheChaplyginSphereAsASupportFunctionIsTheSphere) {
   };
   expect_close_accelerations<double>(tilted(sphere), tilted(support), 1e-14);
   expect_close_accelerations<mp50>(tilted(sphere), tilted(support), mp50("1e-45"));
+}
+
+// A derived psi's singular set (docs/system-files.md, "A derived
+// parametrization"): the knife edge on the incline written without its
+// [parametrization] (Voronec's split y_dot = tan(theta) x_dot derived from
+// dependent_velocities = ["y"]) has margin_split = |det A_dep| of the unit
+// row of dC/dqdot, (sin theta, -cos theta, 0): |cos theta|, 0 where the
+// split fails.
+TEST(SystemFileDerivedPsi, TheSplitsMarginIsTheKnifeEdgesCosTheta) {
+  std::string text = example_text("/examples/knife-edge-incline.toml");
+  const auto from = text.find("[parametrization]"), to = text.find("[initial]"), exact = text.find("[[exact]]");
+  ASSERT_TRUE(from != std::string::npos && to != std::string::npos && exact != std::string::npos && from < to);
+  text = text.substr(0, exact);
+  text.erase(from, to - from);
+  const auto dir = std::filesystem::temp_directory_path() / ("nhs_split_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "knife.toml") << text;
+  const auto file = load_system_file((dir / "knife.toml").string());
+  std::filesystem::remove_all(dir);
+  ASSERT_TRUE(file->singular);
+  const auto at = std::find_if(file->singular_sets.begin(), file->singular_sets.end(),
+                               [](const auto& s) { return s.name == "margin_split"; });
+  ASSERT_NE(at, file->singular_sets.end());
+  const std::size_t k = static_cast<std::size_t>(at - file->singular_sets.begin());
+  const expression::Constants<double> c = expression::constants_of<double>(*file->singular);
+  const std::vector<double> params = {1, 0.5, 1};
+  for (const double theta : {0.0, 0.4, 1.2, -1.5, 2.5, 1.5707963267948966}) {
+    Vec<double> q(3), qdot(3);
+    q << 0.3, -0.2, theta;
+    qdot << 0.7, -0.1, 0.2;
+    std::vector<double> margins(file->singular_sets.size());
+    expression::evaluate(*file->singular, c, Params<double>(params), {&q, &qdot}, margins.data());
+    EXPECT_NEAR(margins[k], std::abs(std::cos(theta)), 1e-15) << theta;
+  }
 }
 
 // The bundled Whipple bicycle, written as bodies (examples/bicycle/

@@ -16,7 +16,34 @@
 #include <cmath>
 #include <sstream>
 
-namespace nhs::systemfile {
+namespace nhs {
+
+std::string inertia_violation(const Eigen::Matrix3d& J) {
+  const double scale = J.cwiseAbs().maxCoeff();
+  const double tol = 64 * std::numeric_limits<double>::epsilon() * scale;
+  std::ostringstream at;
+  at.precision(17);
+  for (int i = 0; i < 3; ++i)
+    for (int j = i + 1; j < 3; ++j)
+      if (!(std::abs(J(i, j) - J(j, i)) <= tol)) {
+        at << "is not symmetric: [" << i + 1 << "][" << j + 1 << "] = " << J(i, j) << ", [" << j + 1 << "][" << i + 1
+           << "] = " << J(j, i);
+        return at.str();
+      }
+  const Eigen::Vector3d m = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(J, Eigen::EigenvaluesOnly).eigenvalues();
+  if (!(m(0) >= -tol)) {
+    at << "is not positive semidefinite: principal moments (" << m(0) << ", " << m(1) << ", " << m(2) << ")";
+    return at.str();
+  }
+  if (!(m(0) + m(1) >= m(2) - tol)) {
+    at << "breaks the triangle inequality of a rigid body's principal moments: " << m(0) << " + " << m(1) << " < "
+       << m(2);
+    return at.str();
+  }
+  return "";
+}
+
+namespace systemfile {
 
 std::optional<double> Loader::at_defaults(const toml::node& n, const std::string& what) {
   Program p;
@@ -42,28 +69,13 @@ void Loader::check_inertia(const toml::node& Jn, const std::string& what,
       if (!v) return;  // not a constant: nothing to check here
       J(i, j) = *v;
     }
-  const double scale = J.cwiseAbs().maxCoeff();
-  const double tol = 64 * std::numeric_limits<double>::epsilon() * scale;
-  std::ostringstream at;
-  at.precision(17);
-  for (int i = 0; i < 3; ++i)
-    for (int j = i + 1; j < 3; ++j)
-      if (std::abs(J(i, j) - J(j, i)) > tol) {
-        at << what << " inertia is not symmetric: [" << i + 1 << "][" << j + 1 << "] = " << J(i, j) << ", ["
-           << j + 1 << "][" << i + 1 << "] = " << J(j, i) << " (at the default parameters)";
-        fail(Jn, at.str());
-      }
-  const Eigen::Vector3d m = Eigen::SelfAdjointEigenSolver<Eigen::Matrix3d>(J, Eigen::EigenvaluesOnly).eigenvalues();
-  if (m(0) < -tol) {
-    at << what << " inertia is not positive semidefinite: principal moments (" << m(0) << ", " << m(1) << ", "
-       << m(2) << ") at the default parameters";
-    fail(Jn, at.str());
-  }
-  if (m(0) + m(1) < m(2) - tol) {
-    at << what << " inertia breaks the triangle inequality of a rigid body's principal moments: " << m(0) << " + "
-       << m(1) << " < " << m(2) << " (at the default parameters)";
-    fail(Jn, at.str());
-  }
+  // Kept for every build's parameters (file_description.hpp, require_sizes).
+  if (!f_.inertias) f_.inertias.emplace();
+  for (const auto& row : rows)
+    for (const toml::node* e : row) expression_into(*e, what + " inertia", bind({}), *f_.inertias);
+  f_.inertia_conditions.push_back({what + " inertia", where(Jn)});
+  if (const std::string why = inertia_violation(J); !why.empty())
+    fail(Jn, what + " inertia " + why + " (at the default parameters)");
 }
 
 void Loader::check_size(const toml::node& n, const std::string& what, bool zero_allowed) {
@@ -80,4 +92,5 @@ void Loader::check_size(const toml::node& n, const std::string& what, bool zero_
   fail(n, at.str());
 }
 
-}  // namespace nhs::systemfile
+}  // namespace systemfile
+}  // namespace nhs

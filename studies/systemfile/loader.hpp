@@ -249,6 +249,12 @@ class Loader : TomlReader {
   // gives dependent_velocities, linear or affine constraints and no psi.
   bool derives_parametrization() const;
   void derive_parametrization();
+  // margin_split: how far the derived psi's dependent block A_dep of dC/dqdot is from losing rank,
+  // |det A_dep| with each row of dC/dqdot over its norm, over its value at the initial state (1 there;
+  // 0 where the split is singular).
+  void add_split_margin(Program& singular);
+  // The last output of p (inputs q, qdot) at the initial q, qdot = 0 and the default parameters, in double.
+  double value_at_initial(const Program& p) const;
   void read_domain(const toml::node& node, const Bindings& qz);
   // --- read_margins.cpp
   void read_invariants();

@@ -33,6 +33,7 @@ void Loader::read_singular() {
   if (node) read_declared_singular(*node, p);
   add_contact_margins(p);  // the rolling contacts' own singular sets
   add_chart_margins(p);    // the frames' Euler-angle charts
+  add_split_margin(p);     // the derived psi's Voronec split
   if (!f_.singular_sets.empty()) f_.singular = std::move(p);
 }
 

@@ -82,6 +82,23 @@ struct FileSizeCondition {
   bool zero_allowed = false;
 };
 
+/// A constant central inertia tensor of a [[bodies]] entry given in a
+/// frame (its 9 entries are outputs of SystemFile::inertias, row-major):
+/// checked by every build at its parameters (inertia_violation).
+struct FileInertiaCondition {
+  std::string what;   ///< "bodies[k] inertia"
+  std::string where;  ///< "path:line:column" of the inertia key
+};
+
+/// Why J (3 x 3, kg m^2 or the file's units) is not the central inertia
+/// tensor of a rigid body, or "" when it is: not symmetric (beyond 64 eps
+/// of its largest entry), not positive semidefinite (a principal moment <
+/// -64 eps scale), or breaking the triangle inequality of the principal
+/// moments, A + B >= C for each ordering (Goldstein, Poole and Safko,
+/// Classical Mechanics, 3rd ed., ch. 5). The reason names the entries or
+/// moments and their values (studies/systemfile/body_checks.cpp).
+std::string inertia_violation(const Eigen::Matrix3d& J);
+
 struct FileSingularSet {
   std::string name;       ///< "margin_<key>", e.g. "margin_sin_theta"
   std::string condition;  ///< e.g. "Euler-angle chart singular (sin theta = 0)"
@@ -204,6 +221,10 @@ struct SystemFile {
   /// (file_description.hpp, require_sizes).
   std::optional<expression::Program> sizes;
   std::vector<FileSizeCondition> size_conditions;
+  /// The constant inertias of the bodies given in frames (FileInertiaCondition),
+  /// 9 outputs each, parameters only; checked by every build at its parameters.
+  std::optional<expression::Program> inertias;
+  std::vector<FileInertiaCondition> inertia_conditions;
   /// The scene drawn of the bodies (FileScene); empty without [[bodies]].
   std::optional<FileScene> scene;
   expression::Program initial_q;                               ///< n outputs, parameters only
