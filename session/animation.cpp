@@ -66,7 +66,8 @@ std::string animation_data_js(const Scene<S>& scene, const AnimationSamples& r, 
                               const nlohmann::json& mode) {
   nlohmann::json head = {{"system", system}, {"title", title}, {"command", command},
                          {"up", {{"axis", scene.up_axis()}, {"sign", scene.up_sign()}}},
-                         {"contacts", scene.contacts()}, {"stopped", stopped.empty() ? nlohmann::json() : nlohmann::json(stopped)}};
+                         {"contacts", scene.contacts()},
+                         {"stopped", stopped.empty() ? nlohmann::json() : nlohmann::json(stopped)}};
   if (!mode.is_null()) head["mode"] = mode;
   head["bodies"] = nlohmann::json::array();
   for (const SceneBody& b : scene.bodies())

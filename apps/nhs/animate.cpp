@@ -253,8 +253,8 @@ Problem<S> mode_problem(const SteadySpec<S>& spec, const SteadyLinearization<S>&
 
 // The poses at x + t f + eps deviation at each sample.
 template <class S>
-AnimationSamples record_mode(const Scene<S>& scene, const Problem<S>& problem, const SteadyLinearization<S>& s, const S& eps,
-                     const ModeSamples<S>& samples) {
+AnimationSamples record_mode(const Scene<S>& scene, const Problem<S>& problem, const SteadyLinearization<S>& s,
+                             const S& eps, const ModeSamples<S>& samples) {
   AnimationSamples rec;
   const auto n = static_cast<Eigen::Index>(s.coordinates);
   for (std::size_t k = 0; k < samples.t.size(); ++k) {

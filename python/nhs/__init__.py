@@ -56,8 +56,8 @@ from . import _core
 from ._core import (MAX_ROWS, Acceleration, CheckReport, Error, Field, IntegrationError, InvalidState, IOError,
                     Linearization, StabilityScan, UsageError, precisions, steppers)
 
-__all__ = ["System", "Run", "Animation", "Acceleration", "Field", "Linearization", "StabilityScan", "CheckReport", "study",
-           "studies", "load", "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState",
+__all__ = ["System", "Run", "Animation", "Acceleration", "Field", "Linearization", "StabilityScan", "CheckReport",
+           "study", "studies", "load", "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState",
            "IntegrationError", "IOError"]
 
 

@@ -70,7 +70,8 @@ def test_a_run_that_stops_writes_what_was_integrated(tools, tmp_path):
                   "--singular-margin", "0.05", "--t-end", "10", "--out", tmp_path / "cli")
     assert p.returncode == 3, p.stderr
     same_folder(tmp_path / "cli", tmp_path / "py")
-    assert "singular" in anim.stopped and anim.stopped == animation_head((tmp_path / "py" / "data.js").read_text())["stopped"]
+    head = animation_head((tmp_path / "py" / "data.js").read_text())
+    assert "singular" in anim.stopped and anim.stopped == head["stopped"]
 
 
 def test_refusals_name_what_is_wrong_and_write_nothing(tools, tmp_path):
