@@ -105,23 +105,25 @@ bicycle=(stability examples/bicycle/whipple-bicycle.toml --steady upright --from
 echo "report: $nhs ${bicycle[*]} > $out/bench/bicycle_stability.json" >&2
 "$nhs" "${bicycle[@]}" > "$out/bench/bicycle_stability.json" || status=$?
 # One animation per bodies example (nhs animate, docs/animation.md) under
-# runs/animations/ (not committed), each with a still frame by headless Chromium.
+# runs/animations/ (not committed), each with a still frame by headless
+# Chromium: the list, t_end, fps and the still's time are
+# scripts/report_sections/animations.py's, which links them from REPORT.md.
 mkdir -p runs/animations
-while read -r name system t_end still; do
-  echo "report: $nhs animate $system --t-end $t_end --out runs/animations/$name" >&2
-  "$nhs" animate "$system" --t-end "$t_end" --out "runs/animations/$name" >/dev/null || { status=$?; continue; }
-  browser=$(command -v chromium || command -v chromium-browser || true)
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || echo "report: no chromium (scripts/setup.sh): no still frames (REPORT.md lists them missing)" >&2
+while read -r name system t_end fps still; do
+  echo "report: $nhs animate $system --t-end $t_end --fps $fps --out runs/animations/$name" >&2
+  "$nhs" animate "$system" --t-end "$t_end" --fps "$fps" --out "runs/animations/$name" >/dev/null ||
+    { status=$?; continue; }
   [ -n "$browser" ] || continue
-  "$browser" --headless --no-sandbox --disable-dev-shm-usage --use-gl=swiftshader --enable-unsafe-swiftshader \
+  rm -f "runs/animations/$name.png"
+  "$browser" --headless --no-sandbox --disable-dev-shm-usage --user-data-dir="$PWD/runs/animations/.chromium" \
+    --use-gl=swiftshader --enable-unsafe-swiftshader --ignore-gpu-blocklist \
     --host-resolver-rules="MAP * ~NOTFOUND" --virtual-time-budget=10000 --window-size=900,600 \
     --screenshot="$PWD/runs/animations/$name.png" "file://$PWD/runs/animations/$name/index.html?t=$still" \
-    >/dev/null 2>&1 || status=$?
-done <<'LIST'
-rolling-disc examples/bodies/rolling-disc.toml 10 5
-rattleback examples/bodies/rattleback.toml 20 8
-bicycle examples/bicycle/whipple-bicycle.toml 5 2
-chaplygin-sphere examples/bodies/chaplygin-sphere.toml 10 5
-LIST
+    >/dev/null 2>&1 && [ -s "runs/animations/$name.png" ] || status=1
+done < <(/usr/bin/python3 scripts/report_sections/animations.py --list)
+rm -rf runs/animations/.chromium
 /usr/bin/python3 scripts/report.py --reports "$out" --verify-dir "$verify_dir" --command "$what" ||
   status=$?
 echo "report: $out/REPORT.md" >&2

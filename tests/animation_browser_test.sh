@@ -9,7 +9,8 @@
 # writes at the same t, to 1e-9 (1 + |value|). The same comparison on a
 # copy of data.js with the body shifted by 1e-6 must fail: the check can
 # tell. An eigenmode's animation (`nhs linearize --animate`: the bicycle's
-# weave) loads offline too, one object per body. An animation of a 1e5-sample run must load within 600 frames of
+# weave) loads offline too, one object per body. A support-function surface
+# (the rounded rattleback) is a mesh whose vertices are data.js's. An animation of a 1e5-sample run must load within 600 frames of
 # virtual time (10 s at 60 frames per second). A run stopped at a singular
 # set writes what it integrated, the reason on its page, and exits 3. Also
 # the refusals: --out a file (exit 2), a system without bodies (exit 2), an
@@ -181,6 +182,33 @@ for i, b in enumerate(page["bodies"]):
         sys.exit(f"body {b['name']} at t = 1: {got} on the page, {want} in data.js")
 print(f"the weave's page: {n.group(1)} bodies, mode {data['mode']['index']}, lambda = {data['mode']['re']} "
       f"+- {data['mode']['im']} i, its poses at t = 1 as in data.js")
+PY
+
+# A support-function surface (the rounded rattleback) is drawn as a mesh:
+# one scene object per body, and the page's mesh holds data.js's vertices
+# grad h(u_k) (in single precision, as drawn), on the UV sphere's 24 x 12 grid.
+"$nhs" animate "$src/examples/bodies/rounded-rattleback.toml" --t-end 0.5 --fps 4 --out "$tmp/rounded" >/dev/null \
+  2>"$tmp/rounded.txt" || fail "nhs animate of the rounded rattleback exited $?: $(cat "$tmp/rounded.txt")"
+chrome "$tmp/rounded/index.html?t=0.25" --dump-dom >"$tmp/rounded.html"
+python3 - "$tmp/rounded.html" "$tmp/rounded/data.js" <<'PY'
+import html, json, re, struct, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+data = json.loads(open(sys.argv[2]).read().split("=", 1)[1].strip().rstrip(";"))
+body = re.search(r"<body([^>]*)>", dom).group(1)
+m = re.search(r'<pre id="nhs-meshes"[^>]*>(.*?)</pre>', dom, re.S)
+if not m or 'data-nhs-ready="1"' not in body:
+    sys.exit("the rounded rattleback's page reported no meshes (WebGL or script failed)")
+n = re.search(r'data-nhs-bodies="(\d+)"', body)
+if not n or int(n.group(1)) != len(data["bodies"]) or len(data["bodies"]) != 1:
+    sys.exit(f"{n.group(1) if n else 'no'} scene objects for the rounded rattleback's {len(data['bodies'])} bodies")
+b, meshes = data["bodies"][0], json.loads(html.unescape(m.group(1)))
+if b["shape"] != "mesh" or len(b["size"]) != 3 + 3 * (2 + 11 * 24):
+    sys.exit(f"the rounded rattleback is drawn as {b['shape']} of {len(b['size'])} sizes, not a 24 x 12 mesh")
+f32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]
+want = [f32(v) for v in b["size"][3:]]
+if meshes[0] != want:
+    sys.exit(f"the page's mesh ({len(meshes[0] or [])} values) is not data.js's vertices ({len(want)} values)")
+print(f"the rounded rattleback: 1 body drawn as a mesh of {len(want) // 3} vertices, as in data.js")
 PY
 
 # Two times, two different pictures.

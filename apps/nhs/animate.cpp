@@ -1,19 +1,15 @@
 // `nhs animate SYSTEM [run options] --out DIR [--fps 30]` (docs/animation.md):
 // runs the motion as `nhs run` does (run_spec, simulate: the same plan, the
 // same integration), sampled at fps of simulated time, and writes a folder
-// that opens offline in a browser: index.html (animation_page.hpp), data.js
-// (window.NHS_ANIMATION: the bodies' poses at each sample), three.min.js and
-// OrbitControls.js copied from Debian's libjs-three (r111). The folder is
-// written beside DIR under a temporary name and renamed into place, so that
-// nothing is half-written. `nhs linearize --animate DIR` (animate_mode)
+// that opens offline in a browser (nhs/session/animation.hpp: animate_run,
+// which the Python module's Run.animate calls too). `nhs linearize --animate DIR` (animate_mode)
 // writes the same folder for a steady motion with an eigenvector superposed.
-#include "animation_page.hpp"
 #include "cli.hpp"
 #include "interrupt.hpp"
 #include "names.hpp"
-#include "scene.hpp"
 
 #include "nhs/session/files.hpp"
+#include "nhs/session/animation.hpp"
 #include "nhs/session/simulate.hpp"
 
 #include <algorithm>
@@ -24,7 +20,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <unistd.h>
 
 namespace nhs::cli {
 
@@ -32,120 +27,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The files of libjs-three that the page loads, and their names in DIR.
-const std::vector<std::pair<std::string, std::string>> kThreeFiles = {
-    {"three.min.js", "three.min.js"}, {"examples/js/controls/OrbitControls.js", "OrbitControls.js"}};
-
-void check_three(const std::string& dir) {
-  for (const auto& [from, to] : kThreeFiles)
-    if (!fs::exists(fs::path(dir) / from))
-      throw UsageError("--three: '" + (fs::path(dir) / from).string() +
-                       "' not found: three.js r111 comes from Debian's libjs-three (scripts/setup.sh installs it), "
-                       "or give the directory of a copy with --three DIR");
-}
-
-// What the samples of the run keep: t, the poses (Scene::values) and the
-// turning plane's rate, as doubles.
-struct Recorded {
-  std::vector<double> t, poses, rates;
-};
-
-// data.js: window.NHS_ANIMATION = {...} (JSON, which a page cannot fetch
-// over file://). Numbers in the shortest form that reads back the same double.
-template <class S>
-std::string data_js(const Scene<S>& scene, const Recorded& r, const std::string& system, const std::string& title,
-                    const std::string& command, const std::string& stopped, const nlohmann::json& mode = {}) {
-  nlohmann::json head = {{"system", system}, {"title", title}, {"command", command},
-                         {"up", {{"axis", scene.up_axis()}, {"sign", scene.up_sign()}}},
-                         {"contacts", scene.contacts()}, {"stopped", stopped.empty() ? nlohmann::json() : nlohmann::json(stopped)}};
-  if (!mode.is_null()) head["mode"] = mode;
-  head["bodies"] = nlohmann::json::array();
-  for (const SceneBody& b : scene.bodies())
-    head["bodies"].push_back({{"name", b.name}, {"frame", b.frame}, {"shape", b.shape}, {"size", b.size}});
-  std::string text = head.dump();
-  text.pop_back();  // the closing brace: the arrays follow
-  const auto array = [&](const char* name, const std::vector<double>& v) {
-    text += fmt::format(",\n\"{}\":[", name);
-    for (std::size_t k = 0; k < v.size(); ++k) text += (k ? "," : "") + fmt::format("{}", v[k]);
-    text += "]";
-  };
-  array("t", r.t);
-  array("poses", r.poses);
-  if (scene.plane_turns()) {  // the first turning plane's angle, by the trapezoid rule over the samples
-    std::vector<double> angle(r.t.size(), 0.0);
-    for (std::size_t k = 1; k < r.t.size(); ++k)
-      angle[k] = angle[k - 1] + 0.5 * (r.rates[k - 1] + r.rates[k]) * (r.t[k] - r.t[k - 1]);
-    array("plane_angle", angle);
-  }
-  return "window.NHS_ANIMATION = " + text + "};\n";
-}
-
-// Writes the folder `out` through a temporary sibling renamed into place.
-void write_folder(const fs::path& out, const std::string& three, const std::string& data) {
-  const fs::path parent = out.has_parent_path() ? out.parent_path() : fs::path(".");
-  const fs::path tmp = parent / ("." + out.filename().string() + ".nhs-tmp-" + std::to_string(getpid()));
-  std::error_code ec;
-  fs::remove_all(tmp, ec);
-  if (!fs::create_directories(tmp, ec) || ec) throw_io_error("--out: cannot create", tmp.string(), ec.value());
-  try {
-    for (const auto& [from, to] : kThreeFiles) {
-      fs::copy_file(fs::path(three) / from, tmp / to, fs::copy_options::overwrite_existing, ec);
-      if (ec) throw_io_error("cannot copy three.js to", (tmp / to).string(), ec.value());
-    }
-    write_text_file((tmp / "data.js").string(), data);
-    write_text_file((tmp / "index.html").string(), animation_page_html());
-    const fs::path old = parent / ("." + out.filename().string() + ".nhs-old-" + std::to_string(getpid()));
-    if (fs::exists(out)) {
-      fs::rename(out, old, ec);
-      if (ec) throw_io_error("--out: cannot replace", out.string(), ec.value());
-    }
-    fs::rename(tmp, out, ec);
-    if (ec) throw_io_error("--out: cannot write", out.string(), ec.value());
-    fs::remove_all(old, ec);
-  } catch (...) {
-    fs::remove_all(tmp, ec);
-    throw;
-  }
-}
-
-// True when `dir` is empty or holds an animation that nhs wrote (its
-// data.js starts with "window.NHS_ANIMATION"): a folder that may be replaced.
-bool replaceable(const fs::path& dir) {
-  std::error_code ec;
-  if (fs::is_empty(dir, ec) && !ec) return true;
-  std::FILE* f = std::fopen((dir / "data.js").c_str(), "r");
-  if (!f) return false;
-  char head[21] = {};
-  const std::size_t n = std::fread(head, 1, 20, f);
-  std::fclose(f);
-  return n == 20 && std::string(head) == "window.NHS_ANIMATION";
-}
-
 // The refusals before anything runs: the folder `out` (given by `option`),
 // --fps, three.js; the frames per unit of time.
 double check_folder_options(const std::string& out, const std::string& option, const std::string& fps_text,
                             const std::string& three, const std::string& system) {
   if (out.empty()) throw UsageError(option + ": empty directory name");
-  if (fs::exists(out) && !fs::is_directory(out))
-    throw UsageError(option + ": '" + out + "' exists and is not a directory");
-  if (fs::is_directory(out) && !replaceable(out))
-    throw UsageError(option + ": '" + out + "' is a folder with other files than an animation of nhs: give a new "
-                     "or empty folder (the folder is replaced as a whole)");
-  if (is_system_file_name(system)) refuse_overwriting(system, out, option);
   const double fps = parse_number<double>("--fps", fps_text);
-  if (!(fps > 0) || !std::isfinite(fps) || fps > 1e6)
-    throw UsageError("--fps: '" + fps_text + "' must be a number of frames per second of simulated time in (0, 1e6]");
-  check_three(three);
+  check_animation_folder(out, option, fps, "--fps", three, "--three", system);
   return fps;
-}
-
-// `out` as an absolute folder without a trailing '/' (UsageError naming
-// `option` when empty).
-std::string absolute_folder(const std::string& out, const std::string& option) {
-  if (out.empty()) throw UsageError(option + ": empty directory name");
-  std::string dir = fs::absolute(fs::path(out)).lexically_normal().string();
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  return dir;
 }
 
 }  // namespace
@@ -153,7 +42,7 @@ std::string absolute_folder(const std::string& out, const std::string& option) {
 template <class S>
 int animate_command(const AnimateOptions& options, const std::string& command) {
   AnimateOptions opts = options;
-  opts.out = absolute_folder(opts.out, "--out");
+  opts.out = absolute_animation_folder(opts.out, "--out");
   const double fps = check_folder_options(opts.out, "--out", opts.fps, opts.three, opts.study);
   // The bound for one body, before the grid's own budget (--max-rows) is checked.
   if (!opts.t_end.empty()) {
@@ -163,58 +52,22 @@ int animate_command(const AnimateOptions& options, const std::string& command) {
                                    "even for one body (docs/animation.md): lower --fps or --t-end",
                                    opts.fps, opts.t_end, std::floor(t_end * fps + 1e-9) + 1, kMaxAnimationItems));
   }
-  RunSpec<S> spec = run_spec<S>(opts);
-  spec.dt_out = S(1) / S(fps);
-  require_run_options(spec);
-  std::optional<Scene<S>> scene;
   std::optional<InterruptGuard> sigint;
-  Recorded rec;
-  std::string name;
-  RunObservers<S> observers;
-  observers.planned = [&](const RunPlan<S>& plan, const MotionReference<S>&) {
-    scene.emplace(plan.problem);
-    name = plan.problem.sys.info.name;
-    const double rows = std::floor(to_double(plan.options.t_end) * fps + 1e-9) + 1;
-    const double items = static_cast<double>(scene->bodies().size() + scene->contacts().size());
-    if (rows * items > static_cast<double>(kMaxAnimationItems))
-      throw UsageError(fmt::format("--fps {} to t = {}: {} samples of {} bodies and contacts exceed the animation's "
-                                   "bound of {} body-samples (docs/animation.md): lower --fps or --t-end",
-                                   opts.fps, to_double(plan.options.t_end), rows, items, kMaxAnimationItems));
-    sigint.emplace();
-  };
-  observers.interrupt = [&](const S& t_now) {
-    if (interrupt_requested()) throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now));
-  };
-  observers.motion.record = [&](const Sample<S>& s) {
-    if (rec.t.empty()) scene->size_at(s.q);
-    const std::vector<S> v = scene->values(s.q, s.qdot);
-    rec.t.push_back(to_double(s.t));
-    for (const S& x : v) rec.poses.push_back(to_double(x));
-    if (scene->plane_turns()) rec.rates.push_back(to_double(scene->plane_rates(s.q)[0]));
-  };
-  const Simulation<S> run = simulate<S>(spec, observers);
-  std::string stopped;
-  if (run.error) {
-    try {
-      std::rethrow_exception(run.error);
-    } catch (const UsageError&) {
-      throw;
-    } catch (const std::exception& e) {
-      stopped = e.what();
-    }
-    if (rec.t.empty()) std::rethrow_exception(run.error);
-  }
-  const std::string title = run.plan.problem.sys.info.title;
-  write_folder(opts.out, opts.three, data_js(*scene, rec, name, title.empty() ? name : title, command, stopped));
+  const AnimationRequest request{.out = opts.out, .three = opts.three, .command = command, .fps = fps};
+  const AnimationWritten w = animate_run<S>(
+      run_spec<S>(opts), request,
+      [](const S& t_now) {
+        if (interrupt_requested()) throw Interrupted("interrupted (SIGINT) at t = " + to_string<S>(t_now));
+      },
+      [&] { sigint.emplace(); });
   const auto count = [](std::size_t n, const char* one, const char* many) {
     return std::to_string(n) + " " + (n == 1 ? one : many);
   };
   std::printf("nhs animate: wrote %s (%zu samples at %g per unit of time to t = %.6g, %s, %s%s)\n",
-              (fs::path(opts.out) / "index.html").c_str(), rec.t.size(), fps, rec.t.back(),
-              count(scene->bodies().size(), "body", "bodies").c_str(),
-              count(scene->contacts().size(), "contact", "contacts").c_str(),
-              stopped.empty() ? "" : "; the run stopped, its reason is on the page");
-  if (run.error) std::rethrow_exception(run.error);
+              (fs::path(opts.out) / "index.html").c_str(), w.samples, fps, w.t_last,
+              count(w.bodies, "body", "bodies").c_str(), count(w.contacts, "contact", "contacts").c_str(),
+              w.stopped.empty() ? "" : "; the run stopped, its reason is on the page");
+  if (w.error) std::rethrow_exception(w.error);
   return 0;
 }
 
@@ -400,9 +253,9 @@ Problem<S> mode_problem(const SteadySpec<S>& spec, const SteadyLinearization<S>&
 
 // The poses at x + t f + eps deviation at each sample.
 template <class S>
-Recorded record_mode(const Scene<S>& scene, const Problem<S>& problem, const SteadyLinearization<S>& s, const S& eps,
-                     const ModeSamples<S>& samples) {
-  Recorded rec;
+AnimationSamples record_mode(const Scene<S>& scene, const Problem<S>& problem, const SteadyLinearization<S>& s,
+                             const S& eps, const ModeSamples<S>& samples) {
+  AnimationSamples rec;
   const auto n = static_cast<Eigen::Index>(s.coordinates);
   for (std::size_t k = 0; k < samples.t.size(); ++k) {
     const Vec<S> x = s.x + samples.t[k] * s.lin.f + eps * samples.deviation[k];
@@ -420,14 +273,14 @@ Recorded record_mode(const Scene<S>& scene, const Problem<S>& problem, const Ste
 
 template <class S>
 double check_mode_animation(const LinearizeOptions& opts) {
-  return check_folder_options(absolute_folder(opts.animate, "--animate"), "--animate", opts.fps, opts.three,
+  return check_folder_options(absolute_animation_folder(opts.animate, "--animate"), "--animate", opts.fps, opts.three,
                               opts.system);
 }
 
 template <class S>
 void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const SteadyLinearization<S>& s,
                   const std::string& command) {
-  const std::string out = absolute_folder(opts.animate, "--animate");
+  const std::string out = absolute_animation_folder(opts.animate, "--animate");
   const double fps = check_folder_options(out, "--animate", opts.fps, opts.three, opts.system);
   const Eigenmode<S> mode = steady_eigenmode<S>(s, chosen_mode<S>(opts.mode, s.lin));
   require_uniform<S>(s.lin);
@@ -439,7 +292,7 @@ void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const
   const ModeSamples<S> samples = mode_samples<S>(mode, oscillating, fps, scene.bodies().size() + scene.contacts().size());
   const auto [kinds, largest] = excursion_kinds<S>(scene, problem.q, problem.qdot);
   const S eps = mode_epsilon<S>(opts.epsilon, kinds, largest, samples);
-  const Recorded rec = record_mode<S>(scene, problem, s, eps, samples);
+  const AnimationSamples rec = record_mode<S>(scene, problem, s, eps, samples);
   const std::string lambda = oscillating
                                  ? fmt::format("{:.6g} ± {:.6g}i", to_double(mode.re), std::abs(to_double(mode.im)))
                                  : fmt::format("{:.6g}", to_double(mode.re));
@@ -447,8 +300,9 @@ void animate_mode(const LinearizeOptions& opts, const SteadySpec<S>& spec, const
                                         problem.sys.info.title.empty() ? s.system : problem.sys.info.title,
                                         mode.index + 1, s.lin.eigenvalues.size(), lambda, mode_where<S>(s, opts),
                                         to_double(eps));
-  write_folder(out, opts.three, data_js(scene, rec, s.system, title, command, "",
-                                         mode_json<S>(s, mode, eps, samples, kinds, largest)));
+  write_animation_folder(out, opts.three, animation_data_js(scene, rec, s.system, title, command, "",
+                                                                  mode_json<S>(s, mode, eps, samples, kinds, largest)),
+                         "--animate");
   std::fprintf(stderr, "nhs linearize: wrote %s (mode %zu of %zu, lambda = %s, %s %.6g, epsilon = %.6g, %zu samples)\n",
                (fs::path(out) / "index.html").c_str(), mode.index + 1, s.lin.eigenvalues.size(), lambda.c_str(),
                oscillating ? "period" : "e-folding time", to_double(samples.window), to_double(eps), rec.t.size());

@@ -167,10 +167,6 @@ RunSpec<S> run_spec(const RunOptions& opts);
 /// on stderr.
 template <class S>
 int run_command(const RunOptions& opts);
-/// The size bound of `nhs animate`: samples x (bodies + contacts) at most
-/// this (about 300 bytes of data.js each; docs/animation.md, "Size").
-inline constexpr std::uint64_t kMaxAnimationItems = 2'000'000;
-
 /// `nhs animate`: the run of `opts` (run_spec, its --dt-out 1 / --fps;
 /// simulate) drawn as opts.out/index.html, data.js, three.min.js and
 /// OrbitControls.js (Scene: the bodies' poses; docs/animation.md), written

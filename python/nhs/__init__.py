@@ -56,8 +56,8 @@ from . import _core
 from ._core import (MAX_ROWS, Acceleration, CheckReport, Error, Field, IntegrationError, InvalidState, IOError,
                     Linearization, StabilityScan, UsageError, precisions, steppers)
 
-__all__ = ["System", "Run", "Acceleration", "Field", "Linearization", "StabilityScan", "CheckReport", "study",
-           "studies", "load", "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState",
+__all__ = ["System", "Run", "Animation", "Acceleration", "Field", "Linearization", "StabilityScan", "CheckReport",
+           "study", "studies", "load", "precisions", "steppers", "MAX_ROWS", "Error", "UsageError", "InvalidState",
            "IntegrationError", "IOError"]
 
 
@@ -82,8 +82,9 @@ class Run:
     double) where an invariant is not defined.
     """
 
-    def __init__(self, raw):
+    def __init__(self, raw, source=None):
         import numpy as np
+        self._source = source  # (system, the arguments of System._run, the state's names): Run.animate
         self.columns = list(raw["columns"])
         self.summary = dict(raw["summary"])
         data = raw["data"]
@@ -123,11 +124,93 @@ class Run:
                 "the columns are also run[name], NumPy arrays", name="pandas") from None
         return pd.DataFrame({c: self._data[c] for c in self.columns})
 
+    def animate(self, path, fps=30, three="/usr/share/javascript/three"):
+        """Writes this run as the animation folder of `nhs animate` and returns an nhs.Animation.
+
+        path: the folder to write (index.html, data.js, three.min.js,
+        OrbitControls.js; docs/animation.md), new, empty, or an earlier
+        animation of nhs, which is replaced as a whole; it is written under a
+        temporary name and renamed into place. fps: samples per unit of
+        simulated time. three: the directory of three.js r111 (Debian's
+        libjs-three, which scripts/setup.sh installs).
+
+        How it samples: the motion is integrated again, from the same system,
+        parameters, initial state and options as this run, with the output
+        grid dt_out = 1 / fps, exactly as `nhs animate --fps FPS` with the
+        same options runs it. This run's own rows are not used: their grid
+        (dt_out) may be coarser or finer than 1 / fps, and the folder is the
+        tool's, byte for byte (data.js's "command" aside, which records
+        the Python call). max_rows does not apply; the animation's own bound
+        does.
+
+        Raises nhs.UsageError before any step, naming what is wrong: a path
+        that is a file or a folder with other files, an fps outside
+        (0, 1e6], three.js missing, a system without bodies to draw (no
+        [[bodies]] in its file, a study without bodies), more than
+        2,000,000 samples x (bodies + contacts); nhs.IOError when the folder
+        cannot be written. A run that stops (a singular set) writes what was
+        integrated, with the reason on the page and in Animation.stopped.
+        In Jupyter the returned object shows the page inline (an IFrame of
+        the written folder).
+        """
+        if self._source is None:
+            raise UsageError("Run.animate: this run does not know its system (it was not made by System.run)")
+        system, args, names = self._source
+        command = f"{system.name}.run(...).animate({str(path)!r}, fps={fps!r})"
+        raw = system._run(*args, state_names=names,
+                          animate={"path": str(path), "fps": fps, "three": str(three), "command": command})
+        return Animation(raw)
+
     def __repr__(self):
         s = self.summary
         return (f"Run({s['study']}, {s['formulation']}, {s['precision']}, {s['stepper']}: "
                 f"{len(self)} rows to t = {s['t_last']}, {s['rhs_calls']} RHS calls, "
                 f"max |C| = {s['max_C']})")
+
+
+class Animation:
+    """An animation folder written by Run.animate (docs/animation.md).
+
+    Attributes:
+      path: the folder (absolute); path/index.html opens offline.
+      samples, t_last: the samples drawn and the last one's time.
+      bodies, contacts: how many bodies and contact points are drawn.
+      stopped: "" when the run reached its end, else the reason it stopped
+        (a singular set), which the page shows too.
+    In Jupyter (_repr_html_) it shows as an IFrame of path/index.html: no
+    widget library; the notebook's server must serve the folder (a path
+    under the notebook's directory), or the browser open it as a file.
+    """
+
+    def __init__(self, raw, width=800, height=500):
+        self.path = raw["path"]
+        self.samples = raw["samples"]
+        self.t_last = raw["t_last"]
+        self.bodies = raw["bodies"]
+        self.contacts = raw["contacts"]
+        self.stopped = raw["stopped"]
+        self.width, self.height = width, height
+
+    def _src(self):
+        import os
+        page = os.path.join(self.path, "index.html")
+        try:
+            relative = os.path.relpath(page)
+        except ValueError:
+            relative = None
+        if relative is not None and not relative.startswith(".."):
+            return relative
+        return "file://" + page
+
+    def _repr_html_(self):
+        import html
+        return (f'<iframe src="{html.escape(self._src(), quote=True)}" width="{self.width}" '
+                f'height="{self.height}" style="border: 0"></iframe>')
+
+    def __repr__(self):
+        end = f"; stopped: {self.stopped}" if self.stopped else ""
+        return (f"Animation({self.path}: {self.samples} samples to t = {self.t_last:.6g}, "
+                f"{self.bodies} bodies, {self.contacts} contacts{end})")
 
 
 def _mp_converter(precision):
@@ -290,10 +373,10 @@ class System(_core.System):
                 raise UsageError(f"run(): {name} and {alias} are one argument (the initial {alias}): give one")
             state.append(alias_value if alias_value is not None else value)
             names.append(alias if alias_value is not None else name)
-        raw = self._run(t_end, dt_out, formulation, precision, stepper, rtol, atol, project,
-                        *state, params, field, max_rhs_calls, singular_margin,
-                        manifold_tol, step, motion, max_rows, max_wall_time, t0, state_names=names)
-        run = Run(raw)
+        args = (t_end, dt_out, formulation, precision, stepper, rtol, atol, project, *state, params, field,
+                max_rhs_calls, singular_margin, manifold_tol, step, motion, max_rows, max_wall_time, t0)
+        raw = self._run(*args, state_names=names)
+        run = Run(raw, (self, args, names))
         kind = run.summary.get("failure_kind")
         if kind:  # the exception of the error table's row (nhs/session/error_table.hpp)
             exc = globals()[run.summary["failure_exception"]](run.summary["failure"])

@@ -134,7 +134,7 @@ void bind_system_commands(py::class_<SystemHandle>& c) {
            "rtol"_a, "atol"_a, "project"_a, "q0"_a, "qdot0"_a, "z0"_a, "params"_a, "field"_a,
            "max_rhs_calls"_a, "singular_margin"_a, "manifold_tol"_a, "step"_a = py::none(),
            "motion"_a = py::none(), "max_rows"_a = py::none(), "max_wall_time"_a = py::none(), "t0"_a = py::none(),
-           "state_names"_a = std::array<std::string, 3>{"q0", "qdot0", "z0"})
+           "state_names"_a = std::array<std::string, 3>{"q0", "qdot0", "z0"}, "animate"_a = py::none())
       .def("motions", [](const SystemHandle& s) {
         const nhs::Study<double>& st = nhs::find_study<double>(s.name());
         py::list out;

@@ -10,7 +10,7 @@
 //     made from a call's Python arguments;
 //   - results.hpp: the typed results as bound classes (nhs.Acceleration,
 //     nhs.Linearization, nhs.StabilityScan, nhs.CheckReport);
-//   - field.hpp: nhs.Field; run.hpp: System.run; system.hpp: nhs.System
+//   - field.hpp: nhs.Field; run.hpp: System.run, Run.animate; system.hpp: nhs.System
 //     (bind_system.cpp binds it, equations.hpp its symbolic queries);
 //   - errors.hpp: the library's typed errors as nhs.UsageError,
 //     nhs.InvalidState (.condition), nhs.IntegrationError and nhs.IOError;

@@ -4,6 +4,7 @@
 
 #include "errors.hpp"
 
+#include "nhs/session/animation.hpp"
 #include "nhs/session/error_table.hpp"
 #include "nhs/session/simulate.hpp"
 #include "nhs/session/clock.hpp"
@@ -217,7 +218,47 @@ py::object run_scalar(const RunInput& in, std::uint64_t max_rows) {
   return out;
 }
 
+template <class S>
+py::object animate_scalar(const RunInput& in, const AnimationRequest& request) {
+  const RunSpec<S> spec = run_request<S>(in);  // with the GIL: the arguments are Python objects
+  AnimationWritten w;
+  {
+    py::gil_scoped_release release;
+    SignalCheck check_signals;
+    w = animate_run<S>(spec, request, [&](const S&) { check_signals(); });
+  }
+  if (w.error) {  // the folder of what was integrated is written: Ctrl-C raises, a stop is .stopped
+    try {
+      std::rethrow_exception(w.error);
+    } catch (const PythonSignal&) {
+      throw;
+    } catch (...) {
+    }
+  }
+  py::dict out;
+  out["path"] = request.out;
+  out["samples"] = w.samples;
+  out["t_last"] = w.t_last;
+  out["bodies"] = w.bodies;
+  out["contacts"] = w.contacts;
+  out["stopped"] = w.stopped;
+  return out;
+}
+
 }  // namespace
+
+py::dict animate_system(const RunInput& in, const std::string& system, const py::dict& request) {
+  AnimationRequest r;
+  r.out = absolute_animation_folder(str_arg(py::object(request["path"]), "path"), "path");
+  r.fps = to_scalar<double>(py::object(request["fps"]), {"fps", "fps"});
+  r.three = str_arg(py::object(request["three"]), "three");
+  r.command = str_arg(py::object(request["command"]), "command");
+  r.fps_option = "fps";
+  r.out_option = "path";
+  r.three_option = "three";
+  check_animation_folder(r.out, r.out_option, r.fps, r.fps_option, r.three, r.three_option, system);
+  return with_precision(in.problem.precision, [&]<class S>() { return animate_scalar<S>(in, r); }).cast<py::dict>();
+}
 
 py::dict run_system(const RunInput& in, std::uint64_t max_rows) {
   return with_precision(in.problem.precision, [&]<class S>() { return run_scalar<S>(in, max_rows); }).cast<py::dict>();

@@ -28,4 +28,16 @@ inline constexpr std::uint64_t kMaxRunRows = kMaxOutputRows;
 /// (KeyboardInterrupt).
 py::dict run_system(const RunInput& in, std::uint64_t max_rows);
 
+/// The motion of `in` drawn as an animation folder (Run.animate;
+/// nhs/session/animation.hpp, animate_run: the folder `nhs animate` writes
+/// for the same run, its dt_out 1 / fps). `request` holds path (str), fps
+/// (a number), three (str: three.js r111's directory) and command (str: what
+/// data.js records). Returns {path (absolute), samples, t_last, bodies,
+/// contacts, stopped ("" when the run completed, else the reason it stopped,
+/// which the page shows)}. UsageError before any step for a bad path, fps or
+/// three, a system without bodies, or more than kMaxAnimationItems
+/// body-samples; IOError when the folder cannot be written;
+/// KeyboardInterrupt after the folder of what was integrated is written.
+py::dict animate_system(const RunInput& in, const std::string& system, const py::dict& request);
+
 }  // namespace nhs::python

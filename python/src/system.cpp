@@ -162,7 +162,8 @@ py::dict SystemHandle::run(const py::object& t_end, const py::object& dt_out, co
                            const py::object& field, const py::object& max_rhs_calls,
                            const py::object& singular_margin, const py::object& manifold_tol, const py::object& step,
                            const py::object& motion, const py::object& max_rows, const py::object& max_wall_time,
-                           const py::object& t0, const std::array<std::string, 3>& state_names) const {
+                           const py::object& t0, const std::array<std::string, 3>& state_names,
+                           const py::object& animate) const {
   RunInput in{.problem = ProblemInput(name_, formulation, str_arg(precision, "precision"), params, {q0, qdot0, z0},
                                       state_names, field, manifold_tol, t0, "t0"),
               .t_end = t_end, .dt_out = dt_out, .rtol = rtol, .atol = atol, .step = step,
@@ -182,6 +183,7 @@ py::dict SystemHandle::run(const py::object& t_end, const py::object& dt_out, co
       throw UsageError(fmt::format("max_wall_time: expected a positive number of seconds, got '{}'", s));
     in.max_wall_time = s;
   }
+  if (!animate.is_none()) return animate_system(in, name_, animate.cast<py::dict>());
   const std::uint64_t rows_allowed =
       max_rows.is_none() ? kMaxRunRows : static_cast<std::uint64_t>(int_arg(max_rows, "max_rows", 1));
   return run_system(in, rows_allowed);

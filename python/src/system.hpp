@@ -54,6 +54,8 @@ class SystemHandle {
 
   /// System._run: the motion as {columns, data, summary} (run_system).
   /// max_rows (None: kMaxRunRows): the most rows the run may keep.
+  /// animate (None, or a dict {path, fps, three, command}): the motion
+  /// drawn into the folder `path` instead (animate_system; Run.animate).
   py::dict run(const py::object& t_end, const py::object& dt_out, const py::object& formulation,
                const py::object& precision, const py::object& stepper, const py::object& rtol,
                const py::object& atol, const py::object& project, const py::object& q0, const py::object& qdot0,
@@ -61,7 +63,7 @@ class SystemHandle {
                const py::object& max_rhs_calls, const py::object& singular_margin,
                const py::object& manifold_tol, const py::object& step, const py::object& motion,
                const py::object& max_rows, const py::object& max_wall_time, const py::object& t0,
-               const std::array<std::string, 3>& state_names) const;
+               const std::array<std::string, 3>& state_names, const py::object& animate) const;
 
   /// `nhs check` on this system, quietly: its report (check_result).
   /// out_dir (a str) also gets summary.md, summary.json and trajectories/

@@ -8,6 +8,8 @@
 #include "loader.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 namespace nhs::systemfile {
 
@@ -20,6 +22,21 @@ void push3(Program& p, const Vector3<Expr>& v) {
   for (int i = 0; i < 3; ++i) p.outputs.push_back(v(i).id());
 }
 
+// The directions u_k of a Mesh's vertices (FileSceneBody: the UV sphere's
+// poles and rings), in order.
+std::vector<Eigen::Vector3d> mesh_directions() {
+  const int lon = FileSceneBody::kMeshLongitudes, lat = FileSceneBody::kMeshLatitudes;
+  const double pi = 3.141592653589793;
+  std::vector<Eigen::Vector3d> u = {{0, 0, 1}};
+  for (int i = 1; i < lat; ++i)
+    for (int j = 0; j < lon; ++j) {
+      const double theta = pi * i / lat, phi = 2 * pi * j / lon;
+      u.emplace_back(std::sin(theta) * std::cos(phi), std::sin(theta) * std::sin(phi), std::cos(theta));
+    }
+  u.emplace_back(0, 0, -1);
+  return u;
+}
+
 }  // namespace
 
 void Loader::scene_shape(FileSceneBody& body, int frame, const Vector3<Expr>& centre, const toml::node& b,
@@ -29,10 +46,9 @@ void Loader::scene_shape(FileSceneBody& body, int frame, const Vector3<Expr>& ce
     return Expr::from_id(node_in(n, 0, std::string::npos, item, qonly, p));
   };
   body.size = static_cast<int>(p.outputs.size());
-  // The first drawable surface in the frame (a support surface is not drawn yet: docs/animation.md).
-  const auto rolling = std::find_if(rolling_.begin(), rolling_.end(), [&](const RollingSpec& s) {
-    return s.frame == frame && s.surface != RollingSurface::Support;
-  });
+  // The first surface in the frame.
+  const auto rolling =
+      std::find_if(rolling_.begin(), rolling_.end(), [&](const RollingSpec& s) { return s.frame == frame; });
   if (rolling == rolling_.end()) {  // a box from the inertia's diagonal
     body.shape = FileSceneBody::Shape::Box;
     const toml::table& t = *b.as_table();
@@ -74,8 +90,15 @@ void Loader::scene_shape(FileSceneBody& body, int frame, const Vector3<Expr>& ce
       push3(p, vector_in(*s.semi_axes, s.what + " semi_axes", p));
       push3(p, offset);
       return;
-    case RollingSurface::Support:
-      return;  // not found above
+    case RollingSurface::Support:  // grad h at the grid's directions, each u_k fresh nodes (support_at)
+      body.shape = FileSceneBody::Shape::Mesh;
+      push3(p, offset);
+      for (const Eigen::Vector3d& u : mesh_directions()) {
+        const Vector3<Expr> uk(Expr::from_id(p.graph.constant(u(0))), Expr::from_id(p.graph.constant(u(1))),
+                               Expr::from_id(p.graph.constant(u(2))));
+        push3(p, support_at(s, uk, p, false).gradient);
+      }
+      return;
   }
 }
 

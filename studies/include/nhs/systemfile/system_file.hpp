@@ -126,11 +126,23 @@ struct FileDomainCondition {
 ///   Ellipsoid: semi-axes (3), offset (3);
 ///   Box: mass, J11, J22, J33 (the central inertia's diagonal in the frame);
 ///   Point: mass;
+///   Mesh (a support-function surface): offset (3), then kMeshVertices
+///     points grad h(u_k) (3 each, from the surface's centre) at the
+///     directions u_k of mesh_directions(): a UV sphere whose grid's
+///     triangles, carried by the homeomorphism u -> grad h(u) of the sphere
+///     onto the smooth strictly convex surface, triangulate it;
 /// offsets and axes in the body's frame, offset = the surface's centre minus
 /// the centre of mass. The shape is the first [[rolling]] surface fixed in
 /// the body's frame, else a Box for a body in a frame, else a Point.
 struct FileSceneBody {
-  enum class Shape { Sphere, Disc, Torus, Ellipsoid, Box, Point };
+  enum class Shape { Sphere, Disc, Torus, Ellipsoid, Box, Point, Mesh };
+  /// The grid of a Mesh: kMeshLongitudes meridians and kMeshLatitudes
+  /// bands from pole to pole; its vertices are the north pole (0, 0, 1),
+  /// the kMeshLatitudes - 1 rings (polar angle pi i / kMeshLatitudes, i =
+  /// 1, ..., from the north; on each, azimuth 2 pi j / kMeshLongitudes, j =
+  /// 0, 1, ...), then the south pole (docs/animation.md, "Shapes").
+  static constexpr int kMeshLongitudes = 24, kMeshLatitudes = 12;
+  static constexpr int kMeshVertices = 2 + (kMeshLatitudes - 1) * kMeshLongitudes;
   Shape shape = Shape::Point;
   std::string name;   ///< its frame's name ("_2", "_3" for more bodies in it), or "body<k>" (k from 1)
   std::string frame;  ///< its frame, or "" for a body given by its position

@@ -1,6 +1,6 @@
 // The scene of a system (scene.hpp): a file's FileScene program evaluated
 // in S at the run's parameters, or a built-in study's bodies as points.
-#include "scene.hpp"
+#include "nhs/session/scene.hpp"
 
 #include "nhs/expression.hpp"
 #include "nhs/session/figures.hpp"  // to_double
@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace nhs::cli {
+namespace nhs {
 
 namespace {
 
@@ -21,6 +21,7 @@ const char* shape_name(FileSceneBody::Shape s) {
     case FileSceneBody::Shape::Ellipsoid: return "ellipsoid";
     case FileSceneBody::Shape::Box: return "box";
     case FileSceneBody::Shape::Point: return "point";
+    case FileSceneBody::Shape::Mesh: return "mesh";
   }
   return "point";
 }
@@ -34,6 +35,7 @@ int size_count(FileSceneBody::Shape s) {
     case FileSceneBody::Shape::Ellipsoid: return 6;
     case FileSceneBody::Shape::Box: return 4;
     case FileSceneBody::Shape::Point: return 1;
+    case FileSceneBody::Shape::Mesh: return 3 + 3 * FileSceneBody::kMeshVertices;
   }
   return 0;
 }
@@ -165,8 +167,8 @@ void Scene<S>::size_at(const Vec<S>& q) {
   }
 }
 
-#define NHS_CLI_SCENE_(S, NAME) template class Scene<S>;
-NHS_FOR_EACH_SCALAR(NHS_CLI_SCENE_)
-#undef NHS_CLI_SCENE_
+#define NHS_SESSION_SCENE_(S, NAME) template class Scene<S>;
+NHS_FOR_EACH_SCALAR(NHS_SESSION_SCENE_)
+#undef NHS_SESSION_SCENE_
 
-}  // namespace nhs::cli
+}  // namespace nhs
