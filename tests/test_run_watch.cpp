@@ -1,9 +1,10 @@
 // ctest-labels: unit
-// The run's singular-set watch on a system with linear constraints, where
-// it takes dC/dqdot = A(q) as the columns C(q, e_i) rather than by AD
-// (lib/src/integrate/watches.ipp, issue 61): it still stops a motion at the
-// rank loss of A, also when the loss lies inside a step, with every
-// stepper, in double and mp50.
+// The run's singular-set watch (lib/src/integrate/watches.ipp) on a
+// system with linear constraints whose dC/dqdot = A(q) loses rank along the
+// motion: it stops the motion there, also when the loss lies inside a step,
+// with every stepper, in double and mp50. Written for issue 61 (a run costs
+// what its field costs), to hold the watch's semantics while its margin
+// evaluations are made cheaper.
 #include "nhs/system.hpp"
 #include "nhs/formulation.hpp"
 #include "nhs/integrate.hpp"
