@@ -96,6 +96,7 @@ struct Rhs {
   std::uint64_t max_calls;
   const std::function<S(const Vec<S>&, const Vec<S>&)>& power;
   Eigen::Index size;  ///< of the formulation's state x_f
+  Vec<S> xf{};        ///< scratch: x_f, reused from call to call (no allocation per call)
 
   void operator()(const OdeState<S>& x, OdeState<S>& dx, const S& t) {
     if (++stats.rhs_calls > max_calls)
@@ -115,7 +116,7 @@ struct Rhs {
     Vec<S> d;
     S P(0);
     try {
-      const Vec<S> xf = Eigen::Map<const Vec<S>>(x.data(), size);
+      xf = Eigen::Map<const Vec<S>>(x.data(), size);
       d = f.field(sys, xf);
       if (power) {
         Vec<S> q, qd;

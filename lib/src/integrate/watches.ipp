@@ -82,7 +82,8 @@ class SingularSetWatch {
     using std::abs;
     using std::max;
     constexpr int N = 4;
-    std::vector<std::pair<S, S>> g;  // (t, smallest margin), in increasing t
+    std::vector<std::pair<S, S>>& g = samples_;  // (t, smallest margin), in increasing t
+    g.clear();
     g.reserve(4 * (N + 1));
     for (int j = 0; j <= N; ++j) {
       const S t = j == N ? t1 : t0 + (t1 - t0) * S(j) / S(N);
@@ -107,7 +108,8 @@ class SingularSetWatch {
         lipschitz = max(lipschitz, abs(g[k + 1].second - g[k].second) / (g[k + 1].first - g[k].first));
       lipschitz *= S(2);
       // The first unresolved minimum before it: halve the intervals beside it.
-      std::vector<std::size_t> halve;
+      std::vector<std::size_t>& halve = halve_;
+      halve.clear();
       for (std::size_t j = 0; j < below && halve.empty(); ++j) {
         const S gj = g[j].second;
         if ((j > 0 && !(gj <= g[j - 1].second)) || (j + 1 < size && !(gj <= g[j + 1].second))) continue;
@@ -209,6 +211,10 @@ class SingularSetWatch {
   bool have_last_ = false;
   S last_t_{0}, last_g_{0};
   Vec<S> x_, q_, qd_;
+  // scan_points' samples and the intervals it halves, kept from step to
+  // step (no allocation per step once they have grown)
+  std::vector<std::pair<S, S>> samples_;
+  std::vector<std::size_t> halve_;
   mutable int rank_ = -1;  // margins(): the rank of dC/dqdot's directions at the start (-1: not yet)
 };
 
