@@ -235,31 +235,10 @@ void require_sizes(const SystemFile& f, const std::vector<S>& values) {
   }
 }
 
-/// The constant inertias of a file's bodies at the parameters `values`
-/// (SystemFile::inertias): UsageError naming the body's inertia, its
-/// position and the reason (inertia_violation, in double) when one is not
-/// a rigid body's. In the scalar types only, as require_sizes.
-template <class S>
-void require_inertias(const SystemFile& f, const std::vector<S>& values) {
-  if constexpr (requires { ScalarName<S>::value; }) {
-    if (!f.inertias) return;
-    const Vec<S> out = evaluate_constant<S>(*f.inertias, values);
-    for (std::size_t k = 0; k < f.inertia_conditions.size(); ++k) {
-      Eigen::Matrix3d J;
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(out[static_cast<Eigen::Index>(9 * k) + 3 * i + j]);
-      if (const std::string why = inertia_violation(J); !why.empty())
-        throw UsageError(f.inertia_conditions[k].where + ": " + f.inertia_conditions[k].what + " " + why +
-                         " at the parameters given");
-    }
-  }
-}
-
 template <class S>
 System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values,
                       AdBinding binding = AdBinding::fastest) {
   require_sizes<S>(*file, values);
-  require_inertias<S>(*file, values);
   FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
   return describe<S>(d, values, file->info, binding);
 }

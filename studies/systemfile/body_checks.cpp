@@ -69,11 +69,6 @@ void Loader::check_inertia(const toml::node& Jn, const std::string& what,
       if (!v) return;  // not a constant: nothing to check here
       J(i, j) = *v;
     }
-  // Kept for every build's parameters (file_description.hpp, require_sizes).
-  if (!f_.inertias) f_.inertias.emplace();
-  for (const auto& row : rows)
-    for (const toml::node* e : row) expression_into(*e, what + " inertia", bind({}), *f_.inertias);
-  f_.inertia_conditions.push_back({what + " inertia", where(Jn)});
   if (const std::string why = inertia_violation(J); !why.empty())
     fail(Jn, what + " inertia " + why + " (at the default parameters)");
 }

@@ -82,14 +82,6 @@ struct FileSizeCondition {
   bool zero_allowed = false;
 };
 
-/// A constant central inertia tensor of a [[bodies]] entry given in a
-/// frame (its 9 entries are outputs of SystemFile::inertias, row-major):
-/// checked by every build at its parameters (inertia_violation).
-struct FileInertiaCondition {
-  std::string what;   ///< "bodies[k] inertia"
-  std::string where;  ///< "path:line:column" of the inertia key
-};
-
 /// Why J (3 x 3, kg m^2 or the file's units) is not the central inertia
 /// tensor of a rigid body, or "" when it is: not symmetric (beyond 64 eps
 /// of its largest entry), not positive semidefinite (a principal moment <
@@ -233,10 +225,6 @@ struct SystemFile {
   /// (file_description.hpp, require_sizes).
   std::optional<expression::Program> sizes;
   std::vector<FileSizeCondition> size_conditions;
-  /// The constant inertias of the bodies given in frames (FileInertiaCondition),
-  /// 9 outputs each, parameters only; checked by every build at its parameters.
-  std::optional<expression::Program> inertias;
-  std::vector<FileInertiaCondition> inertia_conditions;
   /// The scene drawn of the bodies (FileScene); empty without [[bodies]].
   std::optional<FileScene> scene;
   expression::Program initial_q;                               ///< n outputs, parameters only
