@@ -156,8 +156,10 @@ void Scene<S>::size_at(const Vec<S>& q) {
     for (SceneBody& b : bodies_) b.size = {0};
     return;
   }
-  const std::vector<S> out = outputs(q);
   const FileScene& scene = *file_->scene;
+  std::vector<S> out(scene.sizes.outputs.size());
+  const Params<S> params(problem_->sys.parameters);
+  expression::evaluate(scene.sizes, expression::constants_of<S>(scene.sizes), params, {&q}, out.data());
   for (std::size_t k = 0; k < bodies_.size(); ++k) {
     const FileSceneBody& fb = scene.bodies[k];
     std::vector<double> size;
@@ -165,6 +167,12 @@ void Scene<S>::size_at(const Vec<S>& q) {
     if (fb.shape == FileSceneBody::Shape::Box) size = box_half_lengths(size[0], size[1], size[2], size[3]);
     bodies_[k].size = size;
   }
+}
+
+bool system_has_bodies(const std::string& system) {
+  if (is_system_file_name(system)) return cached_system_file(system)->scene.has_value();
+  const Study<double>& study = find_study<double>(system);
+  return study.build(study.default_parameters()).has_bodies();
 }
 
 #define NHS_SESSION_SCENE_(S, NAME) template class Scene<S>;

@@ -215,30 +215,45 @@ Vec<S> evaluate_constant(const Program& p, const std::vector<S>& values) {
   return out;
 }
 
-/// The sizes of a file's rolling surfaces at the parameters `values`
-/// (SystemFile::sizes): UsageError naming the table, the key, its position
-/// and its value when a radius or semi-axis is not > 0 or a crown is < 0
-/// (or NaN). In the scalar types only (the tracing scalar's values are
-/// symbols; a traced system is built from parameters checked in S).
+/// Why the parameters `values` (size and order of f.info.parameters) give
+/// no rigid bodies, or "" when they do: a rolling surface's radius or
+/// semi-axis not > 0 or a crown < 0, or NaN (SystemFile::sizes), or a body's
+/// constant inertia that is not a rigid body's (SystemFile::inertias,
+/// inertia_violation in double). The reason names the table and key, its
+/// position and the value. In the scalar types only (the tracing scalar's
+/// values are symbols; a traced system is built from parameters checked
+/// in S): "" otherwise.
 template <class S>
-void require_sizes(const SystemFile& f, const std::vector<S>& values) {
+std::string file_parameter_violation(const SystemFile& f, const std::vector<S>& values) {
   if constexpr (requires { ScalarName<S>::value; }) {
-    if (!f.sizes) return;
-    const Vec<S> out = evaluate_constant<S>(*f.sizes, values);
+    const Vec<S> sizes = f.sizes ? evaluate_constant<S>(*f.sizes, values) : Vec<S>();
     for (std::size_t k = 0; k < f.size_conditions.size(); ++k) {
       const FileSizeCondition& s = f.size_conditions[k];
-      const S v = out[static_cast<Eigen::Index>(k)];
+      const S v = sizes[static_cast<Eigen::Index>(k)];
       if (v > 0 || (s.zero_allowed && v == 0)) continue;
-      throw UsageError(s.where + ": " + s.what + " = " + to_string<S>(v) + " at the parameters given: it must be " +
-                       (s.zero_allowed ? ">= 0" : "> 0"));
+      return s.where + ": " + s.what + " = " + to_string<S>(v) + " at the parameters given: it must be " +
+             (s.zero_allowed ? ">= 0" : "> 0");
+    }
+    const Vec<S> J9 = f.inertias ? evaluate_constant<S>(*f.inertias, values) : Vec<S>();
+    for (std::size_t k = 0; k < f.inertia_conditions.size(); ++k) {
+      Eigen::Matrix3d J;
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) J(i, j) = static_cast<double>(J9[static_cast<Eigen::Index>(9 * k) + 3 * i + j]);
+      if (const std::string why = inertia_violation(J); !why.empty())
+        return f.inertia_conditions[k].where + ": " + f.inertia_conditions[k].what + " " + why +
+               " at the parameters given";
     }
   }
+  return {};
 }
 
+/// The system of the file f at the parameters `values` (size and order of
+/// f.info.parameters): UsageError with file_parameter_violation's reason
+/// when they give no rigid bodies.
 template <class S>
 System<S> file_system(const std::shared_ptr<const SystemFile>& file, const std::vector<S>& values,
                       AdBinding binding = AdBinding::fastest) {
-  require_sizes<S>(*file, values);
+  if (const std::string why = file_parameter_violation<S>(*file, values); !why.empty()) throw UsageError(why);
   FileDescription<S> d{file, std::make_shared<const FileConstants<S>>(*file)};
   return describe<S>(d, values, file->info, binding);
 }

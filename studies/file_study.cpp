@@ -267,6 +267,9 @@ Study<S> file_study(std::shared_ptr<const SystemFile> file) {
     }
     return sys;
   };
+  st.parameter_violation = [file](const std::vector<S>& values) {
+    return file_parameter_violation<S>(*file, values);
+  };
   st.holonomic = holonomic_of<S>(file);
   st.default_state = [file, h = st.holonomic](const System<S>& sys) { return initial_state<S>(*file, sys, h); };
   st.default_run_excluded = file->initial_excluded;

@@ -1363,6 +1363,53 @@ std::string example_text(const std::string& relative) {
 
 }  // namespace
 
+// Random parameters (randomized_parameters: each default times U(0.5, 1.5))
+// are drawn again until the file's bodies are rigid bodies: the rattleback's
+// moments A = 0.0002, B = 0.0016, C = 0.0017 are close to breaking the
+// triangle inequality C <= A + B, and plain draws often break it, which every
+// build at those parameters refuses (exit 2 in the tool).
+TEST(RandomParameters, AFileStudyDrawsOnlyRigidBodies) {
+  const auto file = std::make_shared<const SystemFile>(
+      load_system_file(std::string(NHS_SOURCE_DIR) + "/examples/bodies/rattleback.toml"));
+  const Study<double> st = file_study<double>(file);
+  ASSERT_TRUE(st.parameter_violation);
+  std::mt19937_64 rng(20261207);
+  for (int k = 0; k < 60; ++k) {
+    const std::vector<double> p = randomized_parameters(st, rng);
+    EXPECT_EQ(st.parameter_violation(p), "");
+    EXPECT_NO_THROW((void)st.build(p));
+  }
+  // Without the check the same draws give bodies that no build takes.
+  Study<double> bare = st;
+  bare.parameter_violation = nullptr;
+  std::mt19937_64 rng2(20261207);
+  int refused = 0;
+  for (int k = 0; k < 60; ++k) {
+    const std::vector<double> p = randomized_parameters(bare, rng2);
+    if (!st.parameter_violation(p).empty()) {
+      ++refused;
+      try {
+        (void)st.build(p);
+        ADD_FAILURE() << "built at parameters that break the triangle inequality";
+      } catch (const UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("bodies[1] inertia breaks the triangle inequality"), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+  EXPECT_GT(refused, 5);
+  // A study that refuses every draw says so, by name, with the last reason.
+  bare.parameter_violation = [](const std::vector<double>&) { return std::string("never a body"); };
+  try {
+    (void)randomized_parameters(bare, rng);
+    ADD_FAILURE() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'rattleback': no admissible random parameters in 256 draws"),
+              std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("never a body"), std::string::npos) << e.what();
+  }
+}
+
 TEST(SystemFileSupport, TheRoundedRattlebackWithoutRoundingIsTheEllipsoidRattleback) {
   std::string rounded = example_text("/examples/bodies/rounded-rattleback.toml");
   std::string ellipsoid = example_text("/examples/bodies/rattleback.toml");

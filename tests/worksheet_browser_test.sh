@@ -96,6 +96,38 @@ inertia = "J"
 TOML
 check_page "$tmp/underscores.toml" underscores
 
+# A system with bodies: the page links its default motion (a "Motion"
+# section), drawn into DIR/animation as `nhs animate SYSTEM` draws it: the
+# same folder byte for byte, data.js's command aside. Without bodies, or
+# with --no-animation: no folder and no section.
+disc="$src/examples/bodies/rolling-disc.toml"
+check_page "$disc" disc
+grep -qF '<a href="animation/index.html">The default motion in 3-D</a>' "$tmp/disc/index.html" ||
+  { echo "FAIL: the disc's page does not link its animation" >&2; exit 1; }
+grep -qF '[The default motion in 3-D](animation/index.html)' "$tmp/disc/worksheet.md" ||
+  { echo "FAIL: the disc's worksheet.md does not link its animation" >&2; exit 1; }
+"$nhs" animate "$disc" --out "$tmp/disc-animate" >/dev/null
+diff -r -x data.js "$tmp/disc/animation" "$tmp/disc-animate" >&2 ||
+  { echo "FAIL: the worksheet's animation is not nhs animate's" >&2; exit 1; }
+python3 - "$tmp/disc/animation/data.js" "$tmp/disc-animate/data.js" <<'PY' || exit 1
+import json, sys
+def data(path):
+    text = open(path, encoding="utf-8").read()
+    d = json.loads(text[text.index("{"):text.rindex("}") + 1])
+    d.pop("command")
+    return d
+a, b = data(sys.argv[1]), data(sys.argv[2])
+if a != b or len(a["t"]) < 2:
+    sys.exit("FAIL: the worksheet's data.js differs from nhs animate's (command aside)")
+PY
+"$nhs" worksheet "$disc" --out "$tmp/disc-plain" --no-animation >/dev/null
+"$nhs" worksheet "$src/tests/systems/integrable.toml" --out "$tmp/no-bodies" >/dev/null
+for d in disc-plain no-bodies; do
+  if [ -e "$tmp/$d/animation" ] || grep -qF "## Motion" "$tmp/$d/worksheet.md"; then
+    echo "FAIL: $d: an animation or a Motion section" >&2; exit 1
+  fi
+done
+
 # A broken formula must show: the first display formula cut short.
 python3 - "$tmp/bipendulum/index.html" "$tmp/bipendulum/broken.html" <<'PY'
 import sys

@@ -86,15 +86,26 @@ struct WorksheetOptions {
   std::string out;                        ///< the directory written (created when missing)
   std::vector<std::string> formulations;  ///< empty: every one that applies
   std::string mathjax = "/usr/share/javascript/mathjax";  ///< MathJax 2 (Debian's libjs-mathjax)
+  /// three.js r111 (Debian's libjs-three), for the animation of the
+  /// default motion written to out/animation when the system has bodies.
+  std::string three = "/usr/share/javascript/three";
+  bool no_animation = false;  ///< --no-animation: no out/animation, no link
   /// The budget of symbolic::derivation_size; 0: kDefaultDerivationBudget.
   double max_derivation_size = 0;
 };
 /// Writes opts.out/index.html, opts.out/worksheet.md and opts.out/mathjax/
 /// (symbolic/worksheet.hpp: the system's data, its classification, the
 /// equations of every formulation, or of opts.formulations, and the proof
-/// table of `nhs equations --prove`). Everything is derived before anything
-/// is written. UsageError when MathJax is missing under opts.mathjax (naming
-/// the file and the Debian package), when opts.out is a file, or for an
+/// table of `nhs equations --prove`) and, for a system with bodies
+/// (system_has_bodies) unless opts.no_animation, opts.out/animation/: the
+/// default motion as `nhs animate SYSTEM` draws it (double, 30 samples per
+/// unit of time), linked from the page's "Motion" section. A run that
+/// stops is drawn to where it stopped and the page says why (exit 0: the
+/// worksheet is written). The equations are derived and the motion run
+/// before the page is written. UsageError when three.js is missing under
+/// opts.three, or opts.out/animation is a folder of other files; when
+/// MathJax is missing under opts.mathjax (naming the file and the Debian
+/// package), when opts.out is a file, or for an
 /// unknown formulation; NotApplicable for a named formulation that does not
 /// apply; IoError (exit 5) naming the path when a write or copy fails.
 int worksheet_command(const WorksheetOptions& opts, const std::string& command);

@@ -310,6 +310,10 @@ Command add_worksheet_command(CLI::App& app, CommandOptions& o) {
                   "a formulation (repeatable; default: every one that applies)");
   cmd->add_option("--mathjax", worksheet.mathjax, "MathJax 2's directory, copied into the page's")
       ->capture_default_str();
+  cmd->add_option("--three", worksheet.three, "three.js r111's directory, for the animation of a system with bodies")
+      ->capture_default_str();
+  cmd->add_flag("--no-animation", worksheet.no_animation,
+                "do not draw the default motion of a system with bodies (DIR/animation, docs/animation.md)");
   add_derivation_budget_option(cmd, worksheet.max_derivation_size);
   return {cmd, [&o] { return worksheet_command(o.worksheet, o.line); }};
 }

@@ -5,9 +5,12 @@
 // MathJax, copied next to it from Debian's libjs-mathjax: no network) and
 // DIR/worksheet.md (Markdown with LaTeX).
 #include "cli.hpp"
+#include "interrupt.hpp"
 #include "io.hpp"
 #include "progress.hpp"
 
+#include "nhs/session/animation.hpp"
+#include "nhs/session/scene.hpp"
 #include "nhs/studies/system_file.hpp"
 #include "nhs/studies/traced.hpp"
 #include "nhs/symbolic/print.hpp"
@@ -48,6 +51,36 @@ void copy_mathjax(const std::string& from, const fs::path& to) {
   }
 }
 
+// The default motion of a system with bodies drawn into `folder` (an
+// absolute path, checked by check_animation_folder) as `nhs animate SYSTEM`
+// draws it with its defaults (animate_run): the link, the command and why
+// its run stopped (or why nothing was drawn), for the page's "Motion"
+// section.
+void draw_default_motion(const WorksheetOptions& opts, const std::string& folder, symbolic::WorksheetContents& c) {
+  AnimateOptions a;
+  a.study = opts.system;
+  c.animation_command = "nhs animate " + opts.system + " --out " + (fs::path(opts.out) / "animation").string();
+  const AnimationRequest request{.out = folder, .three = opts.three, .command = c.animation_command, .fps = 30};
+  std::optional<InterruptGuard> sigint;
+  try {
+    const AnimationWritten w = animate_run<double>(
+        run_spec<double>(a), request,
+        [](const double& t_now) {
+          if (interrupt_requested()) throw Interrupted("interrupted (SIGINT) at t = " + to_string<double>(t_now));
+        },
+        [&] { sigint.emplace(); });
+    c.animation = "animation/index.html";
+    c.animation_stopped = w.stopped;
+  } catch (const Interrupted&) {
+    throw;
+  } catch (const std::exception& e) {  // stopped before its first sample: nothing drawn, the page says why
+    c.animation_stopped = e.what();
+  }
+  if (!c.animation_stopped.empty())
+    std::fprintf(stderr, "nhs: the default motion %s: %s\n", c.animation.empty() ? "was not drawn" : "stopped",
+                 c.animation_stopped.c_str());
+}
+
 }  // namespace
 
 int worksheet_command(const WorksheetOptions& opts, const std::string& command) {
@@ -57,6 +90,9 @@ int worksheet_command(const WorksheetOptions& opts, const std::string& command) 
   if (fs::exists(out) && !fs::is_directory(out))
     throw UsageError("--out: '" + opts.out + "' exists and is not a directory");
   if (is_system_file_name(opts.system)) refuse_overwriting(opts.system, opts.out, "--out");
+  const bool animated = !opts.no_animation && system_has_bodies(opts.system);
+  const std::string animation = absolute_animation_folder((out / "animation").string(), "--out");
+  if (animated) check_animation_folder(animation, "--out", 30, "--fps", opts.three, "--three", opts.system);
 
   // Everything is derived before anything is written.
   const TracedStudy traced = find_traced_study(opts.system);
@@ -72,11 +108,11 @@ int worksheet_command(const WorksheetOptions& opts, const std::string& command) 
   c.proofs = symbolic::prove(s);
   progress.clear();
   c.command = command;
-  const symbolic::Document page = symbolic::worksheet_document(s, c);
-
   std::error_code ec;
   fs::create_directories(out, ec);
   if (ec) throw_io_error("cannot create", opts.out, ec.value());
+  if (animated) draw_default_motion(opts, animation, c);
+  const symbolic::Document page = symbolic::worksheet_document(s, c);
   copy_mathjax(opts.mathjax, out / "mathjax");
   write_text_file((out / "worksheet.md").string(), symbolic::to_markdown(page));
   write_text_file((out / "index.html").string(), symbolic::to_html(page, "mathjax/MathJax.js"));
@@ -84,6 +120,7 @@ int worksheet_command(const WorksheetOptions& opts, const std::string& command) 
   std::printf("nhs worksheet: wrote %s (%d formulas, MathJax 2 from %s in %s) and %s\n",
               (out / "index.html").c_str(), symbolic::formula_count(page), opts.mathjax.c_str(),
               (out / "mathjax").c_str(), (out / "worksheet.md").c_str());
+  if (animated) std::printf("nhs worksheet: drew the default motion in %s/index.html\n", animation.c_str());
   return 0;
 }
 

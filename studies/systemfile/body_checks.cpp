@@ -69,6 +69,11 @@ void Loader::check_inertia(const toml::node& Jn, const std::string& what,
       if (!v) return;  // not a constant: nothing to check here
       J(i, j) = *v;
     }
+  // Kept for every build's parameters (file_description.hpp, file_parameter_violation).
+  if (!f_.inertias) f_.inertias.emplace();
+  for (const auto& row : rows)
+    for (const toml::node* e : row) expression_into(*e, what + " inertia", bind({}), *f_.inertias);
+  f_.inertia_conditions.push_back({what + " inertia", where(Jn)});
   if (const std::string why = inertia_violation(J); !why.empty())
     fail(Jn, what + " inertia " + why + " (at the default parameters)");
 }
@@ -76,7 +81,7 @@ void Loader::check_inertia(const toml::node& Jn, const std::string& what,
 void Loader::check_size(const toml::node& n, const std::string& what, bool zero_allowed) {
   const auto v = at_defaults(n, what);
   if (!v) return;
-  // Kept for every build's parameters (file_description.hpp, require_sizes).
+  // Kept for every build's parameters (file_description.hpp, file_parameter_violation).
   if (!f_.sizes) f_.sizes.emplace();
   expression_into(n, what, bind({}), *f_.sizes);
   f_.size_conditions.push_back({what, where(n), zero_allowed});

@@ -1,7 +1,8 @@
 // The scene of a file with [[bodies]] (FileScene, nhs/systemfile/system_file.hpp;
 // docs/animation.md): one program over q and the parameters whose outputs
-// are each body's centre of mass and rotation matrix, its shape's sizes, and
-// each [[rolling]] contact's point in space and its plane's rate. The poses
+// are each body's centre of mass and rotation matrix, and each [[rolling]]
+// contact's point in space and its plane's rate; and one of the bodies'
+// shape sizes, evaluated once. The poses
 // come from the frames' placements (placement_of, with the heights that the
 // contacts derive) and the contact points from contact_of, as the
 // constraints are built, so that what is drawn is what is integrated.
@@ -144,12 +145,16 @@ void Loader::read_scene() {
     }
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) p.outputs.push_back(R(i, j).id());
+    Program& sizes = scene.sizes;
+    const codegen::Recording in_sizes(sizes.graph);
     if (frame >= 0) {
-      scene_shape(body, frame, centre, b, what, p);
+      const toml::node* cn = t.get("centre");
+      scene_shape(body, frame, cn ? vector_in(*cn, what + " centre", sizes) : Vector3<Expr>(Expr(0), Expr(0), Expr(0)),
+                  b, what, sizes);
     } else {
       body.shape = FileSceneBody::Shape::Point;
-      body.size = static_cast<int>(p.outputs.size());
-      p.outputs.push_back(node_in(*t.get("mass"), 0, std::string::npos, what + " mass", qonly, p));
+      body.size = static_cast<int>(sizes.outputs.size());
+      sizes.outputs.push_back(node_in(*t.get("mass"), 0, std::string::npos, what + " mass", qonly, sizes));
     }
     scene.bodies.push_back(std::move(body));
   }

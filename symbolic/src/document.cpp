@@ -37,10 +37,16 @@ std::string plain_html(const std::string& s) {
   return "<span class=\"tex2jax_ignore\">" + escaped(s) + "</span>";
 }
 
+std::string span_html(const Span& s) {
+  if (s.math) return "\\(" + escaped(s.text) + "\\)";
+  if (s.code) return "<code>" + escaped(s.text) + "</code>";
+  if (!s.link.empty()) return "<a href=\"" + escaped(s.link) + "\">" + plain_html(s.text) + "</a>";
+  return plain_html(s.text);
+}
+
 std::string spans_html(const std::vector<Span>& spans) {
   std::string t;
-  for (const Span& s : spans)
-    t += s.math ? "\\(" + escaped(s.text) + "\\)" : s.code ? "<code>" + escaped(s.text) + "</code>" : plain_html(s.text);
+  for (const Span& s : spans) t += span_html(s);
   return t;
 }
 
@@ -79,10 +85,27 @@ std::string code_markdown(const std::string& s) {
   return fence + pad + text + pad + fence;
 }
 
+std::string span_markdown(const Span& s) {
+  if (s.math) return "$" + s.text + "$";
+  if (s.code) return code_markdown(s.text);
+  if (!s.link.empty()) return "[" + markdown_text(s.text) + "](" + s.link + ")";
+  return markdown_text(s.text);
+}
+
 std::string spans_markdown(const std::vector<Span>& spans) {
   std::string t;
-  for (const Span& s : spans) t += s.math ? "$" + s.text + "$" : s.code ? code_markdown(s.text) : markdown_text(s.text);
+  for (const Span& s : spans) t += span_markdown(s);
   return t;
+}
+
+// A link of a span: a relative path inside the page's folder (Span).
+void check_link(const std::string& link) {
+  const bool chars = std::all_of(link.begin(), link.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+           c == '-' || c == '/';
+  });
+  if (!chars || link.front() == '/' || link.find("..") != std::string::npos)
+    throw UsageError("a page's link '" + link + "' is not a relative path inside its folder");
 }
 
 // MathJax 2's configuration, and the signals that count what it rendered
@@ -134,6 +157,8 @@ void Document::heading(int level, const std::string& text) {
 }
 
 void Document::paragraph(std::vector<Span> spans) {
+  for (const Span& s : spans)
+    if (!s.link.empty()) check_link(s.link);
   Block b;
   b.kind = Block::Kind::paragraph;
   b.spans = std::move(spans);

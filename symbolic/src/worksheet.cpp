@@ -165,6 +165,28 @@ Document equations_document(const SymbolicSystem& s, const std::vector<Formulati
   return d;
 }
 
+namespace {
+
+// "Motion": the link to the default motion's animation, the command that
+// wrote it and, when its run stopped, why.
+void add_motion(Document& d, const WorksheetContents& c) {
+  d.heading(2, "Motion");
+  if (c.animation.empty()) {
+    d.paragraph({{"The default motion was not drawn (", false},
+                 {c.animation_command, false, true},
+                 {" would stop before its first sample): " + c.animation_stopped, false}});
+    return;
+  }
+  d.paragraph({{"The default motion in 3-D", false, false, c.animation},
+               {" (opens offline in a browser; docs/animation.md), written by ", false},
+               {c.animation_command, false, true},
+               {".", false}});
+  if (!c.animation_stopped.empty())
+    d.paragraph("The run stopped before its end: " + c.animation_stopped + " The animation shows what was integrated.");
+}
+
+}  // namespace
+
 Document worksheet_document(const SymbolicSystem& s, const WorksheetContents& c) {
   Document d;
   d.title = "Worksheet: " + s.info.name;
@@ -203,6 +225,7 @@ Document worksheet_document(const SymbolicSystem& s, const WorksheetContents& c)
     rows.push_back({p.pair, p.identical ? "identical after simplification" : "not shown symbolically", seconds, p.detail});
   }
   d.table(std::move(rows));
+  if (!c.animation.empty() || !c.animation_stopped.empty()) add_motion(d, c);
   return d;
 }
 

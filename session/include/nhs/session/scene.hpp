@@ -28,6 +28,12 @@ struct SceneBody {
   std::vector<double> size;
 };
 
+/// Whether `system` (a system file's path or a study id) has bodies that a
+/// Scene draws: a file with [[bodies]], a study whose description has a
+/// `bodies` member (at its default parameters). UsageError for an unknown
+/// study or a file that does not load, as find_study and the loader give.
+bool system_has_bodies(const std::string& system);
+
 /// The scene of the run of `problem`: bodies and contacts in order, and the
 /// poses at a state. Shapes: values() has 12 entries per body (centre x, y,
 /// z, then R11, R12, ..., R33 row-major, space = R frame) then 3 per contact

@@ -112,6 +112,12 @@ struct Study {
   System<S> build(const std::vector<S>& p, AdBinding binding = AdBinding::fastest) const {
     return builder(p, binding);
   }
+  /// Why build() would refuse the parameter values p (size and order of
+  /// info.parameters) as physically meaningless, e.g. a file's inertia that
+  /// breaks the triangle inequality or a negative radius, or "" when it
+  /// would not. Empty: every value is admissible. Drawn parameters
+  /// (randomized_parameters) are drawn again until admissible.
+  std::function<std::string(const std::vector<S>&)> parameter_violation;
   /// The default initial state for given parameters (on C, regular).
   std::function<State<S>(const System<S>&)> default_state;
   /// Formulations that cannot follow the motion from the default state,
@@ -192,12 +198,25 @@ S uniform(std::mt19937_64& rng, double lo, double hi) {
 
 /// Randomized parameters for cross-validation: each default times
 /// U(0.5, 1.5); a zero default (fields, friction) becomes U(0.5, 2), so that
-/// every force is active. Size and order of study.info.parameters.
+/// every force is active. Size and order of study.info.parameters. A draw
+/// that the study's parameter_violation refuses (a rigid body's inertia
+/// that breaks the triangle inequality, say) is drawn again, up to 256
+/// draws; then UsageError naming the study and the last reason. A study
+/// without parameter_violation takes its first draw, so its draws are
+/// those of a plain loop over the defaults.
 template <class S>
 std::vector<S> randomized_parameters(const Study<S>& study, std::mt19937_64& rng) {
-  std::vector<S> p = study.default_parameters();
-  for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
-  return p;
+  const std::vector<S> defaults = study.default_parameters();
+  std::string why;
+  for (int draw = 0; draw < 256; ++draw) {
+    std::vector<S> p = defaults;
+    for (auto& v : p) v = (v == 0) ? uniform<S>(rng, 0.5, 2) : v * uniform<S>(rng, 0.5, 1.5);
+    if (!study.parameter_violation) return p;
+    why = study.parameter_violation(p);
+    if (why.empty()) return p;
+  }
+  throw UsageError("study '" + study.info.name + "': no admissible random parameters in 256 draws around the " +
+                   "defaults (the last: " + why + ")");
 }
 
 /// The standard random regular state: q uniform in [-3, 3]^n (angles on

@@ -82,6 +82,14 @@ struct FileSizeCondition {
   bool zero_allowed = false;
 };
 
+/// A constant central inertia tensor of a [[bodies]] entry given in a
+/// frame (its 9 entries are outputs of SystemFile::inertias, row-major):
+/// checked by every build at its parameters (inertia_violation).
+struct FileInertiaCondition {
+  std::string what;   ///< "bodies[k] inertia"
+  std::string where;  ///< "path:line:column" of the inertia key
+};
+
 /// Why J (3 x 3, kg m^2 or the file's units) is not the central inertia
 /// tensor of a rigid body, or "" when it is: not symmetric (beyond 64 eps
 /// of its largest entry), not positive semidefinite (a principal moment <
@@ -138,8 +146,8 @@ struct FileSceneBody {
   Shape shape = Shape::Point;
   std::string name;   ///< its frame's name ("_2", "_3" for more bodies in it), or "body<k>" (k from 1)
   std::string frame;  ///< its frame, or "" for a body given by its position
-  int pose = 0;
-  int size = 0;
+  int pose = 0;  ///< its 12 outputs of FileScene::program: centre, then R row-major
+  int size = 0;  ///< its first output of FileScene::sizes
 };
 
 /// One [[rolling]] contact of a file's scene: its lowest point in space (3
@@ -159,6 +167,11 @@ struct FileSceneContact {
 /// contacts' points as the constraints are.
 struct FileScene {
   expression::Program program;
+  /// The bodies' shape sizes (FileSceneBody::size indexes its outputs), over
+  /// q and the parameters as `program`: evaluated once, at a run's first
+  /// sample, so that a support surface's mesh (3 kMeshVertices gradients)
+  /// is not evaluated with the poses at every sample.
+  expression::Program sizes;
   std::vector<FileSceneBody> bodies;      ///< the [[bodies]] but the clock's, in order
   std::vector<FileSceneContact> contacts; ///< the [[rolling]] entries, in order
   int up_axis = 2;  ///< the file's `up`: 0 x, 1 y, 2 z
@@ -222,9 +235,13 @@ struct SystemFile {
   std::vector<FileBody> body_layout;
   /// The sizes of the rolling surfaces (FileSizeCondition), one output
   /// each, parameters only; checked by every build at its parameters
-  /// (file_description.hpp, require_sizes).
+  /// (file_description.hpp, file_parameter_violation).
   std::optional<expression::Program> sizes;
   std::vector<FileSizeCondition> size_conditions;
+  /// The constant inertias of the bodies given in frames (FileInertiaCondition),
+  /// 9 outputs each, parameters only; checked by every build at its parameters.
+  std::optional<expression::Program> inertias;
+  std::vector<FileInertiaCondition> inertia_conditions;
   /// The scene drawn of the bodies (FileScene); empty without [[bodies]].
   std::optional<FileScene> scene;
   expression::Program initial_q;                               ///< n outputs, parameters only

@@ -12,11 +12,15 @@
 namespace nhs::symbolic {
 
 /// A piece of running text: plain text, inline LaTeX when `math`, or
-/// code (a command, a file name) when `code`.
+/// code (a command, a file name) when `code`; plain text is a link to
+/// `link` when it is not empty: a relative path inside the page's own
+/// folder (letters, digits, '.', '_', '-', '/'; no "..", no leading '/'),
+/// checked by Document::paragraph (UsageError otherwise).
 struct Span {
   std::string text;
   bool math = false;
   bool code = false;
+  std::string link;
 };
 
 /// One block of a page.
@@ -37,6 +41,8 @@ struct Document {
   std::vector<Block> blocks;
 
   void heading(int level, const std::string& text);
+  /// UsageError naming the link when a span's link is not a relative path
+  /// inside the page's folder (Span).
   void paragraph(std::vector<Span> spans);
   void paragraph(const std::string& text) { paragraph({Span{text, false}}); }
   void display_math(const std::string& latex);

@@ -39,13 +39,22 @@ struct WorksheetContents {
   SymbolicFrobenius frobenius;  ///< symbolic_frobenius of the system
   std::vector<ProofResult> proofs;
   std::string command;  ///< the command line, quoted on the page
+  /// The system's default motion drawn in 3-D (docs/animation.md), when it
+  /// has bodies: the folder's index.html relative to the page
+  /// ("animation/index.html"), else empty.
+  std::string animation;
+  /// The command that wrote that folder, and why its run stopped ("" when
+  /// it completed), both said on the page; with `animation` empty, why
+  /// nothing was drawn. No "Motion" section when both are empty.
+  std::string animation_command, animation_stopped;
 };
 
 /// `nhs worksheet`'s page: the system section, "Constraint
 /// classification" (the numerical one as text, then the symbolic Frobenius
 /// test: the frame of ker A and its brackets' constraint forms as
 /// formulas), each formulation's equations, "Not written" (when any) and
-/// "Symbolic cross-checks" (one table row per pair of proof.hpp).
+/// "Symbolic cross-checks" (one table row per pair of proof.hpp), then
+/// "Motion" (a link to the animation, or why it was not drawn).
 Document worksheet_document(const SymbolicSystem& s, const WorksheetContents& c);
 
 }  // namespace nhs::symbolic
