@@ -7,7 +7,8 @@
 // 1.2x the others' RHS calls per unit time, probes of the field alone off
 // by up to 15% (a field call at the initial state is not a call inside a
 // run), and a step size that shrinks along every run
-// (RHS calls per unit time rising 4x from t = 0 to t_end). Simulated step by
+// (RHS calls per unit time rising 4x from t = 0 to t_end; a run's first step
+// takes 5x the calls of the others). Simulated step by
 // step on one and on two workers (the first free worker takes the next
 // task, as nhs::parallel_for does), with the expensive tasks queued first
 // and last: after the first 10% of the work (CPU time), every estimate is
@@ -72,15 +73,17 @@ std::vector<Point> simulate(const Workload& w, unsigned workers, double& total_w
     });
     if (!it->busy) break;
     Worker& k = *it;
-    // One step from k.t: kCallsPerStep calls, ending at k.next.
-    const double T = kRuns[k.run].t_end, step_cost = kCallsPerStep * w.cost[k.task];
+    // One step from k.t: kCallsPerStep calls (the first step of a run 5
+    // times that: a stepper's start), ending at k.next.
+    const int calls = k.calls == 0 ? 5 * kCallsPerStep : kCallsPerStep;
+    const double T = kRuns[k.run].t_end, step_cost = calls * w.cost[k.task];
     const double h = kCallsPerStep / calls_per_time(w.rate[k.task], k.t, T);
     now = k.next + step_cost;
     work += step_cost;
     k.next = now;
     simulated += std::min(T, k.t + h) - k.t;
     k.t = std::min(T, k.t + h);
-    k.calls += kCallsPerStep;
+    k.calls += calls;
     est.advance(k.task, k.run, k.t, k.calls);
     if (k.t >= T) {
       est.finish(k.task, k.run, k.calls);

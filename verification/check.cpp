@@ -674,15 +674,18 @@ void verify_scalar(const CheckSpec& opts, Report& report) {
     for (std::size_t i = 0; i < fs.size(); ++i)
       if (!fs[i]->is_negative_control()) fields[i] = default_field<S>(system, *fs[i]);
     check_agreement(opts, st, si, sys0, fs, fields, set, n_states, figs, report);
-    if (report.progress) {
-      std::vector<CheckPlannedTask> tasks;
-      for (std::size_t i = 0; i < fs.size(); ++i)
-        tasks.push_back(planned_task(opts, st, sys0, *fs[i], fields[i].get(), true));
-      report.progress->runs_started(precision, st.info.name, tasks, opts.jobs);
-    }
-    // One formulation per task, each with its own field.
-    nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
-      secs[i] = check_motions(opts, i, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
+    // One formulation per task, each with its own field; on several
+    // workers the longest first (task_order). Task k runs fs[order[k]].
+    std::vector<CheckPlannedTask> tasks;
+    for (std::size_t i = 0; i < fs.size(); ++i)
+      tasks.push_back(planned_task(opts, st, sys0, *fs[i], fields[i].get(), report.progress || opts.jobs > 1));
+    const std::vector<std::size_t> order = task_order(tasks, opts.jobs);
+    std::vector<CheckPlannedTask> queue;
+    for (std::size_t i : order) queue.push_back(tasks[i]);
+    if (report.progress) report.progress->runs_started(precision, st.info.name, queue, opts.jobs);
+    nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t k) {
+      const std::size_t i = order[k];
+      secs[i] = check_motions(opts, k, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
     });
     if (report.progress) report.progress->runs_ended();
     for (std::size_t i = 0; i < fs.size(); ++i) report.rows.push_back(make_row(st, *fs[i], figs[i], secs[i], set));

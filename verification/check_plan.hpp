@@ -66,4 +66,22 @@ CheckPlannedTask planned_task(const CheckSpec& opts, const Study<S>& st, const S
   return task;
 }
 
+/// The order in which the tasks run (indices into tasks): on one worker
+/// as given; on several, the longest first (seconds per call x simulated
+/// time; unprobed ones last, in their order), so that the last tasks to
+/// start are short ones. The runs and their figures are the same in any
+/// order.
+inline std::vector<std::size_t> task_order(const std::vector<CheckPlannedTask>& tasks, unsigned jobs) {
+  std::vector<std::size_t> order(tasks.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (jobs <= 1) return order;
+  const auto cost = [&](std::size_t i) {
+    double t = 0;
+    for (const CheckPlannedRun& r : tasks[i].runs) t += r.t_end;
+    return tasks[i].seconds_per_call * t;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost(a) > cost(b); });
+  return order;
+}
+
 }  // namespace nhs

@@ -60,6 +60,10 @@ class RunsEstimate {
       r.start = now;
       r.history.push_back({0, 0});
     }
+    if (r.first_t == 0 && t > 0) {
+      r.first_t = t;
+      r.first_calls = static_cast<double>(calls);
+    }
     r.t = t;
     r.last_step = static_cast<double>(calls) - r.calls;
     r.calls = static_cast<double>(calls);
@@ -90,6 +94,11 @@ class RunsEstimate {
     bool started = false, done = false;
     double start = 0, t = 0, calls = 0, seconds = 0;
     double last_step = 0;  ///< the calls of the last step (the least a run not at its end still takes)
+    /// The end of the first step and its calls: a stepper's start (an
+    /// order search, a first step size) is left out of the rates.
+    double first_t = 0, first_calls = 0;
+    double steady_calls() const { return calls - first_calls; }
+    double steady_t() const { return t - first_t; }
     std::vector<std::pair<double, double>> history;  ///< (t, calls), about t_end / 64 apart
   };
   /// Calls per unit of simulated time of key's runs outside task `skip` (0: none).
@@ -98,8 +107,9 @@ class RunsEstimate {
   static double calls_at(const RunState& r, double t);
   /// A finished run of `key` outside task `skip` (null: none).
   const RunState* reference(const std::string& key, std::size_t skip) const;
-  /// Task i's calls against other tasks' on the same motions (1: none to compare).
-  double task_factor(std::size_t i) const;
+  /// Task i's calls against other tasks' on the same motions, over its
+  /// runs but `skip` (1: none to compare).
+  double task_factor(std::size_t i, std::size_t skip) const;
   /// The calls per unit time expected of run k of task i from the other runs.
   double prior_rate(std::size_t i, std::size_t k, double global_rate) const;
   /// RHS calls left in run k of task i.
@@ -121,9 +131,9 @@ inline double RunsEstimate::key_rate(const std::string& key, std::size_t skip) c
   double calls = 0, t = 0;
   for (std::size_t i = 0; i < tasks_.size(); ++i)
     for (std::size_t k = 0; k < tasks_[i].runs.size(); ++k)
-      if (i != skip && tasks_[i].runs[k].key == key && state_[i][k].t > 0) {
-        calls += state_[i][k].calls;
-        t += state_[i][k].t;
+      if (i != skip && tasks_[i].runs[k].key == key && state_[i][k].steady_t() > 0) {
+        calls += state_[i][k].steady_calls();
+        t += state_[i][k].steady_t();
       }
   return t > 0 ? calls / t : 0;
 }
@@ -145,10 +155,10 @@ inline const RunsEstimate::RunState* RunsEstimate::reference(const std::string& 
   return nullptr;
 }
 
-inline double RunsEstimate::task_factor(std::size_t i) const {
+inline double RunsEstimate::task_factor(std::size_t i, std::size_t skip) const {
   double mine = 0, theirs = 0;
   for (std::size_t j = 0; j < tasks_[i].runs.size(); ++j)
-    if (state_[i][j].t > 0)
+    if (j != skip && state_[i][j].t > 0)
       if (const RunState* other = reference(tasks_[i].runs[j].key, i)) {
         mine += state_[i][j].calls;
         theirs += calls_at(*other, state_[i][j].t);
@@ -157,12 +167,12 @@ inline double RunsEstimate::task_factor(std::size_t i) const {
 }
 
 inline double RunsEstimate::prior_rate(std::size_t i, std::size_t k, double global_rate) const {
-  if (const double rate = key_rate(tasks_[i].runs[k].key, i); rate > 0) return rate * task_factor(i);
+  if (const double rate = key_rate(tasks_[i].runs[k].key, i); rate > 0) return rate * task_factor(i, k);
   double calls = 0, t = 0;
   for (std::size_t j = 0; j < tasks_[i].runs.size(); ++j)
-    if (j != k && state_[i][j].t > 0) {
-      calls += state_[i][j].calls;
-      t += state_[i][j].t;
+    if (j != k && state_[i][j].steady_t() > 0) {
+      calls += state_[i][j].steady_calls();
+      t += state_[i][j].steady_t();
     }
   return t > 0 ? calls / t : global_rate;
 }
@@ -172,16 +182,22 @@ inline double RunsEstimate::calls_left(std::size_t i, std::size_t k, double glob
   const double T = tasks_[i].runs[k].t_end, span = std::max(0.0, T - r.t);
   if (r.done) return 0;
   const RunState* ref = reference(tasks_[i].runs[k].key, i);
-  if (r.t <= 0) return ref ? task_factor(i) * ref->calls : prior_rate(i, k, global_rate) * T;
-  if (ref) {  // the same motion done by another task: its calls from t on, scaled
-    const double at = calls_at(*ref, r.t);
-    return std::max(r.last_step, (at > 0 ? r.calls / at : 1) * std::max(0.0, ref->calls - at));
+  if (r.t <= 0) return ref ? task_factor(i, k) * ref->calls : prior_rate(i, k, global_rate) * T;
+  if (ref) {
+    // The same motion done by another task: its calls from t on, scaled by
+    // this run's calls against its own so far, trusted from 10% of the run
+    // on (before, a step's calls, spent ahead of the time it reaches, make
+    // the ratio large): until then blended with the task's other runs'.
+    const double at = calls_at(*ref, r.t), w = std::min(1.0, 10 * r.t / T);
+    const double factor = (1 - w) * task_factor(i, k) + w * (at > 0 ? r.calls / at : 1);
+    return std::max(r.last_step, factor * std::max(0.0, ref->calls - at));
   }
   // The rate over [0, t/2] and over [t/2, t]; a rising rate (a shrinking
   // step) is extrapolated linearly, a falling one is not (the rate of
   // [t/2, t] is kept). Until half-way, blended with the prior rate.
   const double half = r.t / 2, calls_half = calls_at(r, half);
-  const double r1 = calls_half / half, r2 = (r.calls - calls_half) / half;
+  const double r2 = (r.calls - calls_half) / half;
+  const double r1 = half > r.first_t ? (calls_half - r.first_calls) / (half - r.first_t) : r2;
   const double slope = r.history.size() >= 4 ? std::max(0.0, (r2 - r1) / half) : 0.0;
   const double trend = (r2 + slope * half / 2) * span + slope * span * span / 2;
   const double w = std::min(1.0, 2 * r.t / T);

@@ -149,8 +149,9 @@ struct CheckProgress {
   /// One line of its own: a precision's start, a study's agreement timing,
   /// a run's result.
   virtual void line(const std::string&) {}
-  /// The runs of `study` in `precision` start: `tasks` over `jobs` worker
-  /// threads.
+  /// The runs of `study` in `precision` start: `tasks` in the order the
+  /// `jobs` worker threads take them (on several, the longest first);
+  /// advance's task is an index into this list.
   virtual void runs_started(const std::string& /*precision*/, const std::string& /*study*/,
                             const std::vector<CheckPlannedTask>& /*tasks*/, unsigned /*jobs*/) {}
   /// Run `run` of task `task` has reached simulated time t after
