@@ -4,8 +4,8 @@
 // trend along the run: a step size that shrinks), per task (a formulation:
 // its runs one after another on one worker) the seconds per RHS call
 // measured so far (before a task starts: its probe, the time of a few
-// field calls, plus or times what a call in the started tasks' runs cost
-// beyond their probes), and the tasks' queue over the workers (first free worker takes
+// field calls, plus what a call in the started tasks' runs cost beyond
+// their probes), and the tasks' queue over the workers (first free worker takes
 // the next task, as nhs::parallel_for does). Header-only; driven by an
 // injectable clock (tests/test_progress_estimate.cpp: a fake one). Not
 // thread-safe: the caller serializes (CheckProgressLine locks a mutex).
@@ -114,12 +114,10 @@ class RunsEstimate {
   double prior_rate(std::size_t i, std::size_t k, double global_rate) const;
   /// RHS calls left in run k of task i.
   double calls_left(std::size_t i, std::size_t k, double global_rate) const;
-  /// Seconds per RHS call of task i: measured, else from its probe the
-  /// smaller of probe + overhead (at least half the probe) and probe x
-  /// scale, as measured on the started tasks (the smaller: on several
-  /// workers the costliest tasks start first, and the smaller errs by
-  /// little on the cheap ones that follow), else the mean.
-  double seconds_per_call(std::size_t i, double overhead, double scale, double mean) const;
+  /// Seconds per RHS call of task i: measured, else its probe plus the
+  /// overhead measured on the other tasks (at least half the probe), else
+  /// the mean.
+  double seconds_per_call(std::size_t i, double overhead, double mean) const;
   /// When the last task ends, given each task's seconds left.
   double makespan(const std::vector<double>& left) const;
 
@@ -206,7 +204,7 @@ inline double RunsEstimate::calls_left(std::size_t i, std::size_t k, double glob
   return std::max(r.last_step, (1 - w) * prior_rate(i, k, global_rate) * span + w * trend);
 }
 
-inline double RunsEstimate::seconds_per_call(std::size_t i, double overhead, double scale, double mean) const {
+inline double RunsEstimate::seconds_per_call(std::size_t i, double overhead, double mean) const {
   double calls = 0, seconds = 0;
   for (const RunState& r : state_[i]) {
     calls += r.calls;
@@ -214,9 +212,7 @@ inline double RunsEstimate::seconds_per_call(std::size_t i, double overhead, dou
   }
   if (calls > 0 && seconds > 0) return seconds / calls;
   const double probe = tasks_[i].probe;
-  if (!(probe > 0)) return mean;
-  const double added = std::max(probe + overhead, probe / 2);
-  return scale > 0 ? std::min(added, probe * scale) : added;
+  return probe > 0 ? std::max(probe + overhead, probe / 2) : mean;
 }
 
 inline double RunsEstimate::makespan(const std::vector<double>& left) const {
@@ -242,11 +238,10 @@ inline double RunsEstimate::makespan(const std::vector<double>& left) const {
 }
 
 inline std::optional<double> RunsEstimate::seconds_left() const {
-  // The measured runs: calls per unit time over all; what a call cost in a
+  // The measured runs: calls per unit time over all, what a call cost in a
   // run beyond its probe (overhead: the stepper, the observers, the work's
-  // power, the same for every field) and against it (scale: a machine
-  // busier than at the probe); on average (mean).
-  double calls = 0, t = 0, seconds = 0, probed_calls = 0, probed_seconds = 0, probed = 0;
+  // power; the same for every field) and on average (mean).
+  double calls = 0, t = 0, seconds = 0, probed_calls = 0, beyond = 0;
   for (std::size_t i = 0; i < tasks_.size(); ++i)
     for (const RunState& r : state_[i]) {
       calls += r.calls;
@@ -254,18 +249,16 @@ inline std::optional<double> RunsEstimate::seconds_left() const {
       seconds += r.seconds;
       if (tasks_[i].probe > 0) {
         probed_calls += r.calls;
-        probed_seconds += r.seconds;
-        probed += r.calls * tasks_[i].probe;
+        beyond += r.seconds - r.calls * tasks_[i].probe;
       }
     }
   if (!(t > 0) || !(calls > 0)) return std::nullopt;
-  const double overhead = probed_calls > 0 ? (probed_seconds - probed) / probed_calls : 0;
-  const double scale = probed > 0 ? probed_seconds / probed : 0;
+  const double overhead = probed_calls > 0 ? beyond / probed_calls : 0, mean = seconds / calls;
   std::vector<double> left(tasks_.size(), 0);
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     double c = 0;
     for (std::size_t k = 0; k < tasks_[i].runs.size(); ++k) c += calls_left(i, k, calls / t);
-    left[i] = c * seconds_per_call(i, overhead, scale, seconds / calls);
+    left[i] = c * seconds_per_call(i, overhead, mean);
   }
   return makespan(left);
 }
