@@ -1,6 +1,8 @@
 // The checks of `nhs verify` and `nhs check` (nhs/verification/check.hpp).
 #include "nhs/verification/check.hpp"
 
+#include "check_plan.hpp"
+
 #include "nhs/generated_formulation.hpp"
 #include "nhs/parallel.hpp"
 #include "nhs/precision_policy.hpp"
@@ -242,6 +244,22 @@ CsvFile open_csv(const std::filesystem::path& csv) {
   return file;
 }
 
+/// Where a run is in the plan of the progress (CheckProgress::advance).
+struct RunSlot {
+  std::size_t task = 0, run = 0;
+};
+
+/// The run at `slot` starts: its progress from now on, after every step
+/// of io (unless quiet).
+template <class S>
+void report_steps(const Report& report, const RunSlot& slot, IntegrationOptions<S>& io) {
+  if (!report.progress) return;
+  report.progress->advance(slot.task, slot.run, 0, 0, false);
+  io.on_step = [progress = report.progress, slot](const S& t, const IntegrationStats& s) {
+    progress->advance(slot.task, slot.run, to_double(t), s.rhs_calls, false);
+  };
+}
+
 /// Integrates one motion with f (check_motion, nhs/studies/verification.hpp;
 /// the CsvRecorder writes the CSV as its record callback); folds its figures into
 /// fig and reports failures, the checks and the run itself (for
@@ -251,9 +269,11 @@ CsvFile open_csv(const std::filesystem::path& csv) {
 /// why T + V is not a first integral where st does not conserve energy
 /// (a system file's energy_not_conserved_reason; "" for a built-in study:
 /// non-conservative forces). multipliers: those the work-energy balance
-/// takes (reaction_multipliers; empty: the KKT system's reaction).
+/// takes (reaction_multipliers; empty: the KKT system's reaction). slot:
+/// where the run is in the progress's plan (planned_runs).
 template <class S>
-void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, const std::string& energy_reason,
+void check_run(const CheckFigure& id, const RunSlot& slot, const System<S>& sys, const Study<S>& st,
+               const std::string& energy_reason,
                const Formulation<S>& f, const MultipliersAt<S>& multipliers, const State<S>& x0,
                const S& t_end, const S& dt_out, const Settings<S>& set, const std::function<State<S>(const S&)>& exact,
                const std::filesystem::path& csv, Figures<S>& fig, Report& report) {
@@ -271,13 +291,7 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
   io.dt_out = dt_out;
   io.rtol = set.rtol;
   io.atol = set.atol;
-  double integrated = 0;  // the time this run has reported to report.progress
-  if (report.progress)
-    io.on_step = [&](const S& t, const IntegrationStats&) {
-      const double now = to_double(t);
-      report.progress->advance(now - integrated, false);
-      integrated = now;
-    };
+  report_steps(report, slot, io);
   CheckRun run{id.study, id.formulation, id.precision, id.run,
                 csv.empty() ? std::string() : "trajectories/" + csv.filename().string()};
   run.exact = bool(exact);
@@ -298,12 +312,16 @@ void check_run(const CheckFigure& id, const System<S>& sys, const Study<S>& st, 
       throw;
     }
   });
-  if (report.progress) report.progress->advance(to_double(t_end) - integrated, true);  // ended, or failed
+  if (report.progress) report.progress->advance(slot.task, slot.run, to_double(m.t_last), m.stats.rhs_calls, true);
   if (write_error) std::rethrow_exception(write_error);
   if (file && std::fclose(file.release()) != 0) throw_io_error("cannot write", csv.string());
   run.failure = with_split_hint(id, m.failure, sys, x0.q);
   if (!m.completed()) fail(run.failure);
   run.samples = m.samples;
+  run.field = field_backend_name(generated::field_backend_of(f));
+  run.steps = m.stats.steps;
+  run.rhs_calls = m.stats.rhs_calls;
+  run.seconds = seconds_since(t0);
   run.t_last = to_double(m.t_last);
   {
     CheckFigure c = id;
@@ -513,25 +531,12 @@ void check_agreement(const CheckSpec& opts, const Study<S>& st, std::size_t si, 
                                     st.info.name, n_states, fs.size(), seconds_since(t0)));
 }
 
-/// The end times of the runs of check_motions with f (none for the
-/// negative control), quick-cut as there.
-template <class S>
-std::vector<S> planned_run_ends(const CheckSpec& opts, const Study<S>& st, const Formulation<S>& f) {
-  std::vector<S> ends;
-  if (f.is_negative_control()) return ends;
-  using std::min;
-  for (const SpecialMotion<S>& mo : st.special_motions())
-    if (!mo.excluded.count(f.name())) ends.push_back(opts.quick ? min(mo.t_end, S(2)) : mo.t_end);
-  if (!st.default_run_excluded.count(f.name())) ends.push_back(opts.quick ? S(2) : S(20));
-  return ends;
-}
-
 /// (2), (3) The special motions of st and the default-state run (to t = 20,
 /// or 2 with --quick) with formulation f (check_run), folded into fig;
 /// returns the seconds taken. The negative control is not integrated.
 /// field: what is integrated in place of f (default_field); null: f.
 template <class S>
-double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>& sys0,
+double check_motions(const CheckSpec& opts, std::size_t task, const Study<S>& st, const System<S>& sys0,
                      const Formulation<S>& f, const Formulation<S>* field, const Settings<S>& set,
                      const std::string& energy_reason, Figures<S>& fig, Report& report) {
   const Formulation<S>& integrated = field ? *field : f;
@@ -555,6 +560,7 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
   const MultipliersAt<S> multipliers =
       st.energy_is_conserved(sys0) ? MultipliersAt<S>()
                                    : reaction_multipliers<S>(opts.system.empty() ? st.info.name : opts.system);
+  std::size_t run = 0;  // its index in planned_runs
   for (const SpecialMotion<S>& mo : st.special_motions()) {
     if (const auto ex = mo.excluded.find(f.name()); ex != mo.excluded.end()) {
       add_line(report.notes, who + ": " + mo.name + ": not run (" + ex->second + ")");
@@ -563,7 +569,8 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
     const System<S> sys = st.build(mo.parameters);
     using std::min;
     const S t_end = opts.quick ? min(mo.t_end, quick_t) : mo.t_end;
-    check_run<S>(CheckFigure{st.info.name, f.name(), precision, mo.name}, sys, st, energy_reason, integrated, multipliers,
+    check_run<S>(CheckFigure{st.info.name, f.name(), precision, mo.name}, RunSlot{task, run++}, sys, st, energy_reason,
+                 integrated, multipliers,
                  mo.initial, t_end,
                  S(1) / S(2), set, mo.exact, csv(prefix + slug(mo.name) + ".csv"), fig, report);
   }
@@ -572,7 +579,8 @@ double check_motions(const CheckSpec& opts, const Study<S>& st, const System<S>&
     return seconds_since(t0);
   }
   const State<S> x0 = st.default_state(sys0);
-  check_run<S>(CheckFigure{st.info.name, f.name(), precision, "default state"}, sys0, st, energy_reason, integrated,
+  check_run<S>(CheckFigure{st.info.name, f.name(), precision, "default state"}, RunSlot{task, run}, sys0, st,
+               energy_reason, integrated,
                multipliers, x0,
                opts.quick ? quick_t : S(20), S(1) / S(10), set, {}, csv(prefix + "default-state.csv"), fig,
                report);
@@ -666,17 +674,18 @@ void verify_scalar(const CheckSpec& opts, Report& report) {
     for (std::size_t i = 0; i < fs.size(); ++i)
       if (!fs[i]->is_negative_control()) fields[i] = default_field<S>(system, *fs[i]);
     check_agreement(opts, st, si, sys0, fs, fields, set, n_states, figs, report);
-    double total_time = 0;
-    int runs = 0;
-    for (const auto* f : fs)
-      for (const S& t : planned_run_ends(opts, st, *f)) {
-        total_time += to_double(t);
-        ++runs;
-      }
-    if (report.progress) report.progress->runs_started(precision, st.info.name, total_time, runs);
-    // One formulation per task, each with its own field.
-    nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t i) {
-      secs[i] = check_motions(opts, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
+    // One formulation per task, each with its own field; on several
+    // workers the longest first (task_order). Task k runs fs[order[k]].
+    std::vector<CheckPlannedTask> tasks;
+    for (std::size_t i = 0; i < fs.size(); ++i)
+      tasks.push_back(planned_task(opts, st, sys0, *fs[i], fields[i].get(), report.progress || opts.jobs > 1));
+    const std::vector<std::size_t> order = task_order(tasks, opts.jobs);
+    std::vector<CheckPlannedTask> queue;
+    for (std::size_t i : order) queue.push_back(tasks[i]);
+    if (report.progress) report.progress->runs_started(precision, st.info.name, queue, opts.jobs);
+    nhs::parallel_for(fs.size(), opts.jobs, [&](std::size_t k) {
+      const std::size_t i = order[k];
+      secs[i] = check_motions(opts, k, st, sys0, *fs[i], fields[i].get(), set, energy_reason, figs[i], report);
     });
     if (report.progress) report.progress->runs_ended();
     for (std::size_t i = 0; i < fs.size(); ++i) report.rows.push_back(make_row(st, *fs[i], figs[i], secs[i], set));

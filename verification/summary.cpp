@@ -212,6 +212,10 @@ void run_fields(const CheckReport& report, CheckSummaryWriter& out) {
     out.count("samples", r.samples);
     out.number("t_end", r.t_end);
     out.number("t_last", r.t_last);
+    out.text("field", r.field);
+    out.count("steps", r.steps);
+    out.count("rhs_calls", r.rhs_calls);
+    out.number("seconds", r.seconds);
     out.begin("columns");
     out.names("coordinates", r.coordinates);
     out.names("constraints", r.constraint_columns);

@@ -14,12 +14,16 @@ ProgressLine::ProgressLine(std::string prefix, bool quiet)
       due_(tty_ ? 0.5 : 10.0) {}
 
 void ProgressLine::emit(const std::string& what, double done, double left) {
+  emit_line(what, done > 0 ? std::optional<double>(elapsed() / done * (left > 0 ? left : 0)) : std::nullopt);
+}
+
+void ProgressLine::emit_line(const std::string& what, std::optional<double> left) {
   const std::lock_guard<std::mutex> lock(mutex_);
   const double el = elapsed();
   if (el < due_.load()) return;  // another thread printed it
   due_.store(el + (tty_ ? 0.25 : 10.0));
   const std::string estimate =
-      done > 0 ? "about " + duration_text(el / done * (left > 0 ? left : 0)) + " left" : std::string("time left unknown");
+      left ? "about " + duration_text(*left > 0 ? *left : 0) + " left" : std::string("time left unknown");
   const std::string line = fmt::format("{}: {}, {} elapsed, {}", prefix_, what, duration_text(el), estimate);
   if (tty_) {
     shown_ = true;

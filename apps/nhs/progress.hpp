@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace nhs::cli {
@@ -30,6 +31,13 @@ class ProgressLine {
   void tick(const What& what, double done, double left) {
     if (!quiet_ && elapsed() >= due_.load(std::memory_order_relaxed)) emit(what(), done, left);
   }
+  /// As tick, with the time left given by left() in seconds (empty:
+  /// "time left unknown"), called only when a line is due: an estimate
+  /// from the work done so far (progress_estimate.hpp).
+  template <class What, class Left>
+  void tick_estimate(const What& what, const Left& left) {
+    if (!quiet_ && elapsed() >= due_.load(std::memory_order_relaxed)) emit_line(what(), left());
+  }
   /// Prints `line` and a newline on stderr, the line rewritten in place
   /// cleared first (the next tick draws it again).
   void print(const std::string& line);
@@ -40,6 +48,8 @@ class ProgressLine {
 
  private:
   void emit(const std::string& what, double done, double left);
+  /// Prints the line with `left` seconds left (empty: unknown) when due.
+  void emit_line(const std::string& what, std::optional<double> left);
   void clear_locked();
   std::mutex mutex_;
   std::string prefix_;

@@ -8,6 +8,7 @@
 // fails.
 #include "cli.hpp"
 #include "progress.hpp"
+#include "progress_estimate.hpp"
 
 #include "nhs/verification/check.hpp"
 #include "nhs/verification/summary.hpp"
@@ -15,15 +16,17 @@
 #include <filesystem>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace nhs::cli {
 
 namespace {
 
 /// The progress of the checks on stderr: each study's runs as a
-/// ProgressLine (the time they have integrated against the sum of their
-/// end times, from which the time left is estimated), and the lines of
-/// the runs' results. Thread-safe.
+/// ProgressLine (runs done, the time integrated against the sum of the
+/// runs' end times, and the time left estimated by RunsEstimate from the
+/// RHS calls per unit time and the seconds per call measured so far), and
+/// the lines of the runs' results. Thread-safe.
 class CheckProgressLine final : public CheckProgress {
  public:
   explicit CheckProgressLine(std::string command) : command_(std::move(command)) {}
@@ -35,42 +38,57 @@ class CheckProgressLine final : public CheckProgress {
     else
       fmt::print(stderr, "{}\n", text);
   }
-  void runs_started(const std::string& precision, const std::string& study, double total_time, int runs) override {
+  void runs_started(const std::string& precision, const std::string& study,
+                    const std::vector<CheckPlannedTask>& tasks, unsigned jobs) override {
     const std::lock_guard<std::mutex> lock(mutex_);
     line_ = std::make_unique<ProgressLine>(fmt::format("nhs {} {} {}", command_, precision, study));
-    total_ = total_time;
-    runs_ = runs;
-    integrated_ = 0;
+    std::vector<RunsEstimate::Task> plan;
+    integrated_.clear();
+    total_ = 0;
+    runs_ = 0;
     runs_done_ = 0;
-  }
-  void advance(double dt, bool done) override {
-    double integrated = 0;
-    int runs_done = 0;
-    ProgressLine* line = nullptr;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      integrated_ += dt;
-      if (done) ++runs_done_;
-      integrated = integrated_;
-      runs_done = runs_done_;
-      line = line_.get();
+    for (const CheckPlannedTask& t : tasks) {
+      RunsEstimate::Task task{t.seconds_per_call, {}};
+      for (const CheckPlannedRun& r : t.runs) {
+        task.runs.push_back({r.motion, r.t_end});
+        total_ += r.t_end;
+        ++runs_;
+      }
+      integrated_.emplace_back(t.runs.size(), 0.0);
+      plan.push_back(std::move(task));
     }
-    if (line)
-      line->tick([&] { return fmt::format("{}/{} runs, t = {:.4g} of {:.4g} integrated", runs_done, runs_,
-                                          integrated, total_); },
-                 integrated, total_ - integrated);
+    estimate_ = std::make_unique<RunsEstimate>(std::move(plan), jobs);
+  }
+  void advance(std::size_t task, std::size_t run, double t, std::uint64_t rhs_calls, bool done) override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (!line_ || !estimate_ || task >= integrated_.size() || run >= integrated_[task].size()) return;
+    estimate_->advance(task, run, t, rhs_calls);
+    integrated_[task][run] = t;
+    if (done) {
+      estimate_->finish(task, run, rhs_calls);
+      ++runs_done_;
+    }
+    line_->tick_estimate([&] {
+      double integrated = 0;
+      for (const auto& runs : integrated_)
+        for (double x : runs) integrated += x;
+      return fmt::format("{}/{} runs, t = {:.4g} of {:.4g} integrated", runs_done_, runs_, integrated, total_);
+    }, [&] { return estimate_->seconds_left(); });
   }
   void runs_ended() override {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (line_) line_->clear();
     line_.reset();
+    estimate_.reset();
   }
 
  private:
   std::string command_;  ///< "verify" or "check"
   std::mutex mutex_;
   std::unique_ptr<ProgressLine> line_;
-  double total_ = 0, integrated_ = 0;
+  std::unique_ptr<RunsEstimate> estimate_;
+  std::vector<std::vector<double>> integrated_;  ///< per task and run, the time integrated
+  double total_ = 0;
   int runs_ = 0, runs_done_ = 0;
 };
 

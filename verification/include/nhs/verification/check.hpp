@@ -91,6 +91,9 @@ struct CheckRun {
   bool energy_checked = false;  ///< energy is a first integral and no force did work
   std::string failure;          ///< empty: the run reached its t_end
   std::uint64_t samples = 0;
+  std::string field;            ///< what integrated it: "generated", "traced", "compiled" or "library"
+  std::uint64_t steps = 0, rhs_calls = 0;  ///< accepted steps and field calls
+  double seconds = 0;           ///< wall time of the run (with its CSV and figures)
   double t_end = 0, t_last = 0;
   std::vector<std::string> coordinates, constraint_columns, invariant_columns, margin_columns;
   std::vector<bool> invariant_conserved;
@@ -120,6 +123,24 @@ struct CheckReport {
   bool pass() const;
 };
 
+/// One planned run of a study's checks, for the progress estimate: the
+/// motion's name (the same in every formulation) and its end time.
+struct CheckPlannedRun {
+  std::string motion;
+  double t_end = 0;
+};
+
+/// One task of a study's runs: a formulation's runs, integrated one after
+/// another on one worker thread (the tasks are taken in order by the first
+/// free worker). seconds_per_call: the cost of one call of the field it
+/// integrates, measured on a few calls at the initial state before the
+/// runs (0: not measured).
+struct CheckPlannedTask {
+  std::string formulation;
+  double seconds_per_call = 0;
+  std::vector<CheckPlannedRun> runs;
+};
+
 /// How run_checks reports its progress; every method may be called from
 /// the worker threads at once and must be thread-safe. The defaults do
 /// nothing (quiet).
@@ -128,12 +149,16 @@ struct CheckProgress {
   /// One line of its own: a precision's start, a study's agreement timing,
   /// a run's result.
   virtual void line(const std::string&) {}
-  /// The runs of `study` in `precision` start: `runs` runs that will
-  /// integrate `total_time` in all.
-  virtual void runs_started(const std::string& /*precision*/, const std::string& /*study*/, double /*total_time*/,
-                            int /*runs*/) {}
-  /// A run has integrated dt more (after each step), or has ended (done).
-  virtual void advance(double /*dt*/, bool /*done*/) {}
+  /// The runs of `study` in `precision` start: `tasks` in the order the
+  /// `jobs` worker threads take them (on several, the longest first);
+  /// advance's task is an index into this list.
+  virtual void runs_started(const std::string& /*precision*/, const std::string& /*study*/,
+                            const std::vector<CheckPlannedTask>& /*tasks*/, unsigned /*jobs*/) {}
+  /// Run `run` of task `task` has reached simulated time t after
+  /// `rhs_calls` calls of its field (t = 0, no call: it starts; then after
+  /// each step), or has ended (done: at its end, or failed).
+  virtual void advance(std::size_t /*task*/, std::size_t /*run*/, double /*t*/, std::uint64_t /*rhs_calls*/,
+                       bool /*done*/) {}
   /// The runs of the study have ended.
   virtual void runs_ended() {}
 };
