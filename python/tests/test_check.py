@@ -18,15 +18,14 @@ CLI_OPTIONS = ("--precision", "double", "--states", "6", "--quick", "--jobs", "2
 
 def without_timings(summary, csv=True):
     """summary.json's content without what differs from run to run: the
-    date (generated), the wall times (wall_seconds, each row's seconds),
+    date (generated), the wall times (wall_seconds, each row's and run's seconds),
     and the order of the failures and notes (added by the worker threads
     as they finish: sorted here); without each run's csv when csv is
     False."""
     out = {k: v for k, v in summary.items() if k not in ("generated", "wall_seconds")}
     out["failures"], out["notes"] = sorted(summary["failures"]), sorted(summary["notes"])
     out["rows"] = [{k: v for k, v in r.items() if k != "seconds"} for r in summary["rows"]]
-    if not csv:
-        out["runs"] = [{k: v for k, v in r.items() if k != "csv"} for r in summary["runs"]]
+    out["runs"] = [{k: v for k, v in r.items() if k != "seconds" and (csv or k != "csv")} for r in summary["runs"]]
     return out
 
 
