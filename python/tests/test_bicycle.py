@@ -22,6 +22,7 @@ import os
 import random
 
 import mpmath
+import numpy
 import pytest
 
 import nhs
@@ -39,11 +40,33 @@ def working_precision():
     mpmath.mp.dps = 15
 
 
+def rigid(params):
+    """Whether the four bodies' central inertias at `params` are a rigid
+    body's: principal moments with the largest at most the sum of the two
+    others (with a margin of 1e-9), which nhs checks at every build's
+    parameters (docs/system-files.md, exit 2 otherwise)."""
+    p = {k: float(v) for k, v in params.items()}
+    for xx, yy, zz, xz in (("IRxx", "IRyy", "IRxx", None), ("IBxx", "IByy", "IBzz", "IBxz"),
+                           ("IHxx", "IHyy", "IHzz", "IHxz"), ("IFxx", "IFyy", "IFxx", None)):
+        off = p[xz] if xz else 0.0
+        J = numpy.array([[p[xx], 0.0, off], [0.0, p[yy], 0.0], [off, 0.0, p[zz]]])
+        small, middle, large = sorted(numpy.linalg.eigvalsh(J))
+        if large > (small + middle) * (1 - 1e-9):
+            return False
+    return True
+
+
 def random_parameters(seed):
-    """Table 1 with every parameter but g scaled by a factor in [0.8, 1.2]
-    (the inertia tensors stay positive definite)."""
+    """Table 1 with every parameter but g scaled by a factor in [0.8, 1.2],
+    drawn again until every body is a rigid body (rigid: Table 1's rear
+    frame and wheels are close to the triangle inequality: 188 of the
+    first 200 seeds' plain draws break it)."""
     rng = random.Random(seed)
-    return {k: repr(float(v) * rng.uniform(0.8, 1.2)) for k, v in TABLE1.items() if k != "g"}
+    for _ in range(1000):
+        params = {k: repr(float(v) * rng.uniform(0.8, 1.2)) for k, v in TABLE1.items() if k != "g"}
+        if rigid(params):
+            return params
+    raise AssertionError("no rigid bicycle in 1000 draws")
 
 
 def close(a, b, tol):
